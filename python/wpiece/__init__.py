@@ -1,0 +1,40 @@
+"""wpiece: WordPiece tokenization with a Rust core.
+
+Encode exactly like HF ``tokenizers`` on any BERT-style vocabulary, and train
+vocabularies with the real WordPiece score.
+
+>>> import wpiece
+>>> tok = wpiece.Tokenizer.from_file(wpiece.sample_vocab_path())
+>>> tok.encode("WordPiece!").tokens
+['[CLS]', 'word', '##piece', '!', '[SEP]']
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ._core import UnsupportedComponentError
+from .tokenizer import BERT_SPECIAL_TOKENS, Encoding, Tokenizer
+
+__all__ = [
+    "BERT_SPECIAL_TOKENS",
+    "Encoding",
+    "Tokenizer",
+    "UnsupportedComponentError",
+    "sample_text_path",
+    "sample_vocab_path",
+]
+
+__version__ = "0.1.0"
+
+_DATA = Path(__file__).parent / "data"
+
+
+def sample_vocab_path() -> Path:
+    """Path of the bundled bert-base-uncased ``vocab.txt`` (Apache-2.0)."""
+    return _DATA / "bert-base-uncased-vocab.txt"
+
+
+def sample_text_path() -> Path:
+    """Path of the bundled sample corpus (400 verses of the King James Bible)."""
+    return _DATA / "sample.txt"

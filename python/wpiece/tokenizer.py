@@ -1,0 +1,456 @@
+"""The `Tokenizer`: load a WordPiece vocabulary, encode and decode text."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Literal, Optional, Union
+
+import numpy as np
+
+from . import _core
+from ._core import Encoding
+
+__all__ = ["Tokenizer", "Encoding", "BERT_SPECIAL_TOKENS"]
+
+PathLike = Union[str, "os.PathLike[str]"]
+Padding = Union[bool, Literal["longest", "max_length"]]
+
+BERT_SPECIAL_TOKENS: tuple[str, ...] = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
+
+_OPTION_NAMES = (
+    "unk_token",
+    "continuing_subword_prefix",
+    "max_input_chars_per_word",
+    "unknown",
+    "lowercase",
+    "strip_accents",
+    "clean_text",
+    "handle_chinese_chars",
+    "pre_tokenizer",
+)
+
+
+def _vocab_list(vocab: Union[Sequence[str], Mapping[str, int]]) -> list[str]:
+    if isinstance(vocab, Mapping):
+        ordered = sorted(vocab.items(), key=lambda kv: kv[1])
+        if [i for _, i in ordered] != list(range(len(ordered))):
+            raise ValueError("vocab ids must be 0..n-1 without gaps")
+        return [t for t, _ in ordered]
+    if isinstance(vocab, str):
+        raise TypeError("vocab must be a list of tokens or a dict token -> id, not a str")
+    return list(vocab)
+
+
+class Tokenizer:
+    """A BERT-compatible WordPiece tokenizer with a Rust core.
+
+    Build it from tokens (index = id), or load a ``vocab.txt`` or HF
+    ``tokenizer.json`` with :meth:`from_file`. Loading a bare vocab behaves like
+    HF's ``BertWordPieceTokenizer``: the BERT special tokens present in the vocab
+    are split out of raw text and skipped by :meth:`decode`, and inputs are
+    framed as ``[CLS] A [SEP]`` / ``[CLS] A [SEP] B [SEP]``.
+
+    >>> tok = Tokenizer(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "hug", "##ging", "!"])
+    >>> tok.encode("Hugging!").tokens
+    ['[CLS]', 'hug', '##ging', '!', '[SEP]']
+    >>> tok.decode(tok.encode("Hugging!").ids)
+    'hugging!'
+    """
+
+    def __init__(
+        self,
+        vocab: Union[Sequence[str], Mapping[str, int]],
+        *,
+        unk_token: str = "[UNK]",
+        continuing_subword_prefix: str = "##",
+        max_input_chars_per_word: int = 100,
+        unknown: Literal["word", "char"] = "word",
+        normalize: bool = True,
+        lowercase: bool = True,
+        strip_accents: Optional[bool] = None,
+        clean_text: bool = True,
+        handle_chinese_chars: bool = True,
+        pre_tokenizer: Literal["bert", "whitespace"] = "bert",
+        special_tokens: Optional[Sequence[str]] = None,
+    ) -> None:
+        core = _core.Tokenizer(
+            _vocab_list(vocab),
+            unk_token=unk_token,
+            continuing_subword_prefix=continuing_subword_prefix,
+            max_input_chars_per_word=max_input_chars_per_word,
+            unknown=unknown,
+            normalize=normalize,
+            lowercase=lowercase,
+            strip_accents=strip_accents,
+            clean_text=clean_text,
+            handle_chinese_chars=handle_chinese_chars,
+            pre_tokenizer=pre_tokenizer,
+            special_tokens=list(BERT_SPECIAL_TOKENS if special_tokens is None else special_tokens),
+        )
+        self._init_from_core(core)
+
+    def _init_from_core(self, core: _core.Tokenizer) -> None:
+        self._core = core
+        self._truncation: Optional[tuple[int, str]] = core.truncation
+        self._padding: Optional[tuple[Optional[int], Optional[int], str, int]] = core.padding
+        self.training_record: Optional[Any] = None
+
+    @classmethod
+    def _from_core(cls, core: _core.Tokenizer) -> Tokenizer:
+        tok = cls.__new__(cls)
+        tok._init_from_core(core)
+        return tok
+
+    @classmethod
+    def from_file(cls, path: PathLike, **options: Any) -> Tokenizer:
+        """Loads ``vocab.txt``, an HF ``tokenizer.json``, or a folder holding either.
+
+        Keyword options override what the file says: ``lowercase``,
+        ``strip_accents``, ``clean_text``, ``handle_chinese_chars``,
+        ``unk_token``, ``continuing_subword_prefix``, ``max_input_chars_per_word``,
+        ``unknown`` (``"word"`` or ``"char"``), ``pre_tokenizer``
+        (``"bert"`` or ``"whitespace"``).
+
+        >>> import wpiece
+        >>> tok = Tokenizer.from_file(wpiece.sample_vocab_path())
+        >>> tok.tokenize("Tokenizers are fun.")
+        ['token', '##izer', '##s', 'are', 'fun', '.']
+        """
+        unknown_options = set(options) - set(_OPTION_NAMES)
+        if unknown_options:
+            raise TypeError(f"unknown options: {sorted(unknown_options)}")
+        p = Path(path)
+        if p.is_dir():
+            for name in ("tokenizer.json", "vocab.txt"):
+                if (p / name).is_file():
+                    p = p / name
+                    break
+            else:
+                raise FileNotFoundError(f"no tokenizer.json or vocab.txt in {p}")
+        text = _core.read_text(p)
+        if p.suffix == ".json":
+            core = _core.Tokenizer.from_json(text)
+            if options:
+                set_strip = "strip_accents" in options
+                core = core.with_options(**options, set_strip_accents=set_strip)
+            return cls._from_core(core)
+        tokens = [line.rstrip() for line in text.lstrip("\ufeff").splitlines()]
+        if not tokens:
+            raise ValueError(f"{p}: vocabulary file is empty")
+        return cls(tokens, **options)
+
+    # ----- persistence -------------------------------------------------
+
+    def save(self, path: PathLike) -> None:
+        """Saves as HF ``tokenizer.json`` (path ending in ``.json``), as ``vocab.txt``
+        (any other file name), or both into a folder (path ending in ``/`` or an
+        existing folder). Files are written to a temporary name, then renamed.
+
+        >>> import tempfile, os
+        >>> tok = Tokenizer(["[UNK]", "a", "##b"])
+        >>> d = tempfile.mkdtemp()
+        >>> tok.save(os.path.join(d, "tokenizer.json"))
+        >>> Tokenizer.from_file(os.path.join(d, "tokenizer.json")).tokenize("ab")
+        ['a', '##b']
+        """
+        p = Path(path)
+        if p.is_dir() or str(path).endswith(("/", os.sep)):
+            p.mkdir(parents=True, exist_ok=True)
+            _core.write_atomic(p / "vocab.txt", self._core.vocab_txt().encode())
+            if self._core.settings()["unknown"] == "word":
+                _core.write_atomic(p / "tokenizer.json", self.to_json().encode())
+            return
+        if p.suffix == ".json":
+            _core.write_atomic(p, self.to_json().encode())
+        else:
+            _core.write_atomic(p, self._core.vocab_txt().encode())
+
+    def to_json(self) -> str:
+        """The HF ``tokenizer.json`` text of this tokenizer."""
+        return self._core.to_json(self._truncation, self._padding)
+
+    def __getstate__(self) -> dict[str, Any]:
+        settings = self._core.settings()
+        return {
+            "vocab": self._core.get_vocab(),
+            "json": self.to_json() if settings["unknown"] == "word" else None,
+            "settings": settings,
+            "truncation": self._truncation,
+            "padding": self._padding,
+            "cleanup": self._core.decoder_cleanup,
+            "training_record": self.training_record,
+        }
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        if state["json"] is not None:
+            core = _core.Tokenizer.from_json(state["json"])
+        else:
+            s = dict(state["settings"])
+            normalize = s.pop("normalize")
+            core = _core.Tokenizer(state["vocab"], normalize=normalize, **s)
+        core.set_decoder_cleanup(state["cleanup"])
+        self._init_from_core(core)
+        self._truncation = state["truncation"]
+        self._padding = state["padding"]
+        self.training_record = state["training_record"]
+
+    # ----- settings ----------------------------------------------------
+
+    def enable_truncation(self, max_length: int, strategy: str = "longest_first") -> None:
+        """Truncate encodings to ``max_length`` tokens (special tokens included).
+
+        >>> tok = Tokenizer(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "a"])
+        >>> tok.enable_truncation(4)
+        >>> tok.encode("a a a a a").tokens
+        ['[CLS]', 'a', 'a', '[SEP]']
+        """
+        if max_length < 0:
+            raise ValueError("max_length must be >= 0")
+        if strategy not in ("longest_first", "only_first", "only_second"):
+            raise ValueError(f"unknown truncation strategy {strategy!r}")
+        self._truncation = (int(max_length), strategy)
+
+    def no_truncation(self) -> None:
+        """Turn truncation off."""
+        self._truncation = None
+
+    @property
+    def truncation(self) -> Optional[dict[str, Any]]:
+        """The truncation settings, or None."""
+        if self._truncation is None:
+            return None
+        return {"max_length": self._truncation[0], "strategy": self._truncation[1]}
+
+    def enable_padding(
+        self,
+        length: Optional[int] = None,
+        pad_to_multiple_of: Optional[int] = None,
+        pad_token: str = "[PAD]",
+        pad_type_id: int = 0,
+    ) -> None:
+        """Pad batches to the longest encoding, or to ``length``.
+
+        >>> tok = Tokenizer(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "a"])
+        >>> tok.enable_padding(length=5)
+        >>> tok.encode("a").ids
+        [2, 4, 3, 0, 0]
+        """
+        if self._core.token_to_id(pad_token) is None:
+            raise ValueError(f"pad token {pad_token!r} is not in the vocabulary")
+        self._padding = (length, pad_to_multiple_of, pad_token, pad_type_id)
+
+    def no_padding(self) -> None:
+        """Turn padding off."""
+        self._padding = None
+
+    @property
+    def padding(self) -> Optional[dict[str, Any]]:
+        """The padding settings, or None."""
+        if self._padding is None:
+            return None
+        length, multiple, token, type_id = self._padding
+        return {
+            "length": length,
+            "pad_to_multiple_of": multiple,
+            "pad_token": token,
+            "pad_type_id": type_id,
+        }
+
+    @property
+    def settings(self) -> dict[str, Any]:
+        """Model, normalizer and pre-tokenizer settings."""
+        return dict(self._core.settings())
+
+    # ----- encoding ----------------------------------------------------
+
+    def _call_settings(
+        self,
+        padding: Padding,
+        truncation: Optional[bool],
+        max_length: Optional[int],
+    ) -> tuple[Any, Any]:
+        trunc = self._truncation
+        if truncation is True:
+            if max_length is None and trunc is None:
+                raise ValueError("truncation=True needs max_length (or enable_truncation)")
+            trunc = (max_length if max_length is not None else trunc[0], "longest_first")
+        elif truncation is False:
+            trunc = None
+        pad = self._padding
+        pad_token = "[PAD]" if pad is None else pad[2]
+        if padding is True or padding == "longest":
+            pad = (None, None, pad_token, 0)
+        elif padding == "max_length":
+            if max_length is None:
+                raise ValueError("padding='max_length' needs max_length")
+            pad = (max_length, None, pad_token, 0)
+        elif padding is not False:
+            raise ValueError(f"padding must be True, False, 'longest' or 'max_length', got {padding!r}")
+        return trunc, pad
+
+    def encode(
+        self,
+        text: str,
+        pair: Optional[str] = None,
+        add_special_tokens: bool = True,
+    ) -> Encoding:
+        """Encodes one text (or a pair) into an :class:`Encoding`.
+
+        >>> import wpiece
+        >>> tok = Tokenizer.from_file(wpiece.sample_vocab_path())
+        >>> enc = tok.encode("Hello, world!")
+        >>> enc.tokens
+        ['[CLS]', 'hello', ',', 'world', '!', '[SEP]']
+        >>> enc.offsets[1:3]
+        [(0, 5), (5, 6)]
+        """
+        _check_str(text, "text")
+        if pair is not None:
+            _check_str(pair, "pair")
+        return self._core.encode(text, pair, add_special_tokens, self._truncation, self._padding)
+
+    def encode_batch(
+        self,
+        texts: Sequence[str],
+        pairs: Optional[Sequence[str]] = None,
+        add_special_tokens: bool = True,
+        *,
+        padding: Padding = False,
+        truncation: Optional[bool] = None,
+        max_length: Optional[int] = None,
+    ) -> list[Encoding]:
+        """Encodes many texts in parallel (the GIL is released).
+
+        ``padding`` (``True``/``"longest"`` or ``"max_length"``), ``truncation`` and
+        ``max_length`` apply to this call only; by default the tokenizer's own
+        settings (:meth:`enable_padding`, :meth:`enable_truncation`) apply.
+
+        >>> tok = Tokenizer(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "a"])
+        >>> [e.ids for e in tok.encode_batch(["a", "a a"], padding=True)]
+        [[2, 4, 3, 0], [2, 4, 4, 3]]
+        """
+        texts = _str_list(texts, "texts")
+        pair_list = None if pairs is None else _str_list(pairs, "pairs")
+        trunc, pad = self._call_settings(padding, truncation, max_length)
+        return self._core.encode_batch(texts, pair_list, add_special_tokens, trunc, pad)
+
+    def encode_batch_numpy(
+        self,
+        texts: Sequence[str],
+        pairs: Optional[Sequence[str]] = None,
+        add_special_tokens: bool = True,
+        *,
+        padding: Padding = "longest",
+        truncation: Optional[bool] = None,
+        max_length: Optional[int] = None,
+    ) -> dict[str, np.ndarray]:
+        """Encodes a batch into padded 2-D int64 numpy arrays: ``input_ids``,
+        ``attention_mask``, ``token_type_ids`` and ``special_tokens_mask``.
+
+        >>> tok = Tokenizer(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "a"])
+        >>> out = tok.encode_batch_numpy(["a", "a a a"], max_length=4, truncation=True)
+        >>> out["input_ids"].tolist()
+        [[2, 4, 3, 0], [2, 4, 4, 3]]
+        >>> out["attention_mask"].tolist()
+        [[1, 1, 1, 0], [1, 1, 1, 1]]
+        """
+        texts = _str_list(texts, "texts")
+        pair_list = None if pairs is None else _str_list(pairs, "pairs")
+        trunc, pad = self._call_settings(padding, truncation, max_length)
+        if pad is not None and self._core.token_to_id(pad[2]) is None:
+            pad = None
+        return self._core.encode_batch_arrays(texts, pair_list, add_special_tokens, trunc, pad)
+
+    def encode_batch_flat(
+        self, texts: Sequence[str], add_special_tokens: bool = True
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """All ids of a batch as one flat ``uint32`` array plus ``row_offsets``
+        (length ``len(texts) + 1``); no Python object per token.
+
+        >>> tok = Tokenizer(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "a"])
+        >>> ids, rows = tok.encode_batch_flat(["a", "a a"], add_special_tokens=False)
+        >>> ids.tolist(), rows.tolist()
+        ([4, 4, 4], [0, 1, 3])
+        """
+        texts = _str_list(texts, "texts")
+        return self._core.encode_batch_flat(texts, add_special_tokens, self._truncation)
+
+    def tokenize(self, text: str) -> list[str]:
+        """The token strings of ``text``, without special tokens.
+
+        >>> Tokenizer(["[UNK]", "un", "##aff", "##able"]).tokenize("unaffable")
+        ['un', '##aff', '##able']
+        """
+        _check_str(text, "text")
+        return self._core.encode(text, None, False, None, None).tokens
+
+    def decode(self, ids: Iterable[int], skip_special_tokens: bool = True) -> str:
+        """Text from ids, as HF's WordPiece decoder gives it.
+
+        >>> tok = Tokenizer(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "hello", "##s", "!"])
+        >>> tok.decode([2, 4, 5, 6, 3])
+        'hellos!'
+        """
+        return self._core.decode([int(i) for i in ids], skip_special_tokens)
+
+    def decode_batch(
+        self, sequences: Iterable[Iterable[int]], skip_special_tokens: bool = True
+    ) -> list[str]:
+        """:meth:`decode` for each sequence."""
+        return [self.decode(s, skip_special_tokens) for s in sequences]
+
+    @property
+    def decoder_cleanup(self) -> bool:
+        """Whether :meth:`decode` removes spaces before punctuation (HF's ``cleanup``)."""
+        return self._core.decoder_cleanup
+
+    @decoder_cleanup.setter
+    def decoder_cleanup(self, value: bool) -> None:
+        self._core.set_decoder_cleanup(bool(value))
+
+    # ----- vocabulary --------------------------------------------------
+
+    def token_to_id(self, token: str) -> Optional[int]:
+        """The id of ``token``, or None."""
+        return self._core.token_to_id(token)
+
+    def id_to_token(self, id: int) -> Optional[str]:
+        """The token of ``id``, or None."""
+        if id < 0:
+            return None
+        return self._core.id_to_token(id)
+
+    def get_vocab(self) -> dict[str, int]:
+        """The vocabulary as a dict token -> id."""
+        return {t: i for i, t in enumerate(self._core.get_vocab())}
+
+    def get_vocab_size(self) -> int:
+        """The number of tokens."""
+        return self._core.vocab_size()
+
+    def __len__(self) -> int:
+        return self._core.vocab_size()
+
+    def __repr__(self) -> str:
+        s = self._core.settings()
+        return (
+            f"Tokenizer(vocab_size={len(self)}, lowercase={s.get('lowercase')}, "
+            f"pre_tokenizer={s['pre_tokenizer']!r}, unk_token={s['unk_token']!r})"
+        )
+
+
+def _check_str(value: object, name: str) -> None:
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be str, got {type(value).__name__}")
+
+
+def _str_list(values: Iterable[str], name: str) -> list[str]:
+    if isinstance(values, str):
+        raise TypeError(f"{name} must be a sequence of str, not a str")
+    out = list(values)
+    for i, v in enumerate(out):
+        if not isinstance(v, str):
+            raise TypeError(f"{name}[{i}] must be str, got {type(v).__name__}")
+    return out

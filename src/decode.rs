@@ -1,0 +1,67 @@
+//! Decoding tokens back to text, as HF's WordPiece decoder does.
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Decoder {
+    pub prefix: String,
+    /// Undo BERT's spacing around punctuation and contractions.
+    pub cleanup: bool,
+}
+
+impl Default for Decoder {
+    fn default() -> Self {
+        Self { prefix: "##".into(), cleanup: true }
+    }
+}
+
+/// The spacing fixes of HF's `cleanup`, applied in this order to each token.
+const CLEANUPS: [(&str, &str); 11] = [
+    (" .", "."),
+    (" ?", "?"),
+    (" !", "!"),
+    (" ,", ","),
+    (" ' ", "'"),
+    (" n't", "n't"),
+    (" 'm", "'m"),
+    (" do not", " don't"),
+    (" 's", "'s"),
+    (" 've", "'ve"),
+    (" 're", "'re"),
+];
+
+impl Decoder {
+    /// Joins tokens: a continuation loses its prefix, any other token after the
+    /// first gets a space before it. With an empty prefix every token is a
+    /// continuation, so tokens are joined without spaces (as HF does).
+    pub fn decode<'a>(&self, tokens: impl IntoIterator<Item = &'a str>) -> String {
+        let mut out = String::new();
+        for (i, token) in tokens.into_iter().enumerate() {
+            let mut piece = if i == 0 {
+                token.to_owned()
+            } else if token.starts_with(self.prefix.as_str()) {
+                token.replacen(self.prefix.as_str(), "", 1)
+            } else {
+                format!(" {token}")
+            };
+            if self.cleanup {
+                for (from, to) in CLEANUPS {
+                    if piece.contains(from) {
+                        piece = piece.replace(from, to);
+                    }
+                }
+            }
+            out.push_str(&piece);
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn joins_pieces_and_cleans_up() {
+        let d = Decoder::default();
+        assert_eq!(d.decode(["hello", "##s", "world", "!", "don", "'", "t"]), "hellos world! don ' t");
+    }
+}

@@ -1,0 +1,145 @@
+//! WordPiece encoding of single words: greedy longest-match-first.
+
+use crate::trie::Trie;
+use crate::vocab::Vocab;
+
+/// What a word that cannot be fully matched becomes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum UnknownPolicy {
+    /// The whole word becomes one unk token (BERT, HF).
+    #[default]
+    Word,
+    /// Only each unmatched character becomes an unk token; matching goes on after it.
+    Char,
+}
+
+/// One piece of a word: token id and byte range inside the word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Piece {
+    pub id: u32,
+    pub start: u32,
+    pub end: u32,
+}
+
+#[derive(Clone, Debug)]
+pub struct WordPieceConfig {
+    pub unk_token: String,
+    pub continuing_subword_prefix: String,
+    pub max_input_chars_per_word: usize,
+    pub unknown: UnknownPolicy,
+}
+
+impl Default for WordPieceConfig {
+    fn default() -> Self {
+        Self {
+            unk_token: "[UNK]".into(),
+            continuing_subword_prefix: "##".into(),
+            max_input_chars_per_word: 100,
+            unknown: UnknownPolicy::Word,
+        }
+    }
+}
+
+/// The WordPiece model: two tries, one for word starts (every token) and one
+/// for continuations (tokens with the prefix, stored without it), so no
+/// `prefix + rest` string is ever built.
+#[derive(Clone, Debug)]
+pub struct WordPiece {
+    pub config: WordPieceConfig,
+    pub unk_id: u32,
+    start: Trie,
+    continuation: Trie,
+}
+
+impl WordPiece {
+    /// `unk_id` must be the id of `config.unk_token` (checked by the caller).
+    pub fn new(vocab: &Vocab, config: WordPieceConfig, unk_id: u32) -> Self {
+        let start = Trie::new(vocab.tokens().iter().zip(0u32..).map(|(t, i)| (t.as_bytes(), i)));
+        let prefix = config.continuing_subword_prefix.as_bytes();
+        let continuation = Trie::new(
+            vocab
+                .tokens()
+                .iter()
+                .zip(0u32..)
+                .filter(|(t, _)| t.as_bytes().starts_with(prefix))
+                .map(|(t, i)| (&t.as_bytes()[prefix.len()..], i)),
+        );
+        Self { config, unk_id, start, continuation }
+    }
+
+    /// Appends the pieces of `word` to `out`.
+    pub fn encode_word(&self, word: &str, out: &mut Vec<Piece>) {
+        let bytes = word.as_bytes();
+        let too_long = bytes.len() > self.config.max_input_chars_per_word
+            && word.chars().count() > self.config.max_input_chars_per_word;
+        if too_long {
+            out.push(Piece { id: self.unk_id, start: 0, end: bytes.len() as u32 });
+            return;
+        }
+        let first = out.len();
+        let mut pos = 0usize;
+        while pos < bytes.len() {
+            let trie = if pos == 0 { &self.start } else { &self.continuation };
+            match trie.longest_prefix(&bytes[pos..]) {
+                Some((id, len)) => {
+                    out.push(Piece { id, start: pos as u32, end: (pos + len) as u32 });
+                    pos += len;
+                }
+                None => match self.config.unknown {
+                    UnknownPolicy::Word => {
+                        out.truncate(first);
+                        out.push(Piece { id: self.unk_id, start: 0, end: bytes.len() as u32 });
+                        return;
+                    }
+                    UnknownPolicy::Char => {
+                        let len = word[pos..].chars().next().map_or(1, char::len_utf8);
+                        out.push(Piece { id: self.unk_id, start: pos as u32, end: (pos + len) as u32 });
+                        pos += len;
+                    }
+                },
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn model(tokens: &[&str], unknown: UnknownPolicy) -> (Vocab, WordPiece) {
+        let vocab = Vocab::new(tokens.iter().map(|s| s.to_string()).collect()).unwrap();
+        let config = WordPieceConfig { unknown, ..Default::default() };
+        let unk = vocab.id("[UNK]").unwrap();
+        let wp = WordPiece::new(&vocab, config, unk);
+        (vocab, wp)
+    }
+
+    fn pieces(wp: &WordPiece, vocab: &Vocab, word: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        wp.encode_word(word, &mut out);
+        out.iter().map(|p| vocab.token(p.id).unwrap().to_string()).collect()
+    }
+
+    #[test]
+    fn longest_match_first() {
+        let (v, wp) = model(&["[UNK]", "un", "##aff", "##able", "##a"], UnknownPolicy::Word);
+        assert_eq!(pieces(&wp, &v, "unaffable"), vec!["un", "##aff", "##able"]);
+        assert_eq!(pieces(&wp, &v, "unx"), vec!["[UNK]"]);
+        // Greedy: once "una" is taken there is no backtracking, so the word is unknown.
+        let (v, wp) = model(&["[UNK]", "un", "una", "##aff", "##able"], UnknownPolicy::Word);
+        assert_eq!(pieces(&wp, &v, "unaffable"), vec!["[UNK]"]);
+    }
+
+    #[test]
+    fn per_char_unknowns() {
+        let (v, wp) = model(&["[UNK]", "un", "##a"], UnknownPolicy::Char);
+        assert_eq!(pieces(&wp, &v, "unxa"), vec!["un", "[UNK]", "##a"]);
+    }
+
+    #[test]
+    fn too_long_words_are_unknown() {
+        let (v, wp) = model(&["[UNK]", "a", "##a"], UnknownPolicy::Word);
+        assert_eq!(pieces(&wp, &v, &"a".repeat(100)).len(), 100);
+        assert_eq!(pieces(&wp, &v, &"a".repeat(101)), vec!["[UNK]"]);
+    }
+}

@@ -1,0 +1,20 @@
+//! wpiece: WordPiece tokenization with exact WordPiece training.
+//!
+//! The core has no Python dependency; the PyO3 layer lives in `python.rs`
+//! behind the `python` feature.
+
+pub mod decode;
+pub mod encode;
+pub mod error;
+pub mod io;
+pub mod normalize;
+pub mod pretokenize;
+pub mod tokenizer;
+pub mod trie;
+pub mod vocab;
+
+#[cfg(feature = "python")]
+mod python;
+
+pub use error::{Error, Result};
+pub use tokenizer::{Encoding, Tokenizer};

@@ -1,0 +1,516 @@
+//! The PyO3 binding layer: the only place that knows about Python.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Arc;
+
+use numpy::{IntoPyArray, PyArray1, PyArrayMethods};
+use pyo3::create_exception;
+use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyString};
+
+use crate::encode::{UnknownPolicy, WordPieceConfig};
+use crate::error::Error;
+use crate::io;
+use crate::normalize::NormalizerConfig;
+use crate::pretokenize::PreTokenizer;
+use crate::tokenizer::{
+    pad_batch, Encoding, PadLength, Padding, Tokenizer, Truncation, TruncationStrategy,
+    BERT_SPECIAL_TOKENS,
+};
+use crate::vocab::Vocab;
+
+create_exception!(
+    _core,
+    UnsupportedComponentError,
+    PyValueError,
+    "A tokenizer.json component that wpiece cannot reproduce exactly."
+);
+
+fn to_py(e: Error) -> PyErr {
+    match e {
+        Error::Value(m) => PyValueError::new_err(m),
+        Error::Unsupported(m) => UnsupportedComponentError::new_err(m),
+        Error::NotFound(m) => PyFileNotFoundError::new_err(m),
+        Error::Io(m) => PyOSError::new_err(m),
+    }
+}
+
+/// Runs core code so that a Rust panic becomes a Python `RuntimeError`.
+fn guard<T>(f: impl FnOnce() -> Result<T, Error>) -> PyResult<T> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(r) => r.map_err(to_py),
+        Err(p) => {
+            let msg = p
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "unknown".into());
+            Err(PyRuntimeError::new_err(format!("wpiece internal error: {msg}")))
+        }
+    }
+}
+
+fn unknown_policy(name: &str) -> PyResult<UnknownPolicy> {
+    match name {
+        "word" => Ok(UnknownPolicy::Word),
+        "char" => Ok(UnknownPolicy::Char),
+        _ => Err(PyValueError::new_err(format!("unknown must be 'word' or 'char', got {name:?}"))),
+    }
+}
+
+fn pre_tokenizer(name: &str) -> PyResult<PreTokenizer> {
+    PreTokenizer::from_name(name).ok_or_else(|| {
+        PyValueError::new_err(format!("pre_tokenizer must be 'bert' or 'whitespace', got {name:?}"))
+    })
+}
+
+type TruncationArg = Option<(usize, String)>;
+type PaddingArg = Option<(Option<usize>, Option<usize>, String, u32)>;
+
+fn truncation_setting(arg: TruncationArg) -> PyResult<Option<Truncation>> {
+    arg.map(|(max_length, name)| {
+        let strategy = TruncationStrategy::from_name(&name).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "truncation strategy must be 'longest_first', 'only_first' or 'only_second', got {name:?}"
+            ))
+        })?;
+        Ok(Truncation { max_length, strategy })
+    })
+    .transpose()
+}
+
+fn padding_setting(tok: &Tokenizer, arg: PaddingArg) -> PyResult<Option<Padding>> {
+    arg.map(|(length, multiple, pad_token, pad_type_id)| {
+        let pad_id = tok.token_to_id(&pad_token).ok_or_else(|| {
+            PyValueError::new_err(format!("pad token {pad_token:?} is not in the vocabulary"))
+        })?;
+        Ok(Padding {
+            length: length.map_or(PadLength::Longest, PadLength::Fixed),
+            pad_to_multiple_of: multiple,
+            pad_id,
+            pad_type_id,
+            pad_token,
+        })
+    })
+    .transpose()
+}
+
+/// Result of encoding one input; tokens are looked up lazily.
+#[pyclass(module = "wpiece._core", name = "Encoding", frozen)]
+pub struct PyEncoding {
+    enc: Encoding,
+    tok: Arc<Tokenizer>,
+}
+
+#[pymethods]
+impl PyEncoding {
+    #[getter]
+    fn ids(&self) -> Vec<u32> {
+        self.enc.ids.clone()
+    }
+    #[getter]
+    fn type_ids(&self) -> Vec<u32> {
+        self.enc.type_ids.clone()
+    }
+    #[getter]
+    fn tokens(&self) -> Vec<String> {
+        self.enc.ids.iter().map(|&i| self.tok.id_to_token(i).unwrap_or_default().to_owned()).collect()
+    }
+    #[getter]
+    fn offsets(&self) -> Vec<(u32, u32)> {
+        self.enc.offsets.clone()
+    }
+    #[getter]
+    fn attention_mask(&self) -> Vec<u8> {
+        self.enc.attention_mask.clone()
+    }
+    #[getter]
+    fn special_tokens_mask(&self) -> Vec<u8> {
+        self.enc.special_tokens_mask.clone()
+    }
+    fn __len__(&self) -> usize {
+        self.enc.len()
+    }
+    fn __repr__(&self) -> String {
+        format!("Encoding(num_tokens={})", self.enc.len())
+    }
+}
+
+#[pyclass(module = "wpiece._core", name = "Tokenizer")]
+#[derive(Clone)]
+pub struct PyTokenizer {
+    inner: Arc<Tokenizer>,
+}
+
+impl PyTokenizer {
+    fn wrap(&self, enc: Encoding) -> PyEncoding {
+        PyEncoding { enc, tok: Arc::clone(&self.inner) }
+    }
+
+    fn strs<'a>(items: &'a [Bound<'_, PyString>]) -> PyResult<Vec<&'a str>> {
+        items.iter().map(|s| s.to_str()).collect()
+    }
+}
+
+#[pymethods]
+impl PyTokenizer {
+    /// Builds a BERT-like tokenizer from a list of tokens (index = id).
+    #[new]
+    #[pyo3(signature = (vocab, *, unk_token="[UNK]", continuing_subword_prefix="##",
+        max_input_chars_per_word=100, unknown="word", normalize=true, lowercase=true,
+        strip_accents=None, clean_text=true, handle_chinese_chars=true, pre_tokenizer="bert",
+        special_tokens=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        vocab: Vec<String>,
+        unk_token: &str,
+        continuing_subword_prefix: &str,
+        max_input_chars_per_word: usize,
+        unknown: &str,
+        normalize: bool,
+        lowercase: bool,
+        strip_accents: Option<bool>,
+        clean_text: bool,
+        handle_chinese_chars: bool,
+        pre_tokenizer: &str,
+        special_tokens: Option<Vec<String>>,
+    ) -> PyResult<Self> {
+        let model = WordPieceConfig {
+            unk_token: unk_token.to_owned(),
+            continuing_subword_prefix: continuing_subword_prefix.to_owned(),
+            max_input_chars_per_word,
+            unknown: unknown_policy(unknown)?,
+        };
+        let normalizer = normalize.then_some(NormalizerConfig {
+            clean_text,
+            handle_chinese_chars,
+            strip_accents,
+            lowercase,
+        });
+        let pre = self::pre_tokenizer(pre_tokenizer)?;
+        let specials: Vec<String> = special_tokens
+            .unwrap_or_else(|| BERT_SPECIAL_TOKENS.iter().map(|s| s.to_string()).collect());
+        let specials: Vec<&str> = specials.iter().map(String::as_str).collect();
+        let tok = guard(|| Tokenizer::bert_like(Vocab::new(vocab)?, model, normalizer, pre, &specials))?;
+        Ok(Self { inner: Arc::new(tok) })
+    }
+
+    /// Parses the text of an HF `tokenizer.json`.
+    #[staticmethod]
+    fn from_json(json: &str) -> PyResult<Self> {
+        Ok(Self { inner: Arc::new(guard(|| io::tokenizer_from_json(json))?) })
+    }
+
+    /// `tokenizer.json` text, with the given truncation and padding settings.
+    #[pyo3(signature = (truncation=None, padding=None))]
+    fn to_json(&self, truncation: TruncationArg, padding: PaddingArg) -> PyResult<String> {
+        let mut tok = (*self.inner).clone();
+        tok.truncation = truncation_setting(truncation)?;
+        tok.padding = padding_setting(&tok, padding)?;
+        guard(|| io::tokenizer_to_json(&tok))
+    }
+
+    fn vocab_txt(&self) -> String {
+        self.inner.vocab.to_vocab_txt()
+    }
+
+    /// A copy with some settings changed; `None` keeps the current value.
+    #[pyo3(signature = (*, unk_token=None, continuing_subword_prefix=None,
+        max_input_chars_per_word=None, unknown=None, lowercase=None, strip_accents=None,
+        set_strip_accents=false, clean_text=None, handle_chinese_chars=None, pre_tokenizer=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn with_options(
+        &self,
+        unk_token: Option<String>,
+        continuing_subword_prefix: Option<String>,
+        max_input_chars_per_word: Option<usize>,
+        unknown: Option<&str>,
+        lowercase: Option<bool>,
+        strip_accents: Option<bool>,
+        set_strip_accents: bool,
+        clean_text: Option<bool>,
+        handle_chinese_chars: Option<bool>,
+        pre_tokenizer: Option<&str>,
+    ) -> PyResult<Self> {
+        let t = &self.inner;
+        let mut model = t.model.config.clone();
+        if let Some(u) = unk_token {
+            model.unk_token = u;
+        }
+        if let Some(p) = continuing_subword_prefix {
+            model.continuing_subword_prefix = p;
+        }
+        if let Some(m) = max_input_chars_per_word {
+            model.max_input_chars_per_word = m;
+        }
+        if let Some(u) = unknown {
+            model.unknown = unknown_policy(u)?;
+        }
+        let touches_normalizer = lowercase.is_some()
+            || set_strip_accents
+            || clean_text.is_some()
+            || handle_chinese_chars.is_some();
+        let normalizer = match (&t.normalizer, touches_normalizer) {
+            (None, false) => None,
+            (n, _) => {
+                let mut n = n.clone().unwrap_or_default();
+                if let Some(l) = lowercase {
+                    n.lowercase = l;
+                }
+                if set_strip_accents {
+                    n.strip_accents = strip_accents;
+                }
+                if let Some(c) = clean_text {
+                    n.clean_text = c;
+                }
+                if let Some(h) = handle_chinese_chars {
+                    n.handle_chinese_chars = h;
+                }
+                Some(n)
+            }
+        };
+        let pre = match pre_tokenizer {
+            Some(p) => self::pre_tokenizer(p)?,
+            None => t.pre_tokenizer,
+        };
+        Ok(Self { inner: Arc::new(guard(|| t.with_settings(model, normalizer, pre))?) })
+    }
+
+    /// Settings as a dict (for repr, pickling and the Python layer).
+    fn settings<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let t = &self.inner;
+        let d = PyDict::new(py);
+        let m = &t.model.config;
+        d.set_item("unk_token", &m.unk_token)?;
+        d.set_item("continuing_subword_prefix", &m.continuing_subword_prefix)?;
+        d.set_item("max_input_chars_per_word", m.max_input_chars_per_word)?;
+        d.set_item("unknown", if m.unknown == UnknownPolicy::Char { "char" } else { "word" })?;
+        d.set_item("pre_tokenizer", t.pre_tokenizer.name())?;
+        d.set_item("normalize", t.normalizer.is_some())?;
+        if let Some(n) = &t.normalizer {
+            d.set_item("lowercase", n.lowercase)?;
+            d.set_item("strip_accents", n.strip_accents)?;
+            d.set_item("clean_text", n.clean_text)?;
+            d.set_item("handle_chinese_chars", n.handle_chinese_chars)?;
+        }
+        let specials: Vec<&str> = t
+            .added_tokens
+            .iter()
+            .filter(|a| a.special)
+            .map(|a| a.content.as_str())
+            .collect();
+        d.set_item("special_tokens", specials)?;
+        Ok(d)
+    }
+
+    #[pyo3(signature = (text, pair=None, add_special_tokens=true, truncation=None, padding=None))]
+    fn encode(
+        &self,
+        py: Python<'_>,
+        text: &str,
+        pair: Option<&str>,
+        add_special_tokens: bool,
+        truncation: TruncationArg,
+        padding: PaddingArg,
+    ) -> PyResult<PyEncoding> {
+        let trunc = truncation_setting(truncation)?;
+        let pad = padding_setting(&self.inner, padding)?;
+        let enc = py.allow_threads(|| {
+            guard(|| {
+                let mut e = self.inner.encode_with(text, pair, add_special_tokens, trunc.as_ref())?;
+                pad_batch(std::slice::from_mut(&mut e), pad.as_ref());
+                Ok(e)
+            })
+        })?;
+        Ok(self.wrap(enc))
+    }
+
+    #[pyo3(signature = (texts, pairs=None, add_special_tokens=true, truncation=None, padding=None))]
+    fn encode_batch(
+        &self,
+        py: Python<'_>,
+        texts: Vec<Bound<'_, PyString>>,
+        pairs: Option<Vec<Bound<'_, PyString>>>,
+        add_special_tokens: bool,
+        truncation: TruncationArg,
+        padding: PaddingArg,
+    ) -> PyResult<Vec<PyEncoding>> {
+        let texts = Self::strs(&texts)?;
+        let pairs = pairs.as_deref().map(Self::strs).transpose()?;
+        let trunc = truncation_setting(truncation)?;
+        let pad = padding_setting(&self.inner, padding)?;
+        let encs = py.allow_threads(|| {
+            guard(|| {
+                self.inner.encode_batch_with(&texts, pairs.as_deref(), add_special_tokens, trunc.as_ref(), pad.as_ref())
+            })
+        })?;
+        Ok(encs.into_iter().map(|e| self.wrap(e)).collect())
+    }
+
+    /// Padded 2-D int64 arrays `input_ids`, `attention_mask`, `token_type_ids`
+    /// (and `special_tokens_mask`); pads to the longest row unless padding is set.
+    #[pyo3(signature = (texts, pairs=None, add_special_tokens=true, truncation=None, padding=None))]
+    fn encode_batch_arrays<'py>(
+        &self,
+        py: Python<'py>,
+        texts: Vec<Bound<'py, PyString>>,
+        pairs: Option<Vec<Bound<'py, PyString>>>,
+        add_special_tokens: bool,
+        truncation: TruncationArg,
+        padding: PaddingArg,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let texts = Self::strs(&texts)?;
+        let pairs = pairs.as_deref().map(Self::strs).transpose()?;
+        let trunc = truncation_setting(truncation)?;
+        let pad_setting = match padding {
+            Some(_) => padding_setting(&self.inner, padding)?,
+            // Rows must be rectangular: pad to the longest with id 0 by default.
+            None => Some(Padding {
+                length: PadLength::Longest,
+                pad_to_multiple_of: None,
+                pad_id: 0,
+                pad_type_id: 0,
+                pad_token: self.inner.id_to_token(0).unwrap_or_default().to_owned(),
+            }),
+        };
+        let (rows, width, cols) = py.allow_threads(|| {
+            guard(|| {
+                let encs = self.inner.encode_batch_with(
+                    &texts,
+                    pairs.as_deref(),
+                    add_special_tokens,
+                    trunc.as_ref(),
+                    pad_setting.as_ref(),
+                )?;
+                let width = encs.first().map_or(0, Encoding::len);
+                let n = encs.len() * width;
+                let mut cols: [Vec<i64>; 4] = std::array::from_fn(|_| Vec::with_capacity(n));
+                for e in &encs {
+                    if e.len() != width {
+                        return Err(Error::Value(format!(
+                            "rows have different lengths ({} and {width}) after padding; \
+                             enable truncation to the padding length",
+                            e.len()
+                        )));
+                    }
+                    cols[0].extend(e.ids.iter().map(|&x| x as i64));
+                    cols[1].extend(e.attention_mask.iter().map(|&x| x as i64));
+                    cols[2].extend(e.type_ids.iter().map(|&x| x as i64));
+                    cols[3].extend(e.special_tokens_mask.iter().map(|&x| x as i64));
+                }
+                Ok((encs.len(), width, cols))
+            })
+        })?;
+        let d = PyDict::new(py);
+        let names = ["input_ids", "attention_mask", "token_type_ids", "special_tokens_mask"];
+        for (name, col) in names.into_iter().zip(cols) {
+            let arr = col.into_pyarray(py).reshape([rows, width])?;
+            d.set_item(name, arr)?;
+        }
+        Ok(d)
+    }
+
+    /// All ids of the batch in one flat uint32 array, plus `row_offsets`
+    /// (length n+1): row i is `ids[row_offsets[i]:row_offsets[i+1]]`.
+    #[pyo3(signature = (texts, add_special_tokens=true, truncation=None))]
+    fn encode_batch_flat<'py>(
+        &self,
+        py: Python<'py>,
+        texts: Vec<Bound<'py, PyString>>,
+        add_special_tokens: bool,
+        truncation: TruncationArg,
+    ) -> PyResult<(Bound<'py, PyArray1<u32>>, Bound<'py, PyArray1<i64>>)> {
+        let texts = Self::strs(&texts)?;
+        let trunc = truncation_setting(truncation)?;
+        let (ids, offsets) = py.allow_threads(|| {
+            guard(|| {
+                let encs = self.inner.encode_batch_with(&texts, None, add_special_tokens, trunc.as_ref(), None)?;
+                let mut offsets = Vec::with_capacity(encs.len() + 1);
+                offsets.push(0i64);
+                let total: usize = encs.iter().map(Encoding::len).sum();
+                let mut ids = Vec::with_capacity(total);
+                for e in encs {
+                    ids.extend_from_slice(&e.ids);
+                    offsets.push(ids.len() as i64);
+                }
+                Ok((ids, offsets))
+            })
+        })?;
+        Ok((ids.into_pyarray(py), offsets.into_pyarray(py)))
+    }
+
+    #[pyo3(signature = (ids, skip_special_tokens=true))]
+    fn decode(&self, ids: Vec<u32>, skip_special_tokens: bool) -> String {
+        self.inner.decode(&ids, skip_special_tokens)
+    }
+
+    fn set_decoder_cleanup(&mut self, cleanup: bool) {
+        Arc::make_mut(&mut self.inner).decoder.cleanup = cleanup;
+    }
+
+    #[getter]
+    fn decoder_cleanup(&self) -> bool {
+        self.inner.decoder.cleanup
+    }
+
+    fn token_to_id(&self, token: &str) -> Option<u32> {
+        self.inner.token_to_id(token)
+    }
+
+    fn id_to_token(&self, id: u32) -> Option<String> {
+        self.inner.id_to_token(id).map(str::to_owned)
+    }
+
+    fn get_vocab(&self) -> Vec<String> {
+        self.inner.vocab.tokens().to_vec()
+    }
+
+    fn vocab_size(&self) -> usize {
+        self.inner.vocab.len()
+    }
+
+    fn is_special_id(&self, id: u32) -> bool {
+        self.inner.is_special_id(id)
+    }
+
+    /// Truncation stored in the loaded file: `(max_length, strategy)` or None.
+    #[getter]
+    fn truncation(&self) -> Option<(usize, &'static str)> {
+        self.inner.truncation.as_ref().map(|t| (t.max_length, t.strategy.name()))
+    }
+
+    /// Padding stored in the loaded file: `(length or None, pad_to_multiple_of, pad_token, pad_type_id)`.
+    #[getter]
+    fn padding(&self) -> Option<(Option<usize>, Option<usize>, String, u32)> {
+        self.inner.padding.as_ref().map(|p| {
+            let len = match p.length {
+                PadLength::Longest => None,
+                PadLength::Fixed(n) => Some(n),
+            };
+            (len, p.pad_to_multiple_of, p.pad_token.clone(), p.pad_type_id)
+        })
+    }
+}
+
+/// Reads a text file as UTF-8 (errors name the file and byte offset).
+#[pyfunction]
+fn read_text(path: std::path::PathBuf) -> PyResult<String> {
+    guard(|| io::read_text(&path))
+}
+
+/// Writes a file atomically (temp file + rename).
+#[pyfunction]
+fn write_atomic(path: std::path::PathBuf, data: &[u8]) -> PyResult<()> {
+    guard(|| io::write_atomic(&path, data))
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyTokenizer>()?;
+    m.add_class::<PyEncoding>()?;
+    m.add_function(wrap_pyfunction!(read_text, m)?)?;
+    m.add_function(wrap_pyfunction!(write_atomic, m)?)?;
+    m.add("UnsupportedComponentError", m.py().get_type::<UnsupportedComponentError>())?;
+    Ok(())
+}

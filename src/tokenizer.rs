@@ -1,0 +1,533 @@
+//! The encoding pipeline: added tokens, normalization, pre-tokenization,
+//! WordPiece, post-processing, truncation and padding.
+
+use aho_corasick::{AhoCorasick, MatchKind};
+use rayon::prelude::*;
+use rustc_hash::FxHashSet;
+
+use crate::decode::Decoder;
+use crate::encode::{Piece, WordPiece, WordPieceConfig};
+use crate::error::{Error, Result};
+use crate::normalize::{Normalized, NormalizerConfig};
+use crate::pretokenize::PreTokenizer;
+use crate::vocab::Vocab;
+
+/// A token matched verbatim in raw text before normalization (HF "added token").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AddedToken {
+    pub content: String,
+    pub id: u32,
+    pub special: bool,
+}
+
+/// BERT post-processing: `[CLS] A [SEP]` and `[CLS] A [SEP] B [SEP]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PostProcessor {
+    pub cls: (String, u32),
+    pub sep: (String, u32),
+}
+
+impl PostProcessor {
+    pub fn added_tokens(&self, is_pair: bool) -> usize {
+        if is_pair {
+            3
+        } else {
+            2
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TruncationStrategy {
+    LongestFirst,
+    OnlyFirst,
+    OnlySecond,
+}
+
+impl TruncationStrategy {
+    pub fn name(self) -> &'static str {
+        match self {
+            TruncationStrategy::LongestFirst => "longest_first",
+            TruncationStrategy::OnlyFirst => "only_first",
+            TruncationStrategy::OnlySecond => "only_second",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "longest_first" | "LongestFirst" => Some(Self::LongestFirst),
+            "only_first" | "OnlyFirst" => Some(Self::OnlyFirst),
+            "only_second" | "OnlySecond" => Some(Self::OnlySecond),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Truncation {
+    pub max_length: usize,
+    pub strategy: TruncationStrategy,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PadLength {
+    /// Pad to the longest encoding of the batch.
+    Longest,
+    /// Pad every encoding to this length.
+    Fixed(usize),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Padding {
+    pub length: PadLength,
+    pub pad_to_multiple_of: Option<usize>,
+    pub pad_id: u32,
+    pub pad_type_id: u32,
+    pub pad_token: String,
+}
+
+/// The result of encoding one input (or pair). Offsets are in chars of the
+/// original input(s); added and padding tokens have `(0, 0)`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Encoding {
+    pub ids: Vec<u32>,
+    pub type_ids: Vec<u32>,
+    pub offsets: Vec<(u32, u32)>,
+    pub special_tokens_mask: Vec<u8>,
+    pub attention_mask: Vec<u8>,
+}
+
+impl Encoding {
+    pub fn len(&self) -> usize {
+        self.ids.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ids.is_empty()
+    }
+
+    fn push(&mut self, id: u32, type_id: u32, offsets: (u32, u32), special: bool) {
+        self.ids.push(id);
+        self.type_ids.push(type_id);
+        self.offsets.push(offsets);
+        self.special_tokens_mask.push(special as u8);
+        self.attention_mask.push(1);
+    }
+
+    fn truncate(&mut self, len: usize) {
+        self.ids.truncate(len);
+        self.type_ids.truncate(len);
+        self.offsets.truncate(len);
+        self.special_tokens_mask.truncate(len);
+        self.attention_mask.truncate(len);
+    }
+
+    fn append(&mut self, mut other: Encoding) {
+        self.ids.append(&mut other.ids);
+        self.type_ids.append(&mut other.type_ids);
+        self.offsets.append(&mut other.offsets);
+        self.special_tokens_mask.append(&mut other.special_tokens_mask);
+        self.attention_mask.append(&mut other.attention_mask);
+    }
+
+    fn pad_to(&mut self, len: usize, p: &Padding) {
+        while self.ids.len() < len {
+            self.ids.push(p.pad_id);
+            self.type_ids.push(p.pad_type_id);
+            self.offsets.push((0, 0));
+            self.special_tokens_mask.push(1);
+            self.attention_mask.push(0);
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Tokenizer {
+    pub vocab: Vocab,
+    pub model: WordPiece,
+    pub normalizer: Option<NormalizerConfig>,
+    pub pre_tokenizer: PreTokenizer,
+    pub added_tokens: Vec<AddedToken>,
+    pub post_processor: Option<PostProcessor>,
+    pub decoder: Decoder,
+    pub truncation: Option<Truncation>,
+    pub padding: Option<Padding>,
+    added_matcher: Option<AhoCorasick>,
+    special_ids: FxHashSet<u32>,
+}
+
+/// BERT's special tokens, in their conventional order.
+pub const BERT_SPECIAL_TOKENS: [&str; 5] = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"];
+
+impl Tokenizer {
+    /// Assembles a tokenizer; checks that every named token exists.
+    pub fn new(
+        vocab: Vocab,
+        model_config: WordPieceConfig,
+        normalizer: Option<NormalizerConfig>,
+        pre_tokenizer: PreTokenizer,
+        added_tokens: Vec<AddedToken>,
+        post_processor: Option<PostProcessor>,
+        decoder: Decoder,
+    ) -> Result<Self> {
+        let unk_id = vocab.id(&model_config.unk_token).ok_or_else(|| {
+            Error::Value(format!(
+                "unk token {:?} is not in the vocabulary",
+                model_config.unk_token
+            ))
+        })?;
+        for t in &added_tokens {
+            match vocab.token(t.id) {
+                Some(s) if s == t.content => {}
+                _ => {
+                    return Err(Error::Unsupported(format!(
+                        "added token {:?} (id {}) is not the vocabulary's token with that id; \
+                         only added tokens that are part of the vocabulary are supported",
+                        t.content, t.id
+                    )))
+                }
+            }
+            if t.content.is_empty() {
+                return Err(Error::Value("an added token cannot be empty".into()));
+            }
+        }
+        if let Some(p) = &post_processor {
+            for (name, id) in [&p.cls, &p.sep] {
+                if vocab.id(name) != Some(*id) {
+                    return Err(Error::Value(format!(
+                        "post-processor token {name:?} with id {id} is not in the vocabulary"
+                    )));
+                }
+            }
+        }
+        let added_matcher = if added_tokens.is_empty() {
+            None
+        } else {
+            Some(
+                AhoCorasick::builder()
+                    .match_kind(MatchKind::LeftmostLongest)
+                    .build(added_tokens.iter().map(|t| t.content.as_str()))
+                    .map_err(|e| Error::Value(format!("cannot index added tokens: {e}")))?,
+            )
+        };
+        let special_ids = added_tokens.iter().filter(|t| t.special).map(|t| t.id).collect();
+        let model = WordPiece::new(&vocab, model_config, unk_id);
+        Ok(Self {
+            vocab,
+            model,
+            normalizer,
+            pre_tokenizer,
+            added_tokens,
+            post_processor,
+            decoder,
+            truncation: None,
+            padding: None,
+            added_matcher,
+            special_ids,
+        })
+    }
+
+    /// Like HF's `BertWordPieceTokenizer(vocab)`: the BERT special tokens found
+    /// in the vocab are special added tokens; `[CLS]`/`[SEP]` frame the inputs.
+    pub fn bert_like(
+        vocab: Vocab,
+        model_config: WordPieceConfig,
+        normalizer: Option<NormalizerConfig>,
+        pre_tokenizer: PreTokenizer,
+        special_tokens: &[&str],
+    ) -> Result<Self> {
+        let mut added = Vec::new();
+        let mut names: Vec<&str> = vec![model_config.unk_token.as_str()];
+        names.extend(special_tokens.iter().copied());
+        for name in names {
+            if let Some(id) = vocab.id(name) {
+                if !added.iter().any(|a: &AddedToken| a.id == id) {
+                    added.push(AddedToken { content: name.to_owned(), id, special: true });
+                }
+            }
+        }
+        let post = match (vocab.id("[CLS]"), vocab.id("[SEP]")) {
+            (Some(c), Some(s)) => Some(PostProcessor {
+                cls: ("[CLS]".into(), c),
+                sep: ("[SEP]".into(), s),
+            }),
+            _ => None,
+        };
+        let decoder = Decoder { prefix: model_config.continuing_subword_prefix.clone(), cleanup: true };
+        Self::new(vocab, model_config, normalizer, pre_tokenizer, added, post, decoder)
+    }
+
+    pub fn is_special_id(&self, id: u32) -> bool {
+        self.special_ids.contains(&id)
+    }
+
+    /// Encodes one sequence without post-processing; offsets start at 0.
+    pub fn encode_sequence(&self, text: &str, type_id: u32) -> Encoding {
+        let mut enc = Encoding::default();
+        let mut pieces: Vec<Piece> = Vec::new();
+        let mut plain = |enc: &mut Encoding, start: usize, end: usize, first_char: u32| {
+            let segment = &text[start..end];
+            let normalized = match &self.normalizer {
+                Some(n) => n.normalize(segment, first_char),
+                None => Normalized {
+                    text: segment.to_owned(),
+                    source: (first_char..first_char + segment.chars().count() as u32).collect(),
+                },
+            };
+            self.encode_normalized(&normalized, type_id, &mut pieces, enc);
+        };
+        let Some(matcher) = &self.added_matcher else {
+            plain(&mut enc, 0, text.len(), 0);
+            return enc;
+        };
+        let mut last = 0usize;
+        let mut last_char = 0u32;
+        for m in matcher.find_iter(text) {
+            let start_char = last_char + text[last..m.start()].chars().count() as u32;
+            if m.start() > last {
+                plain(&mut enc, last, m.start(), last_char);
+            }
+            let end_char = start_char + text[m.start()..m.end()].chars().count() as u32;
+            let t = &self.added_tokens[m.pattern().as_usize()];
+            enc.push(t.id, type_id, (start_char, end_char), false);
+            last = m.end();
+            last_char = end_char;
+        }
+        if last < text.len() {
+            plain(&mut enc, last, text.len(), last_char);
+        }
+        enc
+    }
+
+    fn encode_normalized(
+        &self,
+        normalized: &Normalized,
+        type_id: u32,
+        pieces: &mut Vec<Piece>,
+        enc: &mut Encoding,
+    ) {
+        let text = normalized.text.as_str();
+        let source = &normalized.source;
+        self.pre_tokenizer.split(text, |w| {
+            let word = &text[w.start..w.end];
+            pieces.clear();
+            self.model.encode_word(word, pieces);
+            let ascii = word.is_ascii();
+            let mut char_pos = w.first_char as usize;
+            let mut byte_pos = 0usize;
+            for p in pieces.iter() {
+                // Pieces tile the word, except a whole-word unk that restarts at 0.
+                if (p.start as usize) < byte_pos {
+                    char_pos = w.first_char as usize;
+                    byte_pos = 0;
+                }
+                let chars = |a: usize, b: usize| {
+                    if ascii {
+                        b - a
+                    } else {
+                        word.as_bytes()[a..b].iter().filter(|&&x| (x & 0xC0) != 0x80).count()
+                    }
+                };
+                let cs = char_pos + chars(byte_pos, p.start as usize);
+                let ce = cs + chars(p.start as usize, p.end as usize);
+                enc.push(p.id, type_id, (source[cs], source[ce - 1] + 1), false);
+                char_pos = ce;
+                byte_pos = p.end as usize;
+            }
+        });
+    }
+
+    /// Encodes `text` (and `pair`), adding special tokens and truncating as configured.
+    /// Padding is not applied here (see [`Tokenizer::pad_batch`]).
+    pub fn encode(&self, text: &str, pair: Option<&str>, add_special_tokens: bool) -> Result<Encoding> {
+        self.encode_with(text, pair, add_special_tokens, self.truncation.as_ref())
+    }
+
+    /// [`Tokenizer::encode`] with an explicit truncation setting.
+    pub fn encode_with(
+        &self,
+        text: &str,
+        pair: Option<&str>,
+        add_special_tokens: bool,
+        truncation: Option<&Truncation>,
+    ) -> Result<Encoding> {
+        let mut a = self.encode_sequence(text, 0);
+        let mut b = pair.map(|p| self.encode_sequence(p, 1));
+        let post = if add_special_tokens { self.post_processor.as_ref() } else { None };
+        if let Some(t) = truncation {
+            let n_added = post.map_or(0, |p| p.added_tokens(b.is_some()));
+            truncate(&mut a, b.as_mut(), t.max_length.saturating_sub(n_added), t.strategy)?;
+        }
+        Ok(match post {
+            Some(p) => {
+                let mut out = Encoding::default();
+                out.push(p.cls.1, 0, (0, 0), true);
+                out.append(a);
+                out.push(p.sep.1, 0, (0, 0), true);
+                if let Some(b) = b {
+                    out.append(b);
+                    out.push(p.sep.1, 1, (0, 0), true);
+                }
+                out
+            }
+            None => {
+                if let Some(b) = b {
+                    a.append(b);
+                }
+                a
+            }
+        })
+    }
+
+    /// Encodes many inputs in parallel and pads them as configured.
+    pub fn encode_batch(
+        &self,
+        texts: &[&str],
+        pairs: Option<&[&str]>,
+        add_special_tokens: bool,
+    ) -> Result<Vec<Encoding>> {
+        self.encode_batch_with(texts, pairs, add_special_tokens, self.truncation.as_ref(), self.padding.as_ref())
+    }
+
+    /// [`Tokenizer::encode_batch`] with explicit truncation and padding settings.
+    pub fn encode_batch_with(
+        &self,
+        texts: &[&str],
+        pairs: Option<&[&str]>,
+        add_special_tokens: bool,
+        truncation: Option<&Truncation>,
+        padding: Option<&Padding>,
+    ) -> Result<Vec<Encoding>> {
+        if let Some(p) = pairs {
+            if p.len() != texts.len() {
+                return Err(Error::Value(format!(
+                    "got {} texts but {} pairs",
+                    texts.len(),
+                    p.len()
+                )));
+            }
+        }
+        let mut out: Vec<Encoding> = texts
+            .par_iter()
+            .enumerate()
+            .map(|(i, t)| self.encode_with(t, pairs.map(|p| p[i]), add_special_tokens, truncation))
+            .collect::<Result<_>>()?;
+        pad_batch(&mut out, padding);
+        Ok(out)
+    }
+}
+
+/// Pads encodings (to the longest, or to a fixed length).
+pub fn pad_batch(encodings: &mut [Encoding], padding: Option<&Padding>) {
+    let Some(p) = padding else { return };
+    let mut target = match p.length {
+        PadLength::Longest => encodings.iter().map(Encoding::len).max().unwrap_or(0),
+        PadLength::Fixed(n) => n,
+    };
+    if let Some(m) = p.pad_to_multiple_of.filter(|&m| m > 0) {
+        target = target.div_ceil(m) * m;
+    }
+    for e in encodings.iter_mut() {
+        e.pad_to(target, p);
+    }
+}
+
+impl Tokenizer {
+    /// The token string of `id`, if any.
+    pub fn id_to_token(&self, id: u32) -> Option<&str> {
+        self.vocab.token(id)
+    }
+
+    /// The id of `token`, if any.
+    pub fn token_to_id(&self, token: &str) -> Option<u32> {
+        self.vocab.id(token)
+    }
+
+    /// Text of `ids`; unknown ids are skipped, as HF does.
+    pub fn decode(&self, ids: &[u32], skip_special_tokens: bool) -> String {
+        let tokens = ids
+            .iter()
+            .filter(|id| !(skip_special_tokens && self.is_special_id(**id)))
+            .filter_map(|&id| self.vocab.token(id));
+        self.decoder.decode(tokens)
+    }
+}
+
+/// HF truncation semantics (stride 0, from the right).
+fn truncate(
+    a: &mut Encoding,
+    b: Option<&mut Encoding>,
+    max_length: usize,
+    strategy: TruncationStrategy,
+) -> Result<()> {
+    let total = a.len() + b.as_ref().map_or(0, |b| b.len());
+    if total <= max_length {
+        return Ok(());
+    }
+    let to_remove = total - max_length;
+    match (strategy, b) {
+        (TruncationStrategy::LongestFirst, Some(b)) => {
+            let (mut n1, mut n2) = (a.len(), b.len());
+            let swap = n1 > n2;
+            if swap {
+                std::mem::swap(&mut n1, &mut n2);
+            }
+            n2 = if n1 > max_length { n1 } else { n2.min(max_length - n1).max(n1) };
+            if n1 + n2 > max_length {
+                n1 = max_length / 2;
+                n2 = n1 + max_length % 2;
+            }
+            if swap {
+                std::mem::swap(&mut n1, &mut n2);
+            }
+            a.truncate(n1);
+            b.truncate(n2);
+        }
+        (TruncationStrategy::LongestFirst, None) => a.truncate(max_length),
+        (TruncationStrategy::OnlySecond, None) => {
+            return Err(Error::Value("truncation 'only_second' needs a pair".into()))
+        }
+        (strategy, b) => {
+            let target = match (strategy, b) {
+                (TruncationStrategy::OnlySecond, Some(b)) => b,
+                _ => a,
+            };
+            if target.len() <= to_remove {
+                return Err(Error::Value(
+                    "the sequence to truncate is too short for max_length".into(),
+                ));
+            }
+            let keep = target.len() - to_remove;
+            target.truncate(keep);
+        }
+    }
+    Ok(())
+}
+
+impl Tokenizer {
+    /// The same vocab, added tokens and post-processing with other model,
+    /// normalizer and pre-tokenizer settings (the decoder follows the prefix).
+    pub fn with_settings(
+        &self,
+        model_config: WordPieceConfig,
+        normalizer: Option<NormalizerConfig>,
+        pre_tokenizer: PreTokenizer,
+    ) -> Result<Self> {
+        let decoder = Decoder {
+            prefix: model_config.continuing_subword_prefix.clone(),
+            cleanup: self.decoder.cleanup,
+        };
+        let mut tok = Self::new(
+            self.vocab.clone(),
+            model_config,
+            normalizer,
+            pre_tokenizer,
+            self.added_tokens.clone(),
+            self.post_processor.clone(),
+            decoder,
+        )?;
+        tok.truncation = self.truncation.clone();
+        tok.padding = self.padding.clone();
+        Ok(tok)
+    }
+}

@@ -1,0 +1,111 @@
+//! The vocabulary: token strings and their ids.
+
+use rustc_hash::FxHashMap;
+
+use crate::error::{Error, Result};
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Vocab {
+    tokens: Vec<String>,
+    ids: FxHashMap<String, u32>,
+}
+
+impl Vocab {
+    /// Builds a vocab where the position of each token is its id.
+    pub fn new(tokens: Vec<String>) -> Result<Self> {
+        let mut ids = FxHashMap::default();
+        ids.reserve(tokens.len());
+        for (i, t) in tokens.iter().enumerate() {
+            if let Some(prev) = ids.insert(t.clone(), i as u32) {
+                return Err(Error::Value(format!(
+                    "duplicate token {t:?} in vocabulary (ids {prev} and {i})"
+                )));
+            }
+        }
+        Ok(Self { tokens, ids })
+    }
+
+    /// Builds a vocab from (token, id) pairs whose ids must be 0..n without gaps.
+    pub fn from_pairs(pairs: impl IntoIterator<Item = (String, u32)>) -> Result<Self> {
+        let mut slots: Vec<Option<String>> = Vec::new();
+        for (token, id) in pairs {
+            let id = id as usize;
+            if id >= slots.len() {
+                slots.resize(id + 1, None);
+            }
+            if let Some(prev) = &slots[id] {
+                return Err(Error::Value(format!(
+                    "id {id} is given to both {prev:?} and {token:?}"
+                )));
+            }
+            slots[id] = Some(token);
+        }
+        let mut tokens = Vec::with_capacity(slots.len());
+        for (id, slot) in slots.into_iter().enumerate() {
+            match slot {
+                Some(t) => tokens.push(t),
+                None => return Err(Error::Value(format!("vocabulary has no token with id {id}"))),
+            }
+        }
+        Self::new(tokens)
+    }
+
+    /// Parses `vocab.txt`: one token per line, the line number is the id.
+    pub fn from_vocab_txt(text: &str) -> Result<Self> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let tokens: Vec<String> = text.lines().map(|l| l.trim_end().to_owned()).collect();
+        if tokens.is_empty() {
+            return Err(Error::Value("vocabulary file is empty".into()));
+        }
+        Self::new(tokens)
+    }
+
+    /// `vocab.txt` text: one token per line.
+    pub fn to_vocab_txt(&self) -> String {
+        let mut out = String::with_capacity(self.tokens.iter().map(|t| t.len() + 1).sum());
+        for t in &self.tokens {
+            out.push_str(t);
+            out.push('\n');
+        }
+        out
+    }
+
+    pub fn len(&self) -> usize {
+        self.tokens.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.tokens.is_empty()
+    }
+
+    pub fn id(&self, token: &str) -> Option<u32> {
+        self.ids.get(token).copied()
+    }
+
+    pub fn token(&self, id: u32) -> Option<&str> {
+        self.tokens.get(id as usize).map(String::as_str)
+    }
+
+    pub fn tokens(&self) -> &[String] {
+        &self.tokens
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_lines_as_ids() {
+        let v = Vocab::from_vocab_txt("[PAD]\n[UNK]\nhello\r\n##lo\n").unwrap();
+        assert_eq!(v.len(), 4);
+        assert_eq!(v.id("hello"), Some(2));
+        assert_eq!(v.token(3), Some("##lo"));
+    }
+
+    #[test]
+    fn rejects_duplicates() {
+        let e = Vocab::from_vocab_txt("a\nb\na\n").unwrap_err();
+        assert!(e.to_string().contains("duplicate token \"a\""), "{e}");
+    }
+}
