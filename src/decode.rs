@@ -9,7 +9,10 @@ pub struct Decoder {
 
 impl Default for Decoder {
     fn default() -> Self {
-        Self { prefix: "##".into(), cleanup: true }
+        Self {
+            prefix: "##".into(),
+            cleanup: true,
+        }
     }
 }
 
@@ -62,6 +65,9 @@ mod tests {
     #[test]
     fn joins_pieces_and_cleans_up() {
         let d = Decoder::default();
-        assert_eq!(d.decode(["hello", "##s", "world", "!", "don", "'", "t"]), "hellos world! don ' t");
+        assert_eq!(
+            d.decode(["hello", "##s", "world", "!", "don", "'", "t"]),
+            "hellos world! don ' t"
+        );
     }
 }

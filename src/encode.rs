@@ -54,7 +54,13 @@ pub struct WordPiece {
 impl WordPiece {
     /// `unk_id` must be the id of `config.unk_token` (checked by the caller).
     pub fn new(vocab: &Vocab, config: WordPieceConfig, unk_id: u32) -> Self {
-        let start = Trie::new(vocab.tokens().iter().zip(0u32..).map(|(t, i)| (t.as_bytes(), i)));
+        let start = Trie::new(
+            vocab
+                .tokens()
+                .iter()
+                .zip(0u32..)
+                .map(|(t, i)| (t.as_bytes(), i)),
+        );
         let prefix = config.continuing_subword_prefix.as_bytes();
         let continuation = Trie::new(
             vocab
@@ -64,7 +70,12 @@ impl WordPiece {
                 .filter(|(t, _)| t.as_bytes().starts_with(prefix))
                 .map(|(t, i)| (&t.as_bytes()[prefix.len()..], i)),
         );
-        Self { config, unk_id, start, continuation }
+        Self {
+            config,
+            unk_id,
+            start,
+            continuation,
+        }
     }
 
     /// Appends the pieces of `word` to `out`.
@@ -73,27 +84,47 @@ impl WordPiece {
         let too_long = bytes.len() > self.config.max_input_chars_per_word
             && word.chars().count() > self.config.max_input_chars_per_word;
         if too_long {
-            out.push(Piece { id: self.unk_id, start: 0, end: bytes.len() as u32 });
+            out.push(Piece {
+                id: self.unk_id,
+                start: 0,
+                end: bytes.len() as u32,
+            });
             return;
         }
         let first = out.len();
         let mut pos = 0usize;
         while pos < bytes.len() {
-            let trie = if pos == 0 { &self.start } else { &self.continuation };
+            let trie = if pos == 0 {
+                &self.start
+            } else {
+                &self.continuation
+            };
             match trie.longest_prefix(&bytes[pos..]) {
                 Some((id, len)) => {
-                    out.push(Piece { id, start: pos as u32, end: (pos + len) as u32 });
+                    out.push(Piece {
+                        id,
+                        start: pos as u32,
+                        end: (pos + len) as u32,
+                    });
                     pos += len;
                 }
                 None => match self.config.unknown {
                     UnknownPolicy::Word => {
                         out.truncate(first);
-                        out.push(Piece { id: self.unk_id, start: 0, end: bytes.len() as u32 });
+                        out.push(Piece {
+                            id: self.unk_id,
+                            start: 0,
+                            end: bytes.len() as u32,
+                        });
                         return;
                     }
                     UnknownPolicy::Char => {
                         let len = word[pos..].chars().next().map_or(1, char::len_utf8);
-                        out.push(Piece { id: self.unk_id, start: pos as u32, end: (pos + len) as u32 });
+                        out.push(Piece {
+                            id: self.unk_id,
+                            start: pos as u32,
+                            end: (pos + len) as u32,
+                        });
                         pos += len;
                     }
                 },
@@ -108,7 +139,10 @@ mod tests {
 
     fn model(tokens: &[&str], unknown: UnknownPolicy) -> (Vocab, WordPiece) {
         let vocab = Vocab::new(tokens.iter().map(|s| s.to_string()).collect()).unwrap();
-        let config = WordPieceConfig { unknown, ..Default::default() };
+        let config = WordPieceConfig {
+            unknown,
+            ..Default::default()
+        };
         let unk = vocab.id("[UNK]").unwrap();
         let wp = WordPiece::new(&vocab, config, unk);
         (vocab, wp)
@@ -117,16 +151,24 @@ mod tests {
     fn pieces(wp: &WordPiece, vocab: &Vocab, word: &str) -> Vec<String> {
         let mut out = Vec::new();
         wp.encode_word(word, &mut out);
-        out.iter().map(|p| vocab.token(p.id).unwrap().to_string()).collect()
+        out.iter()
+            .map(|p| vocab.token(p.id).unwrap().to_string())
+            .collect()
     }
 
     #[test]
     fn longest_match_first() {
-        let (v, wp) = model(&["[UNK]", "un", "##aff", "##able", "##a"], UnknownPolicy::Word);
+        let (v, wp) = model(
+            &["[UNK]", "un", "##aff", "##able", "##a"],
+            UnknownPolicy::Word,
+        );
         assert_eq!(pieces(&wp, &v, "unaffable"), vec!["un", "##aff", "##able"]);
         assert_eq!(pieces(&wp, &v, "unx"), vec!["[UNK]"]);
         // Greedy: once "una" is taken there is no backtracking, so the word is unknown.
-        let (v, wp) = model(&["[UNK]", "un", "una", "##aff", "##able"], UnknownPolicy::Word);
+        let (v, wp) = model(
+            &["[UNK]", "un", "una", "##aff", "##able"],
+            UnknownPolicy::Word,
+        );
         assert_eq!(pieces(&wp, &v, "unaffable"), vec!["[UNK]"]);
     }
 

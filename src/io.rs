@@ -37,7 +37,11 @@ pub fn write_atomic(path: &Path, data: &[u8]) -> Result<()> {
     let name = path
         .file_name()
         .ok_or_else(|| Error::Value(format!("not a file path: {}", path.display())))?;
-    let tmp = dir.join(format!(".{}.tmp{}", name.to_string_lossy(), std::process::id()));
+    let tmp = dir.join(format!(
+        ".{}.tmp{}",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
     let result = (|| {
         let mut f = std::fs::File::create(&tmp)?;
         f.write_all(data)?;
@@ -85,7 +89,10 @@ fn get_u64(obj: &Map<String, Value>, key: &str) -> Result<Option<u64>> {
     }
 }
 
-fn component<'a>(root: &'a Map<String, Value>, key: &str) -> Result<Option<(&'a str, &'a Map<String, Value>)>> {
+fn component<'a>(
+    root: &'a Map<String, Value>,
+    key: &str,
+) -> Result<Option<(&'a str, &'a Map<String, Value>)>> {
     match root.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::Object(o)) => {
@@ -99,8 +106,12 @@ fn component<'a>(root: &'a Map<String, Value>, key: &str) -> Result<Option<(&'a 
 fn special_pair(v: Option<&Value>, what: &str) -> Result<(String, u32)> {
     match v {
         Some(Value::Array(a)) if a.len() == 2 => {
-            let name = a[0].as_str().ok_or_else(|| bad(format!("{what} token name")))?;
-            let id = a[1].as_u64().ok_or_else(|| bad(format!("{what} token id")))?;
+            let name = a[0]
+                .as_str()
+                .ok_or_else(|| bad(format!("{what} token name")))?;
+            let id = a[1]
+                .as_u64()
+                .ok_or_else(|| bad(format!("{what} token id")))?;
             Ok((name.to_owned(), id as u32))
         }
         _ => Err(bad(format!("{what} should be [token, id]"))),
@@ -109,13 +120,25 @@ fn special_pair(v: Option<&Value>, what: &str) -> Result<(String, u32)> {
 
 /// Reads the BERT shape out of a `TemplateProcessing`; anything else is unsupported.
 fn template_post_processor(o: &Map<String, Value>) -> Result<PostProcessor> {
-    let not_bert = || unsupported("TemplateProcessing other than `[CLS] $A [SEP]` / `[CLS] $A [SEP] $B:1 [SEP]:1`");
+    let not_bert = || {
+        unsupported(
+            "TemplateProcessing other than `[CLS] $A [SEP]` / `[CLS] $A [SEP] $B:1 [SEP]:1`",
+        )
+    };
     let piece = |v: &Value| -> Option<(bool, String, u64)> {
         if let Some(s) = v.get("SpecialToken") {
-            return Some((true, s.get("id")?.as_str()?.to_owned(), s.get("type_id")?.as_u64()?));
+            return Some((
+                true,
+                s.get("id")?.as_str()?.to_owned(),
+                s.get("type_id")?.as_u64()?,
+            ));
         }
         let s = v.get("Sequence")?;
-        Some((false, s.get("id")?.as_str()?.to_owned(), s.get("type_id")?.as_u64()?))
+        Some((
+            false,
+            s.get("id")?.as_str()?.to_owned(),
+            s.get("type_id")?.as_u64()?,
+        ))
     };
     let seq = |key: &str| -> Option<Vec<(bool, String, u64)>> {
         o.get(key)?.as_array()?.iter().map(piece).collect()
@@ -126,7 +149,11 @@ fn template_post_processor(o: &Map<String, Value>) -> Result<PostProcessor> {
         return Err(not_bert());
     }
     let (cls, sep) = (&single[0].1, &single[2].1);
-    let expect_single = [(true, cls.clone(), 0), (false, "A".into(), 0), (true, sep.clone(), 0)];
+    let expect_single = [
+        (true, cls.clone(), 0),
+        (false, "A".into(), 0),
+        (true, sep.clone(), 0),
+    ];
     let expect_pair = [
         (true, cls.clone(), 0),
         (false, "A".into(), 0),
@@ -137,7 +164,10 @@ fn template_post_processor(o: &Map<String, Value>) -> Result<PostProcessor> {
     if single != expect_single || pair != expect_pair {
         return Err(not_bert());
     }
-    let specials = o.get("special_tokens").and_then(Value::as_object).ok_or_else(not_bert)?;
+    let specials = o
+        .get("special_tokens")
+        .and_then(Value::as_object)
+        .ok_or_else(not_bert)?;
     let id_of = |name: &str| -> Result<u32> {
         let ids = specials
             .get(name)
@@ -145,36 +175,58 @@ fn template_post_processor(o: &Map<String, Value>) -> Result<PostProcessor> {
             .and_then(Value::as_array)
             .ok_or_else(|| bad(format!("special token {name} has no ids")))?;
         match ids.as_slice() {
-            [id] => id.as_u64().map(|i| i as u32).ok_or_else(|| bad("special token id")),
-            _ => Err(unsupported(format!("special token {name} with several ids"))),
+            [id] => id
+                .as_u64()
+                .map(|i| i as u32)
+                .ok_or_else(|| bad("special token id")),
+            _ => Err(unsupported(format!(
+                "special token {name} with several ids"
+            ))),
         }
     };
-    Ok(PostProcessor { cls: (cls.clone(), id_of(cls)?), sep: (sep.clone(), id_of(sep)?) })
+    Ok(PostProcessor {
+        cls: (cls.clone(), id_of(cls)?),
+        sep: (sep.clone(), id_of(sep)?),
+    })
 }
 
 /// Parses an HF `tokenizer.json`. Components we cannot reproduce exactly are
 /// rejected with `Error::Unsupported`, never approximated.
 pub fn tokenizer_from_json(text: &str) -> Result<Tokenizer> {
     let root: Value = serde_json::from_str(text).map_err(|e| bad(e.to_string()))?;
-    let root = root.as_object().ok_or_else(|| bad("top level should be an object"))?;
+    let root = root
+        .as_object()
+        .ok_or_else(|| bad("top level should be an object"))?;
 
-    let model = root.get("model").and_then(Value::as_object).ok_or_else(|| bad("no model"))?;
+    let model = root
+        .get("model")
+        .and_then(Value::as_object)
+        .ok_or_else(|| bad("no model"))?;
     match get_str(model, "type")? {
         Some("WordPiece") => {}
         Some(other) => return Err(unsupported(format!("model type {other} (only WordPiece)"))),
         None => return Err(bad("model has no type")),
     }
-    let vocab_map = model.get("vocab").and_then(Value::as_object).ok_or_else(|| bad("model has no vocab"))?;
+    let vocab_map = model
+        .get("vocab")
+        .and_then(Value::as_object)
+        .ok_or_else(|| bad("model has no vocab"))?;
     let mut pairs = Vec::with_capacity(vocab_map.len());
     for (token, id) in vocab_map {
-        let id = id.as_u64().filter(|&i| i <= u32::MAX as u64).ok_or_else(|| bad(format!("id of {token:?}")))?;
+        let id = id
+            .as_u64()
+            .filter(|&i| i <= u32::MAX as u64)
+            .ok_or_else(|| bad(format!("id of {token:?}")))?;
         pairs.push((token.clone(), id as u32));
     }
     let vocab = Vocab::from_pairs(pairs)?;
     let model_config = WordPieceConfig {
         unk_token: get_str(model, "unk_token")?.unwrap_or("[UNK]").to_owned(),
-        continuing_subword_prefix: get_str(model, "continuing_subword_prefix")?.unwrap_or("##").to_owned(),
-        max_input_chars_per_word: get_u64(model, "max_input_chars_per_word")?.unwrap_or(100) as usize,
+        continuing_subword_prefix: get_str(model, "continuing_subword_prefix")?
+            .unwrap_or("##")
+            .to_owned(),
+        max_input_chars_per_word: get_u64(model, "max_input_chars_per_word")?.unwrap_or(100)
+            as usize,
         unknown: UnknownPolicy::Word,
     };
 
@@ -186,11 +238,19 @@ pub fn tokenizer_from_json(text: &str) -> Result<Tokenizer> {
             strip_accents: match o.get("strip_accents") {
                 None | Some(Value::Null) => None,
                 Some(Value::Bool(b)) => Some(*b),
-                Some(v) => return Err(bad(format!("strip_accents should be a boolean or null, got {v}"))),
+                Some(v) => {
+                    return Err(bad(format!(
+                        "strip_accents should be a boolean or null, got {v}"
+                    )))
+                }
             },
             lowercase: get_bool(o, "lowercase", true)?,
         }),
-        Some((other, _)) => return Err(unsupported(format!("normalizer {other} (only BertNormalizer)"))),
+        Some((other, _)) => {
+            return Err(unsupported(format!(
+                "normalizer {other} (only BertNormalizer)"
+            )))
+        }
     };
 
     let pre_tokenizer = match component(root, "pre_tokenizer")? {
@@ -229,14 +289,21 @@ pub fn tokenizer_from_json(text: &str) -> Result<Tokenizer> {
 
     let mut added = Vec::new();
     if let Some(list) = root.get("added_tokens") {
-        let list = list.as_array().ok_or_else(|| bad("added_tokens should be a list"))?;
+        let list = list
+            .as_array()
+            .ok_or_else(|| bad("added_tokens should be a list"))?;
         for t in list {
-            let o = t.as_object().ok_or_else(|| bad("added token should be an object"))?;
-            let content = get_str(o, "content")?.ok_or_else(|| bad("added token without content"))?;
+            let o = t
+                .as_object()
+                .ok_or_else(|| bad("added token should be an object"))?;
+            let content =
+                get_str(o, "content")?.ok_or_else(|| bad("added token without content"))?;
             let id = get_u64(o, "id")?.ok_or_else(|| bad("added token without id"))? as u32;
             for flag in ["lstrip", "rstrip", "single_word", "normalized"] {
                 if get_bool(o, flag, false)? {
-                    return Err(unsupported(format!("added token {content:?} with {flag}=true")));
+                    return Err(unsupported(format!(
+                        "added token {content:?} with {flag}=true"
+                    )));
                 }
             }
             added.push(AddedToken {
@@ -247,7 +314,15 @@ pub fn tokenizer_from_json(text: &str) -> Result<Tokenizer> {
         }
     }
 
-    let mut tok = Tokenizer::new(vocab, model_config, normalizer, pre_tokenizer, added, post_processor, decoder)?;
+    let mut tok = Tokenizer::new(
+        vocab,
+        model_config,
+        normalizer,
+        pre_tokenizer,
+        added,
+        post_processor,
+        decoder,
+    )?;
 
     if let Some(o) = root.get("truncation").and_then(Value::as_object) {
         if get_u64(o, "stride")?.unwrap_or(0) != 0 {
@@ -258,7 +333,9 @@ pub fn tokenizer_from_json(text: &str) -> Result<Tokenizer> {
         }
         let strategy = get_str(o, "strategy")?.unwrap_or("LongestFirst");
         tok.truncation = Some(Truncation {
-            max_length: get_u64(o, "max_length")?.ok_or_else(|| bad("truncation without max_length"))? as usize,
+            max_length: get_u64(o, "max_length")?
+                .ok_or_else(|| bad("truncation without max_length"))?
+                as usize,
             strategy: TruncationStrategy::from_name(strategy)
                 .ok_or_else(|| bad(format!("truncation strategy {strategy}")))?,
         });
@@ -270,7 +347,9 @@ pub fn tokenizer_from_json(text: &str) -> Result<Tokenizer> {
         let length = match o.get("strategy") {
             Some(Value::String(s)) if s == "BatchLongest" => PadLength::Longest,
             Some(Value::Object(f)) if f.contains_key("Fixed") => PadLength::Fixed(
-                f["Fixed"].as_u64().ok_or_else(|| bad("padding Fixed length"))? as usize,
+                f["Fixed"]
+                    .as_u64()
+                    .ok_or_else(|| bad("padding Fixed length"))? as usize,
             ),
             other => return Err(bad(format!("padding strategy {other:?}"))),
         };
@@ -293,8 +372,13 @@ pub fn tokenizer_to_json(tok: &Tokenizer) -> Result<String> {
             "tokenizer.json cannot express per-character unknowns; save as vocab.txt instead",
         ));
     }
-    let vocab: Map<String, Value> =
-        tok.vocab.tokens().iter().enumerate().map(|(i, t)| (t.clone(), json!(i))).collect();
+    let vocab: Map<String, Value> = tok
+        .vocab
+        .tokens()
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.clone(), json!(i)))
+        .collect();
     let added: Vec<Value> = tok
         .added_tokens
         .iter()
@@ -312,9 +396,9 @@ pub fn tokenizer_to_json(tok: &Tokenizer) -> Result<String> {
         PreTokenizer::Bert => json!({"type": "BertPreTokenizer"}),
         PreTokenizer::Whitespace => json!({"type": "WhitespaceSplit"}),
     };
-    let post = tok.post_processor.as_ref().map(|p| {
-        json!({"type": "BertProcessing", "sep": [p.sep.0, p.sep.1], "cls": [p.cls.0, p.cls.1]})
-    });
+    let post = tok.post_processor.as_ref().map(
+        |p| json!({"type": "BertProcessing", "sep": [p.sep.0, p.sep.1], "cls": [p.cls.0, p.cls.1]}),
+    );
     let truncation = tok.truncation.as_ref().map(|t| {
         let strategy = match t.strategy {
             TruncationStrategy::LongestFirst => "LongestFirst",

@@ -44,19 +44,35 @@ impl PreTokenizer {
             let char_index = char_index as u32;
             if c.is_whitespace() {
                 if let Some((s, fc)) = word_start.take() {
-                    emit(WordSpan { start: s, end: byte, first_char: fc });
+                    emit(WordSpan {
+                        start: s,
+                        end: byte,
+                        first_char: fc,
+                    });
                 }
             } else if isolate_punct && is_bert_punctuation(c) {
                 if let Some((s, fc)) = word_start.take() {
-                    emit(WordSpan { start: s, end: byte, first_char: fc });
+                    emit(WordSpan {
+                        start: s,
+                        end: byte,
+                        first_char: fc,
+                    });
                 }
-                emit(WordSpan { start: byte, end: byte + c.len_utf8(), first_char: char_index });
+                emit(WordSpan {
+                    start: byte,
+                    end: byte + c.len_utf8(),
+                    first_char: char_index,
+                });
             } else if word_start.is_none() {
                 word_start = Some((byte, char_index));
             }
         }
         if let Some((s, fc)) = word_start {
-            emit(WordSpan { start: s, end: text.len(), first_char: fc });
+            emit(WordSpan {
+                start: s,
+                end: text.len(),
+                first_char: fc,
+            });
         }
     }
 
@@ -82,6 +98,9 @@ mod tests {
 
     #[test]
     fn whitespace_keeps_punctuation() {
-        assert_eq!(PreTokenizer::Whitespace.words(" a,b  c\u{3000}d "), vec!["a,b", "c", "d"]);
+        assert_eq!(
+            PreTokenizer::Whitespace.words(" a,b  c\u{3000}d "),
+            vec!["a,b", "c", "d"]
+        );
     }
 }

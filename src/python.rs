@@ -46,7 +46,9 @@ fn guard<T>(f: impl FnOnce() -> Result<T, Error>) -> PyResult<T> {
                 .cloned()
                 .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
                 .unwrap_or_else(|| "unknown".into());
-            Err(PyRuntimeError::new_err(format!("wpiece internal error: {msg}")))
+            Err(PyRuntimeError::new_err(format!(
+                "wpiece internal error: {msg}"
+            )))
         }
     }
 }
@@ -55,15 +57,22 @@ fn unknown_policy(name: &str) -> PyResult<UnknownPolicy> {
     match name {
         "word" => Ok(UnknownPolicy::Word),
         "char" => Ok(UnknownPolicy::Char),
-        _ => Err(PyValueError::new_err(format!("unknown must be 'word' or 'char', got {name:?}"))),
+        _ => Err(PyValueError::new_err(format!(
+            "unknown must be 'word' or 'char', got {name:?}"
+        ))),
     }
 }
 
 fn pre_tokenizer(name: &str) -> PyResult<PreTokenizer> {
     PreTokenizer::from_name(name).ok_or_else(|| {
-        PyValueError::new_err(format!("pre_tokenizer must be 'bert' or 'whitespace', got {name:?}"))
+        PyValueError::new_err(format!(
+            "pre_tokenizer must be 'bert' or 'whitespace', got {name:?}"
+        ))
     })
 }
+
+/// Flat ids and row offsets of a batch.
+type FlatIds<'py> = (Bound<'py, PyArray1<u32>>, Bound<'py, PyArray1<i64>>);
 
 type TruncationArg = Option<(usize, String)>;
 type PaddingArg = Option<(Option<usize>, Option<usize>, String, u32)>;
@@ -115,19 +124,27 @@ impl PyEncoding {
     }
     #[getter]
     fn tokens(&self) -> Vec<String> {
-        self.enc.ids.iter().map(|&i| self.tok.id_to_token(i).unwrap_or_default().to_owned()).collect()
+        self.enc
+            .ids
+            .iter()
+            .map(|&i| self.tok.id_to_token(i).unwrap_or_default().to_owned())
+            .collect()
     }
     #[getter]
     fn offsets(&self) -> Vec<(u32, u32)> {
         self.enc.offsets.clone()
     }
     #[getter]
-    fn attention_mask(&self) -> Vec<u8> {
-        self.enc.attention_mask.clone()
+    fn attention_mask(&self) -> Vec<u32> {
+        self.enc.attention_mask.iter().map(|&x| x as u32).collect()
     }
     #[getter]
-    fn special_tokens_mask(&self) -> Vec<u8> {
-        self.enc.special_tokens_mask.clone()
+    fn special_tokens_mask(&self) -> Vec<u32> {
+        self.enc
+            .special_tokens_mask
+            .iter()
+            .map(|&x| x as u32)
+            .collect()
     }
     fn __len__(&self) -> usize {
         self.enc.len()
@@ -145,7 +162,10 @@ pub struct PyTokenizer {
 
 impl PyTokenizer {
     fn wrap(&self, enc: Encoding) -> PyEncoding {
-        PyEncoding { enc, tok: Arc::clone(&self.inner) }
+        PyEncoding {
+            enc,
+            tok: Arc::clone(&self.inner),
+        }
     }
 
     fn strs<'a>(items: &'a [Bound<'_, PyString>]) -> PyResult<Vec<&'a str>> {
@@ -192,14 +212,19 @@ impl PyTokenizer {
         let specials: Vec<String> = special_tokens
             .unwrap_or_else(|| BERT_SPECIAL_TOKENS.iter().map(|s| s.to_string()).collect());
         let specials: Vec<&str> = specials.iter().map(String::as_str).collect();
-        let tok = guard(|| Tokenizer::bert_like(Vocab::new(vocab)?, model, normalizer, pre, &specials))?;
-        Ok(Self { inner: Arc::new(tok) })
+        let tok =
+            guard(|| Tokenizer::bert_like(Vocab::new(vocab)?, model, normalizer, pre, &specials))?;
+        Ok(Self {
+            inner: Arc::new(tok),
+        })
     }
 
     /// Parses the text of an HF `tokenizer.json`.
     #[staticmethod]
     fn from_json(json: &str) -> PyResult<Self> {
-        Ok(Self { inner: Arc::new(guard(|| io::tokenizer_from_json(json))?) })
+        Ok(Self {
+            inner: Arc::new(guard(|| io::tokenizer_from_json(json))?),
+        })
     }
 
     /// `tokenizer.json` text, with the given truncation and padding settings.
@@ -274,7 +299,9 @@ impl PyTokenizer {
             Some(p) => self::pre_tokenizer(p)?,
             None => t.pre_tokenizer,
         };
-        Ok(Self { inner: Arc::new(guard(|| t.with_settings(model, normalizer, pre))?) })
+        Ok(Self {
+            inner: Arc::new(guard(|| t.with_settings(model, normalizer, pre))?),
+        })
     }
 
     /// Settings as a dict (for repr, pickling and the Python layer).
@@ -285,7 +312,14 @@ impl PyTokenizer {
         d.set_item("unk_token", &m.unk_token)?;
         d.set_item("continuing_subword_prefix", &m.continuing_subword_prefix)?;
         d.set_item("max_input_chars_per_word", m.max_input_chars_per_word)?;
-        d.set_item("unknown", if m.unknown == UnknownPolicy::Char { "char" } else { "word" })?;
+        d.set_item(
+            "unknown",
+            if m.unknown == UnknownPolicy::Char {
+                "char"
+            } else {
+                "word"
+            },
+        )?;
         d.set_item("pre_tokenizer", t.pre_tokenizer.name())?;
         d.set_item("normalize", t.normalizer.is_some())?;
         if let Some(n) = &t.normalizer {
@@ -318,7 +352,9 @@ impl PyTokenizer {
         let pad = padding_setting(&self.inner, padding)?;
         let enc = py.allow_threads(|| {
             guard(|| {
-                let mut e = self.inner.encode_with(text, pair, add_special_tokens, trunc.as_ref())?;
+                let mut e =
+                    self.inner
+                        .encode_with(text, pair, add_special_tokens, trunc.as_ref())?;
                 pad_batch(std::slice::from_mut(&mut e), pad.as_ref());
                 Ok(e)
             })
@@ -342,7 +378,13 @@ impl PyTokenizer {
         let pad = padding_setting(&self.inner, padding)?;
         let encs = py.allow_threads(|| {
             guard(|| {
-                self.inner.encode_batch_with(&texts, pairs.as_deref(), add_special_tokens, trunc.as_ref(), pad.as_ref())
+                self.inner.encode_batch_with(
+                    &texts,
+                    pairs.as_deref(),
+                    add_special_tokens,
+                    trunc.as_ref(),
+                    pad.as_ref(),
+                )
             })
         })?;
         Ok(encs.into_iter().map(|e| self.wrap(e)).collect())
@@ -403,7 +445,12 @@ impl PyTokenizer {
             })
         })?;
         let d = PyDict::new(py);
-        let names = ["input_ids", "attention_mask", "token_type_ids", "special_tokens_mask"];
+        let names = [
+            "input_ids",
+            "attention_mask",
+            "token_type_ids",
+            "special_tokens_mask",
+        ];
         for (name, col) in names.into_iter().zip(cols) {
             let arr = col.into_pyarray(py).reshape([rows, width])?;
             d.set_item(name, arr)?;
@@ -420,12 +467,18 @@ impl PyTokenizer {
         texts: Vec<Bound<'py, PyString>>,
         add_special_tokens: bool,
         truncation: TruncationArg,
-    ) -> PyResult<(Bound<'py, PyArray1<u32>>, Bound<'py, PyArray1<i64>>)> {
+    ) -> PyResult<FlatIds<'py>> {
         let texts = Self::strs(&texts)?;
         let trunc = truncation_setting(truncation)?;
         let (ids, offsets) = py.allow_threads(|| {
             guard(|| {
-                let encs = self.inner.encode_batch_with(&texts, None, add_special_tokens, trunc.as_ref(), None)?;
+                let encs = self.inner.encode_batch_with(
+                    &texts,
+                    None,
+                    add_special_tokens,
+                    trunc.as_ref(),
+                    None,
+                )?;
                 let mut offsets = Vec::with_capacity(encs.len() + 1);
                 offsets.push(0i64);
                 let total: usize = encs.iter().map(Encoding::len).sum();
@@ -477,7 +530,10 @@ impl PyTokenizer {
     /// Truncation stored in the loaded file: `(max_length, strategy)` or None.
     #[getter]
     fn truncation(&self) -> Option<(usize, &'static str)> {
-        self.inner.truncation.as_ref().map(|t| (t.max_length, t.strategy.name()))
+        self.inner
+            .truncation
+            .as_ref()
+            .map(|t| (t.max_length, t.strategy.name()))
     }
 
     /// Padding stored in the loaded file: `(length or None, pad_to_multiple_of, pad_token, pad_type_id)`.
@@ -488,7 +544,12 @@ impl PyTokenizer {
                 PadLength::Longest => None,
                 PadLength::Fixed(n) => Some(n),
             };
-            (len, p.pad_to_multiple_of, p.pad_token.clone(), p.pad_type_id)
+            (
+                len,
+                p.pad_to_multiple_of,
+                p.pad_token.clone(),
+                p.pad_type_id,
+            )
         })
     }
 }
@@ -511,6 +572,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyEncoding>()?;
     m.add_function(wrap_pyfunction!(read_text, m)?)?;
     m.add_function(wrap_pyfunction!(write_atomic, m)?)?;
-    m.add("UnsupportedComponentError", m.py().get_type::<UnsupportedComponentError>())?;
+    m.add(
+        "UnsupportedComponentError",
+        m.py().get_type::<UnsupportedComponentError>(),
+    )?;
     Ok(())
 }

@@ -126,7 +126,8 @@ impl Encoding {
         self.ids.append(&mut other.ids);
         self.type_ids.append(&mut other.type_ids);
         self.offsets.append(&mut other.offsets);
-        self.special_tokens_mask.append(&mut other.special_tokens_mask);
+        self.special_tokens_mask
+            .append(&mut other.special_tokens_mask);
         self.attention_mask.append(&mut other.attention_mask);
     }
 
@@ -210,7 +211,11 @@ impl Tokenizer {
                     .map_err(|e| Error::Value(format!("cannot index added tokens: {e}")))?,
             )
         };
-        let special_ids = added_tokens.iter().filter(|t| t.special).map(|t| t.id).collect();
+        let special_ids = added_tokens
+            .iter()
+            .filter(|t| t.special)
+            .map(|t| t.id)
+            .collect();
         let model = WordPiece::new(&vocab, model_config, unk_id);
         Ok(Self {
             vocab,
@@ -242,7 +247,11 @@ impl Tokenizer {
         for name in names {
             if let Some(id) = vocab.id(name) {
                 if !added.iter().any(|a: &AddedToken| a.id == id) {
-                    added.push(AddedToken { content: name.to_owned(), id, special: true });
+                    added.push(AddedToken {
+                        content: name.to_owned(),
+                        id,
+                        special: true,
+                    });
                 }
             }
         }
@@ -253,8 +262,19 @@ impl Tokenizer {
             }),
             _ => None,
         };
-        let decoder = Decoder { prefix: model_config.continuing_subword_prefix.clone(), cleanup: true };
-        Self::new(vocab, model_config, normalizer, pre_tokenizer, added, post, decoder)
+        let decoder = Decoder {
+            prefix: model_config.continuing_subword_prefix.clone(),
+            cleanup: true,
+        };
+        Self::new(
+            vocab,
+            model_config,
+            normalizer,
+            pre_tokenizer,
+            added,
+            post,
+            decoder,
+        )
     }
 
     pub fn is_special_id(&self, id: u32) -> bool {
@@ -325,7 +345,10 @@ impl Tokenizer {
                     if ascii {
                         b - a
                     } else {
-                        word.as_bytes()[a..b].iter().filter(|&&x| (x & 0xC0) != 0x80).count()
+                        word.as_bytes()[a..b]
+                            .iter()
+                            .filter(|&&x| (x & 0xC0) != 0x80)
+                            .count()
                     }
                 };
                 let cs = char_pos + chars(byte_pos, p.start as usize);
@@ -339,7 +362,12 @@ impl Tokenizer {
 
     /// Encodes `text` (and `pair`), adding special tokens and truncating as configured.
     /// Padding is not applied here (see [`Tokenizer::pad_batch`]).
-    pub fn encode(&self, text: &str, pair: Option<&str>, add_special_tokens: bool) -> Result<Encoding> {
+    pub fn encode(
+        &self,
+        text: &str,
+        pair: Option<&str>,
+        add_special_tokens: bool,
+    ) -> Result<Encoding> {
         self.encode_with(text, pair, add_special_tokens, self.truncation.as_ref())
     }
 
@@ -353,10 +381,21 @@ impl Tokenizer {
     ) -> Result<Encoding> {
         let mut a = self.encode_sequence(text, 0);
         let mut b = pair.map(|p| self.encode_sequence(p, 1));
-        let post = if add_special_tokens { self.post_processor.as_ref() } else { None };
+        let post = if add_special_tokens {
+            self.post_processor.as_ref()
+        } else {
+            None
+        };
         if let Some(t) = truncation {
             let n_added = post.map_or(0, |p| p.added_tokens(b.is_some()));
-            truncate(&mut a, b.as_mut(), t.max_length.saturating_sub(n_added), t.strategy)?;
+            // HF wraps around here and silently skips truncation; we refuse instead.
+            if t.max_length < n_added {
+                return Err(Error::Value(format!(
+                    "max_length {} is smaller than the {n_added} special tokens added",
+                    t.max_length
+                )));
+            }
+            truncate(&mut a, b.as_mut(), t.max_length - n_added, t.strategy)?;
         }
         Ok(match post {
             Some(p) => {
@@ -386,7 +425,13 @@ impl Tokenizer {
         pairs: Option<&[&str]>,
         add_special_tokens: bool,
     ) -> Result<Vec<Encoding>> {
-        self.encode_batch_with(texts, pairs, add_special_tokens, self.truncation.as_ref(), self.padding.as_ref())
+        self.encode_batch_with(
+            texts,
+            pairs,
+            add_special_tokens,
+            self.truncation.as_ref(),
+            self.padding.as_ref(),
+        )
     }
 
     /// [`Tokenizer::encode_batch`] with explicit truncation and padding settings.
@@ -460,6 +505,13 @@ fn truncate(
     max_length: usize,
     strategy: TruncationStrategy,
 ) -> Result<()> {
+    if max_length == 0 {
+        a.truncate(0);
+        if let Some(b) = b {
+            b.truncate(0);
+        }
+        return Ok(());
+    }
     let total = a.len() + b.as_ref().map_or(0, |b| b.len());
     if total <= max_length {
         return Ok(());
@@ -472,7 +524,11 @@ fn truncate(
             if swap {
                 std::mem::swap(&mut n1, &mut n2);
             }
-            n2 = if n1 > max_length { n1 } else { n2.min(max_length - n1).max(n1) };
+            n2 = if n1 > max_length {
+                n1
+            } else {
+                n2.min(max_length - n1).max(n1)
+            };
             if n1 + n2 > max_length {
                 n1 = max_length / 2;
                 n2 = n1 + max_length % 2;

@@ -64,7 +64,12 @@ impl Trie {
         for &(b, t) in &children[0] {
             root_table[b as usize] = t;
         }
-        Self { nodes, edge_bytes, edge_targets, root_table }
+        Self {
+            nodes,
+            edge_bytes,
+            edge_targets,
+            root_table,
+        }
     }
 
     #[inline]

@@ -44,7 +44,11 @@ impl Vocab {
         for (id, slot) in slots.into_iter().enumerate() {
             match slot {
                 Some(t) => tokens.push(t),
-                None => return Err(Error::Value(format!("vocabulary has no token with id {id}"))),
+                None => {
+                    return Err(Error::Value(format!(
+                        "vocabulary has no token with id {id}"
+                    )))
+                }
             }
         }
         Self::new(tokens)

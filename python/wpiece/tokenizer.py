@@ -145,8 +145,9 @@ class Tokenizer:
 
     def save(self, path: PathLike) -> None:
         """Saves as HF ``tokenizer.json`` (path ending in ``.json``), as ``vocab.txt``
-        (any other file name), or both into a folder (path ending in ``/`` or an
-        existing folder). Files are written to a temporary name, then renamed.
+        (any other file name with a suffix), or both into a folder (an existing
+        folder or a path without suffix). Each file is written to a temporary
+        name, then renamed, so no reader sees a half-written file.
 
         >>> import tempfile, os
         >>> tok = Tokenizer(["[UNK]", "a", "##b"])
@@ -156,7 +157,7 @@ class Tokenizer:
         ['a', '##b']
         """
         p = Path(path)
-        if p.is_dir() or str(path).endswith(("/", os.sep)):
+        if p.is_dir() or not p.suffix:
             p.mkdir(parents=True, exist_ok=True)
             _core.write_atomic(p / "vocab.txt", self._core.vocab_txt().encode())
             if self._core.settings()["unknown"] == "word":
@@ -287,7 +288,9 @@ class Tokenizer:
                 raise ValueError("padding='max_length' needs max_length")
             pad = (max_length, None, pad_token, 0)
         elif padding is not False:
-            raise ValueError(f"padding must be True, False, 'longest' or 'max_length', got {padding!r}")
+            raise ValueError(
+                f"padding must be True, False, 'longest' or 'max_length', got {padding!r}"
+            )
         return trunc, pad
 
     def encode(

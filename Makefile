@@ -1,0 +1,46 @@
+# Developer entry points. `make test` is what CI runs (.ci/run).
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+export PIP_DISABLE_PIP_VERSION_CHECK := 1
+
+.PHONY: install demo test test-rust test-python lint fmt bench clean
+
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
+
+# Builds the Rust extension (release) and installs wpiece with its test tools.
+install: $(VENV)/bin/python
+	$(PY) -m pip install -q -e ".[test]"
+
+# The main job on the bundled sample: load a vocab, encode, print tokens and stats.
+demo: install
+	$(VENV)/bin/wpiece demo
+
+test-rust:
+	cargo test --quiet
+
+test-python: install
+	$(PY) -m pytest tests
+
+lint: install
+	cargo fmt --all -- --check
+	cargo clippy --all-targets --quiet -- -D warnings
+	cargo clippy --all-targets --features python --quiet -- -D warnings
+	$(VENV)/bin/ruff check python tests benches
+	$(VENV)/bin/ruff format --check python tests benches
+	$(PY) -m mypy.stubtest wpiece._core
+
+test: lint test-rust test-python
+
+fmt:
+	cargo fmt --all
+	$(VENV)/bin/ruff format python tests benches
+	$(VENV)/bin/ruff check --fix python tests benches
+
+bench: $(VENV)/bin/python
+	$(PY) -m pip install -q -e ".[bench]"
+	$(PY) benches/bench_encode.py
+
+clean:
+	rm -rf $(VENV) target

@@ -1,0 +1,111 @@
+"""Type stubs of the Rust extension `wpiece._core`."""
+
+from os import PathLike
+from typing import Optional, Union, final
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["Encoding", "Tokenizer", "UnsupportedComponentError", "read_text", "write_atomic"]
+
+_Truncation = Optional[tuple[int, str]]
+_Padding = Optional[tuple[Optional[int], Optional[int], str, int]]
+
+class UnsupportedComponentError(ValueError): ...
+
+@final
+class Encoding:
+    @property
+    def ids(self) -> list[int]: ...
+    @property
+    def type_ids(self) -> list[int]: ...
+    @property
+    def tokens(self) -> list[str]: ...
+    @property
+    def offsets(self) -> list[tuple[int, int]]: ...
+    @property
+    def attention_mask(self) -> list[int]: ...
+    @property
+    def special_tokens_mask(self) -> list[int]: ...
+    def __len__(self) -> int: ...
+
+@final
+class Tokenizer:
+    def __new__(
+        cls,
+        vocab: list[str],
+        *,
+        unk_token: str = "[UNK]",
+        continuing_subword_prefix: str = "##",
+        max_input_chars_per_word: int = 100,
+        unknown: str = "word",
+        normalize: bool = True,
+        lowercase: bool = True,
+        strip_accents: Optional[bool] = None,
+        clean_text: bool = True,
+        handle_chinese_chars: bool = True,
+        pre_tokenizer: str = "bert",
+        special_tokens: Optional[list[str]] = None,
+    ) -> Tokenizer: ...
+    @staticmethod
+    def from_json(json: str) -> Tokenizer: ...
+    def to_json(self, truncation: _Truncation = None, padding: _Padding = None) -> str: ...
+    def vocab_txt(self) -> str: ...
+    def with_options(
+        self,
+        *,
+        unk_token: Optional[str] = None,
+        continuing_subword_prefix: Optional[str] = None,
+        max_input_chars_per_word: Optional[int] = None,
+        unknown: Optional[str] = None,
+        lowercase: Optional[bool] = None,
+        strip_accents: Optional[bool] = None,
+        set_strip_accents: bool = False,
+        clean_text: Optional[bool] = None,
+        handle_chinese_chars: Optional[bool] = None,
+        pre_tokenizer: Optional[str] = None,
+    ) -> Tokenizer: ...
+    def settings(self) -> dict[str, object]: ...
+    def encode(
+        self,
+        text: str,
+        pair: Optional[str] = None,
+        add_special_tokens: bool = True,
+        truncation: _Truncation = None,
+        padding: _Padding = None,
+    ) -> Encoding: ...
+    def encode_batch(
+        self,
+        texts: list[str],
+        pairs: Optional[list[str]] = None,
+        add_special_tokens: bool = True,
+        truncation: _Truncation = None,
+        padding: _Padding = None,
+    ) -> list[Encoding]: ...
+    def encode_batch_arrays(
+        self,
+        texts: list[str],
+        pairs: Optional[list[str]] = None,
+        add_special_tokens: bool = True,
+        truncation: _Truncation = None,
+        padding: _Padding = None,
+    ) -> dict[str, npt.NDArray[np.int64]]: ...
+    def encode_batch_flat(
+        self, texts: list[str], add_special_tokens: bool = True, truncation: _Truncation = None
+    ) -> tuple[npt.NDArray[np.uint32], npt.NDArray[np.int64]]: ...
+    def decode(self, ids: list[int], skip_special_tokens: bool = True) -> str: ...
+    def set_decoder_cleanup(self, cleanup: bool) -> None: ...
+    @property
+    def decoder_cleanup(self) -> bool: ...
+    def token_to_id(self, token: str) -> Optional[int]: ...
+    def id_to_token(self, id: int) -> Optional[str]: ...
+    def get_vocab(self) -> list[str]: ...
+    def vocab_size(self) -> int: ...
+    def is_special_id(self, id: int) -> bool: ...
+    @property
+    def truncation(self) -> _Truncation: ...
+    @property
+    def padding(self) -> _Padding: ...
+
+def read_text(path: Union[str, PathLike[str]]) -> str: ...
+def write_atomic(path: Union[str, PathLike[str]], data: bytes) -> None: ...

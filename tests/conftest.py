@@ -1,0 +1,41 @@
+"""Shared fixtures: the bert-base-uncased files and HF reference tokenizers."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import wpiece
+from tokenizers import Tokenizer as HFTokenizer
+
+DATA = Path(__file__).parent / "data"
+VOCAB_TXT = DATA / "vocab.txt"
+TOKENIZER_JSON = DATA / "tokenizer.json"
+EN_FIXTURE = DATA / "en_fixture.txt"
+
+
+def hf_bert(lowercase: bool = True) -> HFTokenizer:
+    """HF tokenizer from the shipped tokenizer.json, truncation/padding off."""
+    spec = json.loads(TOKENIZER_JSON.read_text(encoding="utf-8"))
+    spec["normalizer"]["lowercase"] = lowercase
+    spec["truncation"] = None
+    spec["padding"] = None
+    return HFTokenizer.from_str(json.dumps(spec))
+
+
+def wp_bert(lowercase: bool = True) -> wpiece.Tokenizer:
+    tok = wpiece.Tokenizer.from_file(TOKENIZER_JSON, lowercase=lowercase)
+    tok.no_truncation()
+    tok.no_padding()
+    return tok
+
+
+@pytest.fixture(scope="session", params=[True, False], ids=["uncased", "cased"])
+def pair_of_tokenizers(request: pytest.FixtureRequest) -> tuple[HFTokenizer, wpiece.Tokenizer]:
+    return hf_bert(request.param), wp_bert(request.param)
+
+
+@pytest.fixture(scope="session")
+def en_lines() -> list[str]:
+    return EN_FIXTURE.read_text(encoding="utf-8").splitlines()

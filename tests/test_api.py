@@ -1,0 +1,161 @@
+"""The Python API: construction, options, persistence, pickling, docs."""
+
+from __future__ import annotations
+
+import doctest
+import json
+import pickle
+import threading
+
+import pytest
+import wpiece
+import wpiece.tokenizer
+from conftest import TOKENIZER_JSON, VOCAB_TXT, hf_bert
+from tokenizers import Tokenizer as HFTokenizer
+
+
+def test_docstring_examples_run() -> None:
+    for module in (wpiece, wpiece.tokenizer):
+        result = doctest.testmod(module, raise_on_error=False)
+        assert result.failed == 0, module.__name__
+        assert result.attempted > 0
+
+
+def test_vocab_lookups() -> None:
+    tok = wpiece.Tokenizer.from_file(VOCAB_TXT)
+    assert len(tok) == tok.get_vocab_size() == 30522
+    assert tok.token_to_id("[CLS]") == 101
+    assert tok.id_to_token(1996) == "the"
+    assert tok.id_to_token(10**6) is None and tok.id_to_token(-1) is None
+    assert tok.token_to_id("not-a-token") is None
+    assert tok.get_vocab()["hello"] == 7592
+
+
+def test_options_override_file() -> None:
+    cased = wpiece.Tokenizer.from_file(TOKENIZER_JSON, lowercase=False)
+    assert cased.settings["lowercase"] is False
+    assert cased.tokenize("Hello")[0] == "[UNK]"  # uncased vocab has no "H"
+    no_accents = wpiece.Tokenizer.from_file(TOKENIZER_JSON, lowercase=False, strip_accents=True)
+    assert no_accents.settings["strip_accents"] is True
+    ws = wpiece.Tokenizer.from_file(TOKENIZER_JSON, pre_tokenizer="whitespace")
+    assert ws.tokenize("hello, world") == ["hello", "##,", "world"]
+    per_char = wpiece.Tokenizer.from_file(VOCAB_TXT, unknown="char")
+    assert per_char.tokenize("a\u2603b") == ["a", "[UNK]", "##b"]
+
+
+def test_custom_prefix_and_unk() -> None:
+    tok = wpiece.Tokenizer(
+        ["<unk>", "low", "er", "@@er"], unk_token="<unk>", continuing_subword_prefix="@@"
+    )
+    assert tok.tokenize("lower er lowx") == ["low", "@@er", "er", "<unk>"]
+    assert tok.decode(tok.encode("lower").ids) == "lower"
+
+
+def test_decode_cleanup_switch() -> None:
+    tok = wpiece.Tokenizer.from_file(VOCAB_TXT)
+    ids = tok.encode("Hello , world !").ids
+    assert tok.decode(ids) == "hello, world!"
+    tok.decoder_cleanup = False
+    assert tok.decode(ids) == "hello , world !"
+    assert tok.decode(ids, skip_special_tokens=False) == "[CLS] hello , world ! [SEP]"
+
+
+@pytest.mark.parametrize("source", [VOCAB_TXT, TOKENIZER_JSON])
+def test_pickle_round_trip(source) -> None:
+    tok = wpiece.Tokenizer.from_file(source, lowercase=False)
+    tok.enable_truncation(16)
+    tok.no_padding()
+    tok.decoder_cleanup = False
+    clone = pickle.loads(pickle.dumps(tok))
+    text = "Pickled Tokenizers keep SETTINGS, truncation and all: " * 3
+    assert clone.encode(text).ids == tok.encode(text).ids
+    assert len(clone.encode(text)) == 16
+    assert clone.decoder_cleanup is False
+    assert clone.settings == tok.settings
+
+
+def test_pickle_per_char_unknowns() -> None:
+    tok = wpiece.Tokenizer(["[UNK]", "a", "##b"], unknown="char")
+    clone = pickle.loads(pickle.dumps(tok))
+    assert clone.tokenize("axb") == ["a", "[UNK]", "##b"]
+
+
+def test_saved_json_loads_in_hf_and_matches(tmp_path, en_lines) -> None:
+    tok = wpiece.Tokenizer.from_file(VOCAB_TXT, lowercase=False)
+    tok.save(tmp_path / "tokenizer.json")
+    hf = HFTokenizer.from_file(str(tmp_path / "tokenizer.json"))
+    for text in en_lines[:300] + ["[CLS] Ünïcode 中文 don't"]:
+        h, w = hf.encode(text, en_lines[0]), tok.encode(text, en_lines[0])
+        assert (h.ids, h.offsets, h.type_ids) == (w.ids, w.offsets, w.type_ids)
+        assert hf.decode(h.ids) == tok.decode(w.ids)
+
+
+def test_round_trips_of_both_formats(tmp_path) -> None:
+    tok = wpiece.Tokenizer.from_file(TOKENIZER_JSON)
+    tok.save(tmp_path / "out/")
+    assert (tmp_path / "out" / "vocab.txt").read_text(encoding="utf-8") == VOCAB_TXT.read_text(
+        encoding="utf-8"
+    )
+    again = wpiece.Tokenizer.from_file(tmp_path / "out")
+    text = "Round trips keep truncation: " + "word " * 200
+    assert again.encode(text).ids == tok.encode(text).ids
+    assert len(again.encode(text)) == 128  # the file's truncation and padding survive
+    saved = json.loads((tmp_path / "out" / "tokenizer.json").read_text(encoding="utf-8"))
+    original = json.loads(TOKENIZER_JSON.read_text(encoding="utf-8"))
+    assert saved["model"]["vocab"] == original["model"]["vocab"]
+    assert saved["truncation"]["max_length"] == 128
+    assert saved["padding"]["strategy"] == {"Fixed": 128}
+
+
+def test_file_settings_are_applied() -> None:
+    tok = wpiece.Tokenizer.from_file(TOKENIZER_JSON)
+    assert tok.truncation == {"max_length": 128, "strategy": "longest_first"}
+    assert tok.padding is not None and tok.padding["length"] == 128
+    enc = tok.encode("short")
+    hf = HFTokenizer.from_file(str(TOKENIZER_JSON))
+    assert enc.ids == hf.encode("short").ids and len(enc) == 128
+
+
+def test_batch_equals_single_and_runs_without_gil(en_lines) -> None:
+    tok = wpiece.Tokenizer.from_file(VOCAB_TXT)
+    batch = en_lines[:2000]
+    singles = [tok.encode(t).ids for t in batch]
+    assert [e.ids for e in tok.encode_batch(batch)] == singles
+    # Threads calling into the released-GIL core at once all get right answers.
+    results: dict[int, list] = {}
+
+    def work(k: int) -> None:
+        results[k] = [e.ids for e in tok.encode_batch(batch[k::4])]
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for k in range(4):
+        assert results[k] == singles[k::4]
+
+
+def test_tokenize_matches_hf_tokens(en_lines) -> None:
+    hf = hf_bert()
+    tok = wpiece.Tokenizer.from_file(TOKENIZER_JSON)
+    for text in en_lines[:100]:
+        assert tok.tokenize(text) == hf.encode(text, add_special_tokens=False).tokens
+
+
+def test_encoding_fields() -> None:
+    tok = wpiece.Tokenizer.from_file(VOCAB_TXT)
+    enc = tok.encode("a b", "c")
+    assert enc.type_ids == [0, 0, 0, 0, 1, 1]
+    assert enc.special_tokens_mask == [1, 0, 0, 1, 0, 1]
+    assert enc.attention_mask == [1] * 6
+    assert len(enc) == 6 and "6" in repr(enc)
+
+
+def test_cli_demo_runs(capsys) -> None:
+    from wpiece.cli import main
+
+    assert main(["demo"]) == 0
+    out = capsys.readouterr().out
+    assert "tokens: ['[CLS]', 'in', 'the', 'beginning'" in out
+    assert "chars/token" in out

@@ -1,0 +1,157 @@
+"""Bad input gives clear Python exceptions, never panics or half-written files."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+import wpiece
+from conftest import TOKENIZER_JSON
+from wpiece import UnsupportedComponentError
+
+
+def spec() -> dict:
+    return json.loads(TOKENIZER_JSON.read_text(encoding="utf-8"))
+
+
+def write_json(tmp_path, data) -> str:
+    p = tmp_path / "tokenizer.json"
+    p.write_text(json.dumps(data), encoding="utf-8")
+    return str(p)
+
+
+def test_duplicate_tokens_rejected(tmp_path) -> None:
+    p = tmp_path / "vocab.txt"
+    p.write_text("[UNK]\nhello\nworld\nhello\n", encoding="utf-8")
+    with pytest.raises(ValueError, match='duplicate token "hello"'):
+        wpiece.Tokenizer.from_file(p)
+    with pytest.raises(ValueError, match="duplicate"):
+        wpiece.Tokenizer(["[UNK]", "a", "a"])
+
+
+def test_missing_unk_token_rejected(tmp_path) -> None:
+    p = tmp_path / "vocab.txt"
+    p.write_text("hello\nworld\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"unk token '\[UNK\]'|unk token \"\[UNK\]\""):
+        wpiece.Tokenizer.from_file(p)
+    with pytest.raises(ValueError, match="unk token"):
+        wpiece.Tokenizer.from_file(TOKENIZER_JSON, unk_token="<unk>")
+
+
+def test_missing_file_names_it(tmp_path) -> None:
+    missing = tmp_path / "nope" / "vocab.txt"
+    with pytest.raises(FileNotFoundError, match="nope"):
+        wpiece.Tokenizer.from_file(missing)
+    with pytest.raises(FileNotFoundError):
+        wpiece.Tokenizer.from_file(tmp_path)  # folder without tokenizer files
+
+
+def test_invalid_utf8_names_file_and_offset(tmp_path) -> None:
+    p = tmp_path / "vocab.txt"
+    p.write_bytes(b"[UNK]\nabc\n\xff\xfe\n")
+    with pytest.raises(ValueError, match=r"vocab.txt: invalid UTF-8 at byte offset 10"):
+        wpiece.Tokenizer.from_file(p)
+
+
+def test_empty_vocab_rejected(tmp_path) -> None:
+    p = tmp_path / "vocab.txt"
+    p.write_text("", encoding="utf-8")
+    with pytest.raises(ValueError, match="empty"):
+        wpiece.Tokenizer.from_file(p)
+
+
+@pytest.mark.parametrize(
+    "mutate, message",
+    [
+        (lambda d: d.update(normalizer={"type": "NFKC"}), "normalizer NFKC"),
+        (lambda d: d.update(pre_tokenizer={"type": "ByteLevel"}), "pre-tokenizer ByteLevel"),
+        (lambda d: d.update(pre_tokenizer=None), "without pre-tokenizer"),
+        (lambda d: d["model"].update(type="BPE"), "model type BPE"),
+        (lambda d: d.update(decoder={"type": "ByteLevel"}), "decoder ByteLevel"),
+        (lambda d: d.update(post_processor={"type": "RobertaProcessing"}), "RobertaProcessing"),
+        (lambda d: d["post_processor"]["single"].pop(), "TemplateProcessing"),
+        (lambda d: d["added_tokens"][0].update(lstrip=True), "lstrip"),
+        (lambda d: d["added_tokens"][1].update(normalized=True), "normalized"),
+        (lambda d: d["truncation"].update(stride=2), "stride"),
+        (lambda d: d["padding"].update(direction="Left"), "padding on the left"),
+    ],
+)
+def test_unsupported_components_raise(tmp_path, mutate, message) -> None:
+    d = spec()
+    mutate(d)
+    with pytest.raises(UnsupportedComponentError, match=message):
+        wpiece.Tokenizer.from_file(write_json(tmp_path, d))
+    assert issubclass(UnsupportedComponentError, ValueError)
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("{not json", "invalid tokenizer.json"),
+        ("[]", "top level"),
+        ('{"model": {"type": "WordPiece"}}', "no vocab"),
+    ],
+)
+def test_malformed_json_raises_value_error(tmp_path, text, message) -> None:
+    p = tmp_path / "tokenizer.json"
+    p.write_text(text, encoding="utf-8")
+    with pytest.raises(ValueError, match=message):
+        wpiece.Tokenizer.from_file(p)
+
+
+def test_vocab_with_gaps_rejected(tmp_path) -> None:
+    d = spec()
+    del d["model"]["vocab"]["hello"]
+    with pytest.raises(ValueError, match="no token with id"):
+        wpiece.Tokenizer.from_file(write_json(tmp_path, d))
+
+
+def test_type_errors() -> None:
+    tok = wpiece.Tokenizer(["[UNK]", "a"])
+    with pytest.raises(TypeError):
+        tok.encode(b"bytes")  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        tok.encode_batch(["a", 3])  # type: ignore[list-item]
+    with pytest.raises(TypeError):
+        tok.encode_batch("abc")
+    with pytest.raises(TypeError, match="unknown options"):
+        wpiece.Tokenizer.from_file(TOKENIZER_JSON, lower=True)
+
+
+def test_bad_options() -> None:
+    with pytest.raises(ValueError, match="pre_tokenizer"):
+        wpiece.Tokenizer(["[UNK]"], pre_tokenizer="spaces")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="unknown"):
+        wpiece.Tokenizer(["[UNK]"], unknown="sometimes")  # type: ignore[arg-type]
+    tok = wpiece.Tokenizer(["[UNK]", "a"])
+    with pytest.raises(ValueError, match="pad token"):
+        tok.enable_padding()
+    with pytest.raises(ValueError, match="strategy"):
+        tok.enable_truncation(5, strategy="middle")
+    with pytest.raises(ValueError, match="pairs"):
+        tok.encode_batch(["a", "a"], ["a"])
+
+
+def test_save_is_atomic(tmp_path, monkeypatch) -> None:
+    tok = wpiece.Tokenizer.from_file(TOKENIZER_JSON)
+    target = tmp_path / "tokenizer.json"
+    target.write_text("previous content", encoding="utf-8")
+    tok.save(target)
+    assert json.loads(target.read_text(encoding="utf-8"))["model"]["type"] == "WordPiece"
+    assert sorted(os.listdir(tmp_path)) == ["tokenizer.json"]  # no temp file left
+
+    # A failing write leaves the old file intact and no temp file behind.
+    target.write_text("previous content", encoding="utf-8")
+    os.chmod(tmp_path, 0o500)
+    try:
+        if os.access(tmp_path, os.W_OK):  # running as root: simulate with a missing dir
+            with pytest.raises(FileNotFoundError):
+                tok.save(tmp_path / "missing-dir" / "tokenizer.json")
+        else:
+            with pytest.raises(OSError):
+                tok.save(target)
+    finally:
+        os.chmod(tmp_path, 0o700)
+    assert target.read_text(encoding="utf-8") == "previous content"
+    assert sorted(os.listdir(tmp_path)) == ["tokenizer.json"]

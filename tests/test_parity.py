@@ -1,0 +1,180 @@
+"""Parity with HF `tokenizers` on the same vocab: ids, tokens, offsets, masks, decode."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import wpiece
+from adversarial import ADVERSARIAL
+from conftest import VOCAB_TXT, hf_bert, wp_bert
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from tokenizers import BertWordPieceTokenizer
+
+
+def assert_same(hf_enc, wp_enc, text) -> None:
+    assert wp_enc.ids == hf_enc.ids, text
+    assert wp_enc.tokens == hf_enc.tokens, text
+    assert wp_enc.offsets == hf_enc.offsets, text
+    assert wp_enc.type_ids == hf_enc.type_ids, text
+    assert wp_enc.special_tokens_mask == hf_enc.special_tokens_mask, text
+    assert wp_enc.attention_mask == hf_enc.attention_mask, text
+
+
+def test_real_text_fixture_identical(pair_of_tokenizers, en_lines) -> None:
+    hf, wp = pair_of_tokenizers
+    assert len(en_lines) > 8000
+    hf_encs = hf.encode_batch(en_lines)
+    wp_encs = wp.encode_batch(en_lines)
+    identical = 0
+    for text, h, w in zip(en_lines, hf_encs, wp_encs):
+        assert_same(h, w, text)
+        identical += 1
+    assert identical == len(en_lines)
+
+
+def test_real_text_decode_identical(pair_of_tokenizers, en_lines) -> None:
+    hf, wp = pair_of_tokenizers
+    sample = en_lines[::7]
+    ids = [e.ids for e in hf.encode_batch(sample)]
+    assert wp.decode_batch(ids) == hf.decode_batch(ids)
+    assert wp.decode_batch(ids, skip_special_tokens=False) == hf.decode_batch(
+        ids, skip_special_tokens=False
+    )
+
+
+@pytest.mark.parametrize("text", ADVERSARIAL)
+def test_adversarial_identical(pair_of_tokenizers, text) -> None:
+    hf, wp = pair_of_tokenizers
+    assert_same(hf.encode(text), wp.encode(text), text)
+    assert_same(
+        hf.encode(text, add_special_tokens=False), wp.encode(text, add_special_tokens=False), text
+    )
+    ids = hf.encode(text).ids
+    assert wp.decode(ids) == hf.decode(ids)
+    assert wp.decode(ids, skip_special_tokens=False) == hf.decode(ids, skip_special_tokens=False)
+
+
+def test_adversarial_cases_really_exercise_edges() -> None:
+    """The set must hit unk, whole-word unk by length, and in-text specials."""
+    wp = wp_bert()
+    tokens = [t for text in ADVERSARIAL for t in wp.tokenize(text)]
+    assert "[UNK]" in tokens and "[CLS]" in tokens and "[MASK]" in tokens
+    assert wp.tokenize("z" * 101) == ["[UNK]"]
+    assert wp.tokenize("y" * 100) != ["[UNK]"]
+
+
+def test_pairs_identical(pair_of_tokenizers, en_lines) -> None:
+    hf, wp = pair_of_tokenizers
+    for a, b in zip(en_lines[:300:3], en_lines[1:300:3]):
+        assert_same(hf.encode(a, b), wp.encode(a, b), (a, b))
+    for a, b in zip(ADVERSARIAL, reversed(ADVERSARIAL)):
+        assert_same(hf.encode(a, b), wp.encode(a, b), (a, b))
+
+
+@pytest.mark.parametrize("max_length", [0, 1, 2, 3, 5, 8, 17, 64])
+@pytest.mark.parametrize("strategy", ["longest_first", "only_first", "only_second"])
+def test_truncation_identical(en_lines, max_length, strategy) -> None:
+    hf, wp = hf_bert(), wp_bert()
+    hf.enable_truncation(max_length, strategy=strategy)
+    wp.enable_truncation(max_length, strategy=strategy)
+    for a, b in zip(en_lines[:40], en_lines[40:80]):
+        if max_length < 3:
+            # HF's unsigned subtraction wraps and skips truncation; wpiece refuses.
+            with pytest.raises(ValueError, match="smaller than the 3 special tokens"):
+                wp.encode(a, b)
+            continue
+        try:
+            expected = hf.encode(a, b)
+        except Exception:
+            with pytest.raises(ValueError):
+                wp.encode(a, b)
+            continue
+        assert_same(expected, wp.encode(a, b), (a, b))
+        if strategy == "longest_first" and max_length >= 2:
+            assert_same(hf.encode(a), wp.encode(a), a)
+
+
+@pytest.mark.parametrize("length", [None, 7, 40])
+@pytest.mark.parametrize("multiple", [None, 8])
+def test_padding_identical(en_lines, length, multiple) -> None:
+    hf, wp = hf_bert(), wp_bert()
+    hf.enable_padding(length=length, pad_to_multiple_of=multiple)
+    wp.enable_padding(length=length, pad_to_multiple_of=multiple)
+    batch = en_lines[100:120]
+    for h, w, text in zip(hf.encode_batch(batch), wp.encode_batch(batch), batch):
+        assert_same(h, w, text)
+    assert_same(hf.encode(batch[0]), wp.encode(batch[0]), batch[0])
+
+
+def test_numpy_batch_matches_hf_padded(en_lines) -> None:
+    hf, wp = hf_bert(), wp_bert()
+    hf.enable_truncation(32)
+    hf.enable_padding(length=32)
+    batch = en_lines[:50]
+    arrays = wp.encode_batch_numpy(batch, padding="max_length", max_length=32, truncation=True)
+    expected = hf.encode_batch(batch)
+    assert arrays["input_ids"].dtype == np.int64
+    assert arrays["input_ids"].shape == (50, 32)
+    assert arrays["input_ids"].tolist() == [e.ids for e in expected]
+    assert arrays["attention_mask"].tolist() == [e.attention_mask for e in expected]
+    assert arrays["token_type_ids"].tolist() == [e.type_ids for e in expected]
+    assert arrays["special_tokens_mask"].tolist() == [e.special_tokens_mask for e in expected]
+
+
+def test_flat_batch_equals_rows(en_lines) -> None:
+    wp = wp_bert()
+    ids, rows = wp.encode_batch_flat(en_lines[:200])
+    assert ids.dtype == np.uint32 and rows.shape == (201,)
+    for i, e in enumerate(wp.encode_batch(en_lines[:200])):
+        assert ids[rows[i] : rows[i + 1]].tolist() == e.ids
+
+
+def test_bare_vocab_txt_behaves_like_bert_wordpiece_tokenizer(en_lines) -> None:
+    for lowercase in (True, False):
+        hf = BertWordPieceTokenizer(str(VOCAB_TXT), lowercase=lowercase)
+        wp = wpiece.Tokenizer.from_file(VOCAB_TXT, lowercase=lowercase)
+        texts = en_lines[:200] + ADVERSARIAL
+        for text in texts:
+            assert_same(hf.encode(text), wp.encode(text), text)
+        a, b = en_lines[0], en_lines[1]
+        assert_same(hf.encode(a, b), wp.encode(a, b), (a, b))
+        ids = hf.encode("[CLS] hello [MASK] world [SEP]").ids
+        assert wp.decode(ids) == hf.decode(ids)
+
+
+# Any Unicode text except surrogates (not valid in UTF-8 strings).
+unicode_text = st.text(
+    alphabet=st.characters(blacklist_categories=("Cs",)), min_size=0, max_size=60
+)
+mixed_text = st.lists(
+    st.one_of(
+        unicode_text,
+        st.sampled_from(["[CLS]", "[UNK]", "##", " ", "don't", "Straße", "İ", "中", "👍🏽"]),
+    ),
+    max_size=8,
+).map("".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=unicode_text)
+def test_hypothesis_unicode_uncased(text) -> None:
+    hf, wp = _cached(True)
+    assert_same(hf.encode(text), wp.encode(text), text)
+    assert wp.decode(hf.encode(text).ids) == hf.decode(hf.encode(text).ids)
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=mixed_text)
+def test_hypothesis_unicode_cased(text) -> None:
+    hf, wp = _cached(False)
+    assert_same(hf.encode(text), wp.encode(text), text)
+
+
+_CACHE: dict[bool, tuple] = {}
+
+
+def _cached(lowercase: bool):
+    if lowercase not in _CACHE:
+        _CACHE[lowercase] = (hf_bert(lowercase), wp_bert(lowercase))
+    return _CACHE[lowercase]
