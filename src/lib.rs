@@ -10,6 +10,7 @@ pub mod io;
 pub mod normalize;
 pub mod pretokenize;
 pub mod tokenizer;
+pub mod train;
 pub mod trie;
 pub mod vocab;
 

@@ -112,6 +112,35 @@ impl NormalizerConfig {
     }
 }
 
+impl NormalizerConfig {
+    /// Normalized text only, without source indices (for counting words).
+    pub fn normalize_text(&self, input: &str) -> String {
+        if input.is_ascii() {
+            // ASCII: no accents, no CJK, lowercase is byte-wise.
+            let mut out = String::with_capacity(input.len());
+            for b in input.bytes() {
+                let c = b as char;
+                if self.clean_text {
+                    if b == 0 || (is_bert_control(c)) {
+                        continue;
+                    }
+                    if is_bert_whitespace(c) {
+                        out.push(' ');
+                        continue;
+                    }
+                }
+                out.push(if self.lowercase {
+                    c.to_ascii_lowercase()
+                } else {
+                    c
+                });
+            }
+            return out;
+        }
+        self.normalize(input, 0).text
+    }
+}
+
 /// NFD, then drop nonspacing marks (category Mn).
 fn strip_accents(input: &Normalized) -> Normalized {
     if input.text.is_ascii() {
@@ -182,6 +211,19 @@ mod tests {
         let n = NormalizerConfig::default().normalize("a中b", 0);
         assert_eq!(n.text, "a 中 b");
         assert_eq!(n.source, vec![0, 1, 1, 1, 2]);
+    }
+
+    #[test]
+    fn text_only_path_agrees() {
+        for s in ["Hello\tWORLD\x07!", "Ça va? 中文", "İ", "\x00a\x1fb"] {
+            for lowercase in [true, false] {
+                let cfg = NormalizerConfig {
+                    lowercase,
+                    ..Default::default()
+                };
+                assert_eq!(cfg.normalize_text(s), cfg.normalize(s, 0).text, "{s:?}");
+            }
+        }
     }
 
     #[test]

@@ -18,6 +18,8 @@ use crate::tokenizer::{
     pad_batch, Encoding, PadLength, Padding, Tokenizer, Truncation, TruncationStrategy,
     BERT_SPECIAL_TOKENS,
 };
+use crate::train::counts::{WordCounts, WordSplitter};
+use crate::train::{self, Score, TrainerConfig};
 use crate::vocab::Vocab;
 
 create_exception!(
@@ -554,6 +556,182 @@ impl PyTokenizer {
     }
 }
 
+/// Counts words of a corpus with the encoder's normalizer and pre-tokenizer.
+#[pyclass(module = "wpiece._core", name = "WordCounter")]
+pub struct PyWordCounter {
+    splitter: WordSplitter,
+    counts: WordCounts,
+    pool: Option<rayon::ThreadPool>,
+}
+
+impl PyWordCounter {
+    fn run<T: Send>(&self, f: impl FnOnce() -> T + Send) -> T {
+        match &self.pool {
+            Some(p) => p.install(f),
+            None => f(),
+        }
+    }
+}
+
+#[pymethods]
+impl PyWordCounter {
+    #[new]
+    #[pyo3(signature = (*, normalize=true, lowercase=true, strip_accents=None, clean_text=true,
+        handle_chinese_chars=true, pre_tokenizer="bert", num_threads=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        normalize: bool,
+        lowercase: bool,
+        strip_accents: Option<bool>,
+        clean_text: bool,
+        handle_chinese_chars: bool,
+        pre_tokenizer: &str,
+        num_threads: Option<usize>,
+    ) -> PyResult<Self> {
+        let pool = match num_threads {
+            Some(0) => return Err(PyValueError::new_err("num_threads must be at least 1")),
+            Some(n) => Some(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(n)
+                    .build()
+                    .map_err(|e| PyRuntimeError::new_err(e.to_string()))?,
+            ),
+            None => None,
+        };
+        Ok(Self {
+            splitter: WordSplitter {
+                normalizer: normalize.then_some(NormalizerConfig {
+                    clean_text,
+                    handle_chinese_chars,
+                    strip_accents,
+                    lowercase,
+                }),
+                pre_tokenizer: self::pre_tokenizer(pre_tokenizer)?,
+            },
+            counts: WordCounts::default(),
+            pool,
+        })
+    }
+
+    /// Counts the words of documents (the GIL is released while counting).
+    fn add_texts(&mut self, py: Python<'_>, texts: Vec<Bound<'_, PyString>>) -> PyResult<()> {
+        let texts = PyTokenizer::strs(&texts)?;
+        let splitter = &self.splitter;
+        let pool = &self.pool;
+        let part = py.allow_threads(|| match pool {
+            Some(p) => p.install(|| splitter.count_docs(&texts)),
+            None => splitter.count_docs(&texts),
+        });
+        self.counts.merge(part);
+        Ok(())
+    }
+
+    /// Counts a text file, plain or `.gz`, one document per line.
+    fn add_file(&mut self, py: Python<'_>, path: std::path::PathBuf) -> PyResult<()> {
+        let mut counts = std::mem::take(&mut self.counts);
+        let result = py
+            .allow_threads(|| guard(|| self.run(|| self.splitter.count_file(&path, &mut counts))));
+        self.counts = counts;
+        result
+    }
+
+    /// Adds ready `(word, count)` pairs, taken as words as they are.
+    fn add_counts(&mut self, items: Vec<(String, u64)>) {
+        for (w, c) in items {
+            self.counts.add(&w, c);
+        }
+    }
+
+    fn __len__(&self) -> usize {
+        self.counts.len()
+    }
+
+    /// `(word, count)` pairs in first-appearance order.
+    fn items(&self) -> Vec<(String, u64)> {
+        self.counts.iter().map(|(w, c)| (w.to_owned(), c)).collect()
+    }
+
+    /// Trains; returns `(vocab, merges, alphabet_size, initial_tokens, total_words)`
+    /// where each merge is `(left, right, merged, pair_freq, left_freq, right_freq,
+    /// tokens_after, added)`. `progress(merges_done, vocab_len)` is called now and then.
+    #[pyo3(signature = (*, vocab_size, min_frequency=0, special_tokens, limit_alphabet=None,
+        initial_alphabet=Vec::new(), continuing_subword_prefix="##", score="wordpiece",
+        progress=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn train(
+        &self,
+        py: Python<'_>,
+        vocab_size: usize,
+        min_frequency: u64,
+        special_tokens: Vec<String>,
+        limit_alphabet: Option<usize>,
+        initial_alphabet: Vec<char>,
+        continuing_subword_prefix: &str,
+        score: &str,
+        progress: Option<PyObject>,
+    ) -> PyResult<PyObject> {
+        let score = match score {
+            "wordpiece" => Score::WordPiece,
+            "frequency" => Score::Frequency,
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "score must be 'wordpiece' or 'frequency', got {score:?}"
+                )))
+            }
+        };
+        let config = TrainerConfig {
+            vocab_size,
+            min_frequency,
+            special_tokens,
+            limit_alphabet,
+            initial_alphabet,
+            continuing_subword_prefix: continuing_subword_prefix.to_owned(),
+            score,
+        };
+        let out = py.allow_threads(|| {
+            let mut last = std::time::Instant::now();
+            let mut report = |done: usize, vocab_len: usize| {
+                if let Some(cb) = &progress {
+                    if last.elapsed().as_millis() >= 100 {
+                        last = std::time::Instant::now();
+                        Python::with_gil(|py| {
+                            let _ = cb.call1(py, (done, vocab_len));
+                        });
+                    }
+                }
+            };
+            let (words, counts): (Vec<&str>, Vec<u64>) = self.counts.iter().unzip();
+            guard(|| train::train(&words, &counts, &config, &mut report))
+        })?;
+        let merges: Vec<_> = out
+            .merges
+            .into_iter()
+            .map(|m| {
+                (
+                    m.left,
+                    m.right,
+                    m.merged,
+                    m.pair_frequency,
+                    m.left_frequency,
+                    m.right_frequency,
+                    m.tokens_after,
+                    m.added,
+                )
+            })
+            .collect();
+        Ok((
+            out.vocab,
+            merges,
+            out.alphabet_size,
+            out.initial_tokens,
+            out.total_words,
+        )
+            .into_pyobject(py)?
+            .into_any()
+            .unbind())
+    }
+}
+
 /// Reads a text file as UTF-8 (errors name the file and byte offset).
 #[pyfunction]
 fn read_text(path: std::path::PathBuf) -> PyResult<String> {
@@ -570,6 +748,7 @@ fn write_atomic(path: std::path::PathBuf, data: &[u8]) -> PyResult<()> {
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyTokenizer>()?;
     m.add_class::<PyEncoding>()?;
+    m.add_class::<PyWordCounter>()?;
     m.add_function(wrap_pyfunction!(read_text, m)?)?;
     m.add_function(wrap_pyfunction!(write_atomic, m)?)?;
     m.add(

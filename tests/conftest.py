@@ -6,8 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
-import wpiece
 from tokenizers import Tokenizer as HFTokenizer
+
+import wpiece
 
 DATA = Path(__file__).parent / "data"
 VOCAB_TXT = DATA / "vocab.txt"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import unicodedata
+from fractions import Fraction
 
 
 def wordpiece_word(
@@ -94,3 +95,71 @@ def bert_words(text: str, lowercase: bool = True) -> list[str]:
 
 def bert_tokenize(text: str, vocab: set[str], lowercase: bool = True) -> list[str]:
     return [p for w in bert_words(text, lowercase) for p in wordpiece_word(w, vocab)]
+
+
+def train_reference(
+    word_counts: list[tuple[str, int]],
+    vocab_size: int,
+    special_tokens: list[str],
+    prefix: str = "##",
+    score: str = "wordpiece",
+    min_frequency: int = 0,
+    limit_alphabet: int | None = None,
+    initial_alphabet: tuple[str, ...] = (),
+) -> list[str]:
+    """WordPiece training by the book: recompute every statistic at every step."""
+    char_freq: dict[str, int] = {}
+    for w, c in word_counts:
+        for ch in w:
+            char_freq[ch] = char_freq.get(ch, 0) + c
+    initial = set(initial_alphabet)
+    if limit_alphabet is None:
+        kept = set(char_freq) | initial
+    else:
+        ranked = sorted(
+            (ch for ch in char_freq if ch not in initial), key=lambda ch: (-char_freq[ch], ch)
+        )
+        kept = set(ranked[: max(0, limit_alphabet - len(initial))]) | initial
+    splits = [
+        [(ch if k == 0 else prefix + ch) if ch in kept else None for k, ch in enumerate(w)]
+        for w, _ in word_counts
+    ]
+    symbols = {s for split in splits for s in split if s is not None}
+    for ch in initial_alphabet:
+        symbols.add(ch)
+        if prefix:
+            symbols.add(prefix + ch)
+    vocab: list[str] = []
+    for t in list(special_tokens) + sorted(symbols):
+        if t not in vocab:
+            vocab.append(t)
+    while len(vocab) < vocab_size:
+        unit: dict[str, int] = {}
+        pair: dict[tuple[str, str], int] = {}
+        for (_, c), split in zip(word_counts, splits):
+            for s in split:
+                if s is not None:
+                    unit[s] = unit.get(s, 0) + c
+            for a, b in zip(split, split[1:]):
+                if a is not None and b is not None:
+                    pair[(a, b)] = pair.get((a, b), 0) + c
+        best, best_score = None, None
+        for (a, b), p in pair.items():
+            if p == 0 or p < min_frequency:
+                continue
+            s = Fraction(p, unit[a] * unit[b]) if score == "wordpiece" else Fraction(p)
+            if best_score is None or s > best_score:
+                best, best_score = (a, b), s
+        if best is None:
+            break
+        a, b = best
+        merged = a + (b[len(prefix) :] if b.startswith(prefix) else b)
+        for split in splits:
+            i = 0
+            while i < len(split) - 1:
+                if split[i] == a and split[i + 1] == b:
+                    split[i : i + 2] = [merged]
+                i += 1
+        if merged not in vocab:
+            vocab.append(merged)
+    return vocab

@@ -8,14 +8,17 @@ import pickle
 import threading
 
 import pytest
+from tokenizers import Tokenizer as HFTokenizer
+
 import wpiece
 import wpiece.tokenizer
+import wpiece.training
+
 from conftest import TOKENIZER_JSON, VOCAB_TXT, hf_bert
-from tokenizers import Tokenizer as HFTokenizer
 
 
 def test_docstring_examples_run() -> None:
-    for module in (wpiece, wpiece.tokenizer):
+    for module in (wpiece, wpiece.tokenizer, wpiece.training):
         result = doctest.testmod(module, raise_on_error=False)
         assert result.failed == 0, module.__name__
         assert result.attempted > 0

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-import wpiece
-from conftest import VOCAB_TXT
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+import wpiece
+
+from conftest import VOCAB_TXT
 from reference import bert_tokenize, wordpiece_word
 
 LETTERS = "abcé中#"

@@ -6,9 +6,11 @@ import json
 import os
 
 import pytest
+
 import wpiece
-from conftest import TOKENIZER_JSON
 from wpiece import UnsupportedComponentError
+
+from conftest import TOKENIZER_JSON
 
 
 def spec() -> dict:

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-import wpiece
-from adversarial import ADVERSARIAL
-from conftest import VOCAB_TXT, hf_bert, wp_bert
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from tokenizers import BertWordPieceTokenizer
+
+import wpiece
+
+from adversarial import ADVERSARIAL
+from conftest import VOCAB_TXT, hf_bert, wp_bert
 
 
 def assert_same(hf_enc, wp_enc, text) -> None:

@@ -15,14 +15,20 @@ from pathlib import Path
 
 from ._core import UnsupportedComponentError
 from .tokenizer import BERT_SPECIAL_TOKENS, Encoding, Tokenizer
+from .training import Merge, TrainingRecord, train, train_from_counts, train_from_iterator
 
 __all__ = [
     "BERT_SPECIAL_TOKENS",
     "Encoding",
+    "Merge",
     "Tokenizer",
+    "TrainingRecord",
     "UnsupportedComponentError",
     "sample_text_path",
     "sample_vocab_path",
+    "train",
+    "train_from_counts",
+    "train_from_iterator",
 ]
 
 __version__ = "0.1.0"

@@ -5,12 +5,13 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Literal, Optional, Union
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Literal, Optional, Union
 
 from . import _core
 from ._core import Encoding
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["Tokenizer", "Encoding", "BERT_SPECIAL_TOKENS"]
 
@@ -146,7 +147,8 @@ class Tokenizer:
     def save(self, path: PathLike) -> None:
         """Saves as HF ``tokenizer.json`` (path ending in ``.json``), as ``vocab.txt``
         (any other file name with a suffix), or both into a folder (an existing
-        folder or a path without suffix). Each file is written to a temporary
+        folder or a path without suffix), with ``training_record.json`` when the
+        tokenizer was trained. Each file is written to a temporary
         name, then renamed, so no reader sees a half-written file.
 
         >>> import tempfile, os
@@ -162,6 +164,8 @@ class Tokenizer:
             _core.write_atomic(p / "vocab.txt", self._core.vocab_txt().encode())
             if self._core.settings()["unknown"] == "word":
                 _core.write_atomic(p / "tokenizer.json", self.to_json().encode())
+            if self.training_record is not None:
+                self.training_record.save(p / "training_record.json")
             return
         if p.suffix == ".json":
             _core.write_atomic(p, self.to_json().encode())

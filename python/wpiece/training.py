@@ -1,0 +1,466 @@
+"""Training WordPiece vocabularies with the real WordPiece score."""
+
+from __future__ import annotations
+
+import glob
+import gzip
+import json
+import os
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Literal, Optional, Union
+
+from . import _core
+from .tokenizer import BERT_SPECIAL_TOKENS, Tokenizer
+
+__all__ = [
+    "Merge",
+    "TrainingRecord",
+    "resolve_files",
+    "train",
+    "train_from_counts",
+    "train_from_iterator",
+]
+
+PathLike = Union[str, "os.PathLike[str]"]
+Files = Union[PathLike, Sequence[PathLike]]
+
+# Documents handed to Rust per call: the GIL is held only to fill this buffer.
+_BUFFER_DOCS = 8192
+
+
+@dataclass(frozen=True)
+class Merge:
+    """One merge of a training run."""
+
+    left: str
+    right: str
+    merged: str
+    pair_frequency: int
+    left_frequency: int
+    right_frequency: int
+    tokens_after: int
+    """Σ count × tokens over all words after this merge, in the training
+    segmentation (greedy longest-match encoding may differ on a few words)."""
+    added: bool
+    """False when the merged string was already in the vocabulary."""
+    score: float
+    """p / (f(left) f(right)) for WordPiece, p for frequency; shown as a float,
+    while training ranked pairs with exact integer arithmetic."""
+
+
+@dataclass
+class TrainingRecord:
+    """What training did, merge by merge: a compression curve at no extra cost.
+
+    ``tokens_per_word()`` gives, for each vocabulary size reached, the corpus's
+    tokens per word after training up to that size.
+    """
+
+    score: str
+    vocab_size: int
+    base_vocab_size: int
+    """Special tokens plus alphabet: the size before the first merge."""
+    initial_tokens: int
+    total_words: int
+    merges: list[Merge] = field(default_factory=list)
+
+    def tokens_per_word(self) -> list[tuple[int, float]]:
+        """``(vocab size, tokens per word)`` from the alphabet to the final vocab."""
+        size = self.base_vocab_size
+        out = [(size, self.initial_tokens / self.total_words)]
+        for m in self.merges:
+            if m.added:
+                size += 1
+            out.append((size, m.tokens_after / self.total_words))
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> TrainingRecord:
+        merges = [Merge(**m) for m in data["merges"]]
+        return cls(**{**data, "merges": merges})
+
+    def save(self, path: PathLike) -> None:
+        """Writes JSON atomically."""
+        _core.write_atomic(Path(path), json.dumps(self.to_dict(), ensure_ascii=False).encode())
+
+    @classmethod
+    def load(cls, path: PathLike) -> TrainingRecord:
+        return cls.from_dict(json.loads(_core.read_text(Path(path))))
+
+
+def resolve_files(files: Files) -> list[Path]:
+    """Expands globs; every path must exist (``FileNotFoundError`` names it).
+
+    >>> import wpiece
+    >>> resolve_files(str(wpiece.sample_text_path()))[0].name
+    'sample.txt'
+    """
+    items = [files] if isinstance(files, (str, os.PathLike)) else list(files)
+    out: list[Path] = []
+    for item in items:
+        s = os.fspath(item)
+        if glob.has_magic(s):
+            matches = sorted(glob.glob(s, recursive=True))
+            if not matches:
+                raise FileNotFoundError(f"no file matches {s}")
+            out.extend(Path(m) for m in matches)
+        else:
+            p = Path(s)
+            if not p.is_file():
+                raise FileNotFoundError(f"no such file: {s}")
+            out.append(p)
+    if not out:
+        raise ValueError("no input files given")
+    return out
+
+
+def _jsonl_texts(path: Path, field_name: str) -> Iterator[str]:
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt", encoding="utf-8") as f:  # type: ignore[operator]
+        for n, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                value = json.loads(line)[field_name]
+            except (json.JSONDecodeError, KeyError, TypeError) as e:
+                raise ValueError(f"{path}:{n}: no string field {field_name!r} ({e})") from None
+            if not isinstance(value, str):
+                raise ValueError(f"{path}:{n}: field {field_name!r} is not a string")
+            yield value
+
+
+class _Progress:
+    """A tqdm bar that exists only when asked for."""
+
+    def __init__(self, enabled: bool, total: Optional[int], desc: str, unit: str) -> None:
+        self.bar = None
+        if enabled:
+            from tqdm.auto import tqdm
+
+            self.bar = tqdm(total=total, desc=desc, unit=unit, dynamic_ncols=True)
+
+    def update_to(self, n: int) -> None:
+        if self.bar is not None:
+            self.bar.update(n - self.bar.n)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _counter(options: dict[str, Any], num_threads: Optional[int]) -> _core.WordCounter:
+    return _core.WordCounter(
+        normalize=options["normalize"],
+        lowercase=options["lowercase"],
+        strip_accents=options["strip_accents"],
+        clean_text=options["clean_text"],
+        handle_chinese_chars=options["handle_chinese_chars"],
+        pre_tokenizer=options["pre_tokenizer"],
+        num_threads=num_threads,
+    )
+
+
+def _feed_iterator(counter: _core.WordCounter, texts: Iterable[str], bar: _Progress) -> None:
+    if isinstance(texts, (str, bytes)):
+        raise TypeError("expected an iterable of str, got a single str; wrap it in a list")
+    buffer: list[str] = []
+    done = 0
+    for i, t in enumerate(texts):
+        if not isinstance(t, str):
+            raise TypeError(f"item {i} of the corpus is {type(t).__name__}, not str")
+        buffer.append(t)
+        if len(buffer) >= _BUFFER_DOCS:
+            counter.add_texts(buffer)
+            done += len(buffer)
+            bar.update_to(done)
+            buffer = []
+    if buffer:
+        counter.add_texts(buffer)
+        bar.update_to(done + len(buffer))
+
+
+def _train(
+    counter: _core.WordCounter,
+    *,
+    vocab_size: int,
+    min_frequency: int,
+    special_tokens: Sequence[str],
+    limit_alphabet: Optional[int],
+    initial_alphabet: Iterable[str],
+    continuing_subword_prefix: str,
+    score: str,
+    unk_token: str,
+    show_progress: bool,
+    options: dict[str, Any],
+) -> Tokenizer:
+    if vocab_size < 1:
+        raise ValueError("vocab_size must be positive")
+    if min_frequency < 0:
+        raise ValueError("min_frequency must be >= 0")
+    if limit_alphabet is not None and limit_alphabet < 0:
+        raise ValueError("limit_alphabet must be >= 0")
+    alphabet = list(initial_alphabet)
+    for ch in alphabet:
+        if not isinstance(ch, str) or len(ch) != 1:
+            raise ValueError(f"initial_alphabet holds single characters, got {ch!r}")
+    if unk_token not in special_tokens:
+        raise ValueError(f"unk_token {unk_token!r} must be one of special_tokens")
+    if len(counter) == 0:
+        raise ValueError("the corpus has no words to train on")
+    bar = _Progress(show_progress, vocab_size, "merging", "tok")
+    try:
+        vocab, merges, alphabet_size, initial_tokens, total_words = counter.train(
+            vocab_size=vocab_size,
+            min_frequency=min_frequency,
+            special_tokens=list(special_tokens),
+            limit_alphabet=limit_alphabet,
+            initial_alphabet=alphabet,
+            continuing_subword_prefix=continuing_subword_prefix,
+            score=score,
+            progress=(lambda done, n: bar.update_to(n)) if show_progress else None,
+        )
+        bar.update_to(len(vocab))
+    finally:
+        bar.close()
+    record = TrainingRecord(
+        score=score,
+        vocab_size=len(vocab),
+        base_vocab_size=len(set(special_tokens)) + alphabet_size,
+        initial_tokens=initial_tokens,
+        total_words=total_words,
+        merges=[
+            Merge(
+                left=m[0],
+                right=m[1],
+                merged=m[2],
+                pair_frequency=m[3],
+                left_frequency=m[4],
+                right_frequency=m[5],
+                tokens_after=m[6],
+                added=m[7],
+                score=float(Fraction(m[3], m[4] * m[5])) if score == "wordpiece" else float(m[3]),
+            )
+            for m in merges
+        ],
+    )
+    if record.base_vocab_size > vocab_size:
+        import warnings
+
+        warnings.warn(
+            f"vocab_size {vocab_size} is smaller than the special tokens plus the alphabet "
+            f"({record.base_vocab_size}); the vocabulary keeps all of them and has no merges",
+            stacklevel=3,
+        )
+    tok = Tokenizer(
+        vocab,
+        unk_token=unk_token,
+        continuing_subword_prefix=continuing_subword_prefix,
+        special_tokens=list(special_tokens),
+        **options,
+    )
+    tok.training_record = record
+    return tok
+
+
+def _options(
+    normalize: bool,
+    lowercase: bool,
+    strip_accents: Optional[bool],
+    clean_text: bool,
+    handle_chinese_chars: bool,
+    pre_tokenizer: str,
+) -> dict[str, Any]:
+    if pre_tokenizer not in ("bert", "whitespace"):
+        raise ValueError(f"pre_tokenizer must be 'bert' or 'whitespace', got {pre_tokenizer!r}")
+    return {
+        "normalize": normalize,
+        "lowercase": lowercase,
+        "strip_accents": strip_accents,
+        "clean_text": clean_text,
+        "handle_chinese_chars": handle_chinese_chars,
+        "pre_tokenizer": pre_tokenizer,
+    }
+
+
+def train(
+    files: Files,
+    vocab_size: int = 30000,
+    *,
+    min_frequency: int = 0,
+    special_tokens: Sequence[str] = BERT_SPECIAL_TOKENS,
+    limit_alphabet: Optional[int] = None,
+    initial_alphabet: Iterable[str] = (),
+    continuing_subword_prefix: str = "##",
+    unk_token: str = "[UNK]",
+    normalize: bool = True,
+    lowercase: bool = True,
+    strip_accents: Optional[bool] = None,
+    clean_text: bool = True,
+    handle_chinese_chars: bool = True,
+    pre_tokenizer: Literal["bert", "whitespace"] = "bert",
+    score: Literal["wordpiece", "frequency"] = "wordpiece",
+    jsonl_field: Optional[str] = None,
+    show_progress: bool = False,
+    num_threads: Optional[int] = None,
+) -> Tokenizer:
+    """Trains a WordPiece vocabulary on text files and returns a ready :class:`Tokenizer`.
+
+    ``files``: a path, a glob, or a list of them; plain text or ``.gz``, one
+    document per line (``.jsonl`` files with ``jsonl_field`` set). Words are
+    counted in parallel with the same normalizer and pre-tokenizer the tokenizer
+    then encodes with. ``tok.training_record`` holds every merge and the
+    compression curve. Invalid UTF-8 raises ``ValueError`` naming the file and
+    byte offset.
+
+    >>> import wpiece
+    >>> tok = wpiece.train(wpiece.sample_text_path(), vocab_size=2000)
+    >>> len(tok)
+    2000
+    >>> tok.tokenize("God created")
+    ['god', 'cr', '##e', '##at', '##e', '##d']
+    >>> curve = tok.training_record.tokens_per_word()
+    >>> curve[0], round(curve[-1][1], 2)
+    ((63, 3.5515909508920362), 1.65)
+    """
+    options = _options(
+        normalize, lowercase, strip_accents, clean_text, handle_chinese_chars, pre_tokenizer
+    )
+    paths = resolve_files(files)
+    counter = _counter(options, num_threads)
+    bar = _Progress(show_progress, len(paths), "counting", "file")
+    try:
+        for i, p in enumerate(paths):
+            if jsonl_field is not None:
+                _feed_iterator(counter, _jsonl_texts(p, jsonl_field), _Progress(False, 0, "", ""))
+            else:
+                counter.add_file(p)
+            bar.update_to(i + 1)
+    finally:
+        bar.close()
+    return _train(
+        counter,
+        vocab_size=vocab_size,
+        min_frequency=min_frequency,
+        special_tokens=special_tokens,
+        limit_alphabet=limit_alphabet,
+        initial_alphabet=initial_alphabet,
+        continuing_subword_prefix=continuing_subword_prefix,
+        score=score,
+        unk_token=unk_token,
+        show_progress=show_progress,
+        options=options,
+    )
+
+
+def train_from_iterator(
+    texts: Iterable[str],
+    vocab_size: int = 30000,
+    *,
+    min_frequency: int = 0,
+    special_tokens: Sequence[str] = BERT_SPECIAL_TOKENS,
+    limit_alphabet: Optional[int] = None,
+    initial_alphabet: Iterable[str] = (),
+    continuing_subword_prefix: str = "##",
+    unk_token: str = "[UNK]",
+    normalize: bool = True,
+    lowercase: bool = True,
+    strip_accents: Optional[bool] = None,
+    clean_text: bool = True,
+    handle_chinese_chars: bool = True,
+    pre_tokenizer: Literal["bert", "whitespace"] = "bert",
+    score: Literal["wordpiece", "frequency"] = "wordpiece",
+    show_progress: bool = False,
+    num_threads: Optional[int] = None,
+) -> Tokenizer:
+    """Trains on any iterable of ``str`` documents (buffered; counting runs without the GIL).
+
+    >>> import wpiece
+    >>> corpus = ["This is the Hugging Face Course.", "This chapter is about tokenization.",
+    ...     "This section shows several tokenizer algorithms.",
+    ...     "Hopefully, you will be able to understand how they are trained and generate tokens."]
+    >>> tok = wpiece.train_from_iterator(corpus, vocab_size=70, lowercase=False)
+    >>> tok.tokenize("Hugging")
+    ['Hugg', '##i', '##n', '##g']
+    """
+    options = _options(
+        normalize, lowercase, strip_accents, clean_text, handle_chinese_chars, pre_tokenizer
+    )
+    counter = _counter(options, num_threads)
+    bar = _Progress(show_progress, None, "counting", "doc")
+    try:
+        _feed_iterator(counter, texts, bar)
+    finally:
+        bar.close()
+    return _train(
+        counter,
+        vocab_size=vocab_size,
+        min_frequency=min_frequency,
+        special_tokens=special_tokens,
+        limit_alphabet=limit_alphabet,
+        initial_alphabet=initial_alphabet,
+        continuing_subword_prefix=continuing_subword_prefix,
+        score=score,
+        unk_token=unk_token,
+        show_progress=show_progress,
+        options=options,
+    )
+
+
+def train_from_counts(
+    counts: Union[Mapping[str, int], Iterable[tuple[str, int]]],
+    vocab_size: int = 30000,
+    *,
+    min_frequency: int = 0,
+    special_tokens: Sequence[str] = BERT_SPECIAL_TOKENS,
+    limit_alphabet: Optional[int] = None,
+    initial_alphabet: Iterable[str] = (),
+    continuing_subword_prefix: str = "##",
+    unk_token: str = "[UNK]",
+    normalize: bool = True,
+    lowercase: bool = True,
+    strip_accents: Optional[bool] = None,
+    clean_text: bool = True,
+    handle_chinese_chars: bool = True,
+    pre_tokenizer: Literal["bert", "whitespace"] = "bert",
+    score: Literal["wordpiece", "frequency"] = "wordpiece",
+    show_progress: bool = False,
+) -> Tokenizer:
+    """Trains on ready word counts, taken as words as they are (their order is
+    the first-appearance order used to break ties). The normalizer options only
+    configure the returned tokenizer.
+
+    >>> import wpiece
+    >>> counts = {"low_": 5, "lower_": 2, "newest_": 6, "widest_": 3}
+    >>> tok = wpiece.train_from_counts(counts, 19, score="frequency",
+    ...     continuing_subword_prefix="", special_tokens=["[UNK]"], pre_tokenizer="whitespace")
+    >>> tok.tokenize("slowest_")
+    ['s', 'low', 'est_']
+    """
+    options = _options(
+        normalize, lowercase, strip_accents, clean_text, handle_chinese_chars, pre_tokenizer
+    )
+    items = list(counts.items()) if isinstance(counts, Mapping) else list(counts)
+    for w, c in items:
+        if not isinstance(w, str) or not isinstance(c, int) or isinstance(c, bool) or c < 0:
+            raise TypeError(f"counts must map str to a non-negative int, got {w!r}: {c!r}")
+    counter = _counter(options, None)
+    counter.add_counts(items)
+    return _train(
+        counter,
+        vocab_size=vocab_size,
+        min_frequency=min_frequency,
+        special_tokens=special_tokens,
+        limit_alphabet=limit_alphabet,
+        initial_alphabet=initial_alphabet,
+        continuing_subword_prefix=continuing_subword_prefix,
+        score=score,
+        unk_token=unk_token,
+        show_progress=show_progress,
+        options=options,
+    )

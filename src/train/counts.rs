@@ -1,0 +1,195 @@
+//! Parallel word counting that keeps first-appearance order.
+//!
+//! Documents are cut into chunks; each chunk is counted on its own thread into
+//! an insertion-ordered map, and chunk results are merged in chunk order. A
+//! word's global position is therefore its first appearance in the input,
+//! whatever the number of threads or the chunk size.
+
+use std::io::{BufRead, BufReader, Read};
+use std::path::Path;
+
+use indexmap::IndexMap;
+use rayon::prelude::*;
+use rustc_hash::FxBuildHasher;
+
+use crate::error::{Error, Result};
+use crate::normalize::NormalizerConfig;
+use crate::pretokenize::PreTokenizer;
+
+/// Word types in first-appearance order with their counts (each word stored once).
+#[derive(Clone, Debug, Default)]
+pub struct WordCounts {
+    map: IndexMap<Box<str>, u64, FxBuildHasher>,
+}
+
+impl WordCounts {
+    pub fn len(&self) -> usize {
+        self.map.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+
+    /// Adds `count` occurrences of `word` (appended if new).
+    pub fn add(&mut self, word: &str, count: u64) {
+        match self.map.get_mut(word) {
+            Some(c) => *c += count,
+            None => {
+                self.map.insert(word.into(), count);
+            }
+        }
+    }
+
+    /// Appends `other`, keeping this map's words first.
+    pub fn merge(&mut self, other: WordCounts) {
+        if self.map.is_empty() {
+            self.map = other.map;
+            return;
+        }
+        for (w, c) in other.map {
+            *self.map.entry(w).or_insert(0) += c;
+        }
+    }
+
+    /// `(word, count)` pairs in first-appearance order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, u64)> {
+        self.map.iter().map(|(w, &c)| (&**w, c))
+    }
+
+    /// Words and counts as two parallel vectors, consuming the map.
+    pub fn into_parts(self) -> (Vec<Box<str>>, Vec<u64>) {
+        self.map.into_iter().unzip()
+    }
+}
+
+/// How text becomes words for counting: the encoder's own normalizer and pre-tokenizer.
+#[derive(Clone, Debug, Default)]
+pub struct WordSplitter {
+    pub normalizer: Option<NormalizerConfig>,
+    pub pre_tokenizer: PreTokenizer,
+}
+
+impl WordSplitter {
+    fn count_into(&self, doc: &str, out: &mut WordCounts) {
+        match &self.normalizer {
+            Some(n) => {
+                let text = n.normalize_text(doc);
+                self.pre_tokenizer
+                    .split(&text, |w| out.add(&text[w.start..w.end], 1));
+            }
+            None => self
+                .pre_tokenizer
+                .split(doc, |w| out.add(&doc[w.start..w.end], 1)),
+        }
+    }
+
+    /// Counts the words of `docs` in parallel, in first-appearance order.
+    pub fn count_docs<S: AsRef<str> + Sync>(&self, docs: &[S]) -> WordCounts {
+        // Chunks of similar byte size, so threads get even work.
+        let total: usize = docs.iter().map(|d| d.as_ref().len()).sum();
+        let target = (total / (rayon::current_num_threads() * 8)).max(1 << 16);
+        let mut bounds = vec![0usize];
+        let mut acc = 0usize;
+        for (i, d) in docs.iter().enumerate() {
+            acc += d.as_ref().len() + 1;
+            if acc >= target {
+                bounds.push(i + 1);
+                acc = 0;
+            }
+        }
+        if *bounds.last().unwrap_or(&0) != docs.len() {
+            bounds.push(docs.len());
+        }
+        let parts: Vec<WordCounts> = bounds
+            .par_windows(2)
+            .map(|b| {
+                let mut local = WordCounts::default();
+                for d in &docs[b[0]..b[1]] {
+                    self.count_into(d.as_ref(), &mut local);
+                }
+                local
+            })
+            .collect();
+        let mut out = WordCounts::default();
+        for p in parts {
+            out.merge(p);
+        }
+        out
+    }
+
+    /// Counts the words of a text file (plain or `.gz`), one document per
+    /// line, read in blocks so memory stays bounded.
+    pub fn count_file(&self, path: &Path, into: &mut WordCounts) -> Result<()> {
+        let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+        let reader: Box<dyn Read> = if path.extension().is_some_and(|e| e == "gz") {
+            Box::new(flate2::read::MultiGzDecoder::new(file))
+        } else {
+            Box::new(file)
+        };
+        let mut reader = BufReader::with_capacity(1 << 20, reader);
+        const BLOCK: usize = 4 << 20;
+        let mut buf: Vec<u8> = Vec::with_capacity(BLOCK + (1 << 16));
+        let mut offset: u64 = 0;
+        loop {
+            // Fill a block, then extend it to the end of the current line.
+            let start_len = buf.len();
+            let n = (&mut reader)
+                .take((BLOCK - start_len.min(BLOCK)) as u64)
+                .read_to_end(&mut buf)
+                .map_err(|e| Error::io(path, e))?;
+            let eof_block = n == 0 || buf.len() < BLOCK;
+            if !eof_block {
+                reader
+                    .read_until(b'\n', &mut buf)
+                    .map_err(|e| Error::io(path, e))?;
+            }
+            if buf.is_empty() {
+                break;
+            }
+            let text = std::str::from_utf8(&buf).map_err(|e| {
+                Error::Value(format!(
+                    "{}: invalid UTF-8 at byte offset {}",
+                    path.display(),
+                    offset + e.valid_up_to() as u64
+                ))
+            })?;
+            let docs: Vec<&str> = text.lines().collect();
+            into.merge(self.count_docs(&docs));
+            offset += buf.len() as u64;
+            buf.clear();
+            if eof_block {
+                break;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keeps_first_appearance_order_for_any_chunking() {
+        let docs: Vec<String> = (0..5000)
+            .map(|i| format!("w{} common w{}", i % 97, i % 13))
+            .collect();
+        let splitter = WordSplitter::default();
+        let all = splitter.count_docs(&docs);
+        let one = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let single = one.install(|| splitter.count_docs(&docs));
+        let mut sequential = WordCounts::default();
+        for d in &docs {
+            splitter.count_into(d, &mut sequential);
+        }
+        let expected: Vec<(&str, u64)> = sequential.iter().collect();
+        assert_eq!(all.iter().collect::<Vec<_>>(), expected);
+        assert_eq!(single.iter().collect::<Vec<_>>(), expected);
+        assert_eq!(expected[0].0, "w0");
+        assert_eq!(expected[1].0, "common");
+    }
+}
