@@ -78,35 +78,35 @@ impl WordPiece {
         }
     }
 
-    /// Appends the pieces of `word` to `out`.
-    pub fn encode_word(&self, word: &str, out: &mut Vec<Piece>) {
-        let bytes = word.as_bytes();
-        let too_long = bytes.len() > self.config.max_input_chars_per_word
-            && word.chars().count() > self.config.max_input_chars_per_word;
-        if too_long {
+    /// Appends the pieces of `word` (UTF-8 bytes of one word) to `out`.
+    pub fn encode_word(&self, word: &[u8], out: &mut Vec<Piece>) {
+        let len = word.len();
+        let max = self.config.max_input_chars_per_word;
+        // Bytes bound chars from above: count chars only when bytes exceed the limit.
+        if len > max && word.iter().filter(|&&b| (b & 0xC0) != 0x80).count() > max {
             out.push(Piece {
                 id: self.unk_id,
                 start: 0,
-                end: bytes.len() as u32,
+                end: len as u32,
             });
             return;
         }
         let first = out.len();
         let mut pos = 0usize;
-        while pos < bytes.len() {
+        while pos < len {
             let trie = if pos == 0 {
                 &self.start
             } else {
                 &self.continuation
             };
-            match trie.longest_prefix(&bytes[pos..]) {
-                Some((id, len)) => {
+            match trie.longest_prefix(&word[pos..]) {
+                Some((id, n)) => {
                     out.push(Piece {
                         id,
                         start: pos as u32,
-                        end: (pos + len) as u32,
+                        end: (pos + n) as u32,
                     });
-                    pos += len;
+                    pos += n;
                 }
                 None => match self.config.unknown {
                     UnknownPolicy::Word => {
@@ -114,22 +114,32 @@ impl WordPiece {
                         out.push(Piece {
                             id: self.unk_id,
                             start: 0,
-                            end: bytes.len() as u32,
+                            end: len as u32,
                         });
                         return;
                     }
                     UnknownPolicy::Char => {
-                        let len = word[pos..].chars().next().map_or(1, char::len_utf8);
+                        let n = utf8_len(word[pos]);
                         out.push(Piece {
                             id: self.unk_id,
                             start: pos as u32,
-                            end: (pos + len) as u32,
+                            end: (pos + n) as u32,
                         });
-                        pos += len;
+                        pos += n;
                     }
                 },
             }
         }
+    }
+}
+
+/// Length of the UTF-8 sequence that starts with `lead`.
+fn utf8_len(lead: u8) -> usize {
+    match lead {
+        0x00..=0x7F => 1,
+        0xC0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        _ => 4,
     }
 }
 
@@ -150,7 +160,7 @@ mod tests {
 
     fn pieces(wp: &WordPiece, vocab: &Vocab, word: &str) -> Vec<String> {
         let mut out = Vec::new();
-        wp.encode_word(word, &mut out);
+        wp.encode_word(word.as_bytes(), &mut out);
         out.iter()
             .map(|p| vocab.token(p.id).unwrap().to_string())
             .collect()

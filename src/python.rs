@@ -472,26 +472,13 @@ impl PyTokenizer {
     ) -> PyResult<FlatIds<'py>> {
         let texts = Self::strs(&texts)?;
         let trunc = truncation_setting(truncation)?;
-        let (ids, offsets) = py.allow_threads(|| {
+        let (ids, rows) = py.allow_threads(|| {
             guard(|| {
-                let encs = self.inner.encode_batch_with(
-                    &texts,
-                    None,
-                    add_special_tokens,
-                    trunc.as_ref(),
-                    None,
-                )?;
-                let mut offsets = Vec::with_capacity(encs.len() + 1);
-                offsets.push(0i64);
-                let total: usize = encs.iter().map(Encoding::len).sum();
-                let mut ids = Vec::with_capacity(total);
-                for e in encs {
-                    ids.extend_from_slice(&e.ids);
-                    offsets.push(ids.len() as i64);
-                }
-                Ok((ids, offsets))
+                self.inner
+                    .encode_batch_ids(&texts, add_special_tokens, trunc.as_ref())
             })
         })?;
+        let offsets: Vec<i64> = rows.into_iter().map(|r| r as i64).collect();
         Ok((ids.into_pyarray(py), offsets.into_pyarray(py)))
     }
 

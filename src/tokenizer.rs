@@ -142,6 +142,73 @@ impl Encoding {
     }
 }
 
+/// Output buffer of one sequence: ids, and offsets when asked for, plus
+/// scratch space reused across calls.
+#[derive(Debug, Default)]
+pub struct SeqOut {
+    pub ids: Vec<u32>,
+    pub offsets: Vec<(u32, u32)>,
+    pub with_offsets: bool,
+    pieces: Vec<Piece>,
+    word: Vec<u8>,
+}
+
+impl SeqOut {
+    pub fn new(with_offsets: bool) -> Self {
+        Self {
+            with_offsets,
+            ..Default::default()
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, id: u32, offsets: (u32, u32)) {
+        self.ids.push(id);
+        if self.with_offsets {
+            self.offsets.push(offsets);
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum AsciiClass {
+    Word,
+    Space,
+    Punct,
+    /// Needs the general path (dropped by cleaning).
+    Other,
+}
+
+/// What normalization plus pre-tokenization does to each ASCII byte.
+#[derive(Clone, Debug)]
+struct AsciiTable {
+    class: [AsciiClass; 256],
+    lower: [u8; 256],
+}
+
+impl AsciiTable {
+    fn new(normalizer: Option<&NormalizerConfig>, pre_tokenizer: PreTokenizer) -> Self {
+        let mut class = [AsciiClass::Other; 256];
+        let mut lower = [0u8; 256];
+        for b in 0u8..128 {
+            let c = b as char;
+            let clean = normalizer.is_some_and(|n| n.clean_text);
+            let lowercase = normalizer.is_some_and(|n| n.lowercase);
+            lower[b as usize] = if lowercase { b.to_ascii_lowercase() } else { b };
+            class[b as usize] = if clean && (b == 0 || crate::normalize::is_bert_control(c)) {
+                AsciiClass::Other
+            } else if c.is_whitespace() {
+                AsciiClass::Space
+            } else if pre_tokenizer == PreTokenizer::Bert && c.is_ascii_punctuation() {
+                AsciiClass::Punct
+            } else {
+                AsciiClass::Word
+            };
+        }
+        Self { class, lower }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Tokenizer {
     pub vocab: Vocab,
@@ -154,7 +221,10 @@ pub struct Tokenizer {
     pub truncation: Option<Truncation>,
     pub padding: Option<Padding>,
     added_matcher: Option<AhoCorasick>,
+    /// First bytes of the added tokens: a text without any needs no search.
+    added_first_bytes: [bool; 256],
     special_ids: FxHashSet<u32>,
+    ascii: AsciiTable,
 }
 
 /// BERT's special tokens, in their conventional order.
@@ -216,6 +286,11 @@ impl Tokenizer {
             .filter(|t| t.special)
             .map(|t| t.id)
             .collect();
+        let mut added_first_bytes = [false; 256];
+        for t in &added_tokens {
+            added_first_bytes[t.content.as_bytes()[0] as usize] = true;
+        }
+        let ascii = AsciiTable::new(normalizer.as_ref(), pre_tokenizer);
         let model = WordPiece::new(&vocab, model_config, unk_id);
         Ok(Self {
             vocab,
@@ -228,7 +303,9 @@ impl Tokenizer {
             truncation: None,
             padding: None,
             added_matcher,
+            added_first_bytes,
             special_ids,
+            ascii,
         })
     }
 
@@ -283,55 +360,131 @@ impl Tokenizer {
 
     /// Encodes one sequence without post-processing; offsets start at 0.
     pub fn encode_sequence(&self, text: &str, type_id: u32) -> Encoding {
-        let mut enc = Encoding::default();
-        let mut pieces: Vec<Piece> = Vec::new();
-        let mut plain = |enc: &mut Encoding, start: usize, end: usize, first_char: u32| {
-            let segment = &text[start..end];
-            let normalized = match &self.normalizer {
-                Some(n) => n.normalize(segment, first_char),
-                None => Normalized {
-                    text: segment.to_owned(),
-                    source: (first_char..first_char + segment.chars().count() as u32).collect(),
-                },
-            };
-            self.encode_normalized(&normalized, type_id, &mut pieces, enc);
-        };
+        let mut out = SeqOut::new(true);
+        self.encode_sequence_into(text, &mut out);
+        let n = out.ids.len();
+        Encoding {
+            ids: out.ids,
+            type_ids: vec![type_id; n],
+            offsets: out.offsets,
+            special_tokens_mask: vec![0; n],
+            attention_mask: vec![1; n],
+        }
+    }
+
+    /// Appends the ids (and, if asked, offsets) of one sequence to `out`.
+    pub fn encode_sequence_into(&self, text: &str, out: &mut SeqOut) {
         let Some(matcher) = &self.added_matcher else {
-            plain(&mut enc, 0, text.len(), 0);
-            return enc;
+            self.encode_plain(text, 0, out);
+            return;
         };
+        // Most texts hold no added token: check their first bytes before searching.
+        if !text.bytes().any(|b| self.added_first_bytes[b as usize]) {
+            self.encode_plain(text, 0, out);
+            return;
+        }
         let mut last = 0usize;
         let mut last_char = 0u32;
         for m in matcher.find_iter(text) {
             let start_char = last_char + text[last..m.start()].chars().count() as u32;
             if m.start() > last {
-                plain(&mut enc, last, m.start(), last_char);
+                self.encode_plain(&text[last..m.start()], last_char, out);
             }
             let end_char = start_char + text[m.start()..m.end()].chars().count() as u32;
             let t = &self.added_tokens[m.pattern().as_usize()];
-            enc.push(t.id, type_id, (start_char, end_char), false);
+            out.push(t.id, (start_char, end_char));
             last = m.end();
             last_char = end_char;
         }
         if last < text.len() {
-            plain(&mut enc, last, text.len(), last_char);
+            self.encode_plain(&text[last..], last_char, out);
         }
-        enc
     }
 
-    fn encode_normalized(
-        &self,
-        normalized: &Normalized,
-        type_id: u32,
-        pieces: &mut Vec<Piece>,
-        enc: &mut Encoding,
-    ) {
+    /// A segment without added tokens; `first_char` is its char offset in the input.
+    fn encode_plain(&self, segment: &str, first_char: u32, out: &mut SeqOut) {
+        if segment.is_ascii() {
+            let (n_ids, n_offsets) = (out.ids.len(), out.offsets.len());
+            if self.encode_ascii(segment.as_bytes(), first_char, out) {
+                return;
+            }
+            out.ids.truncate(n_ids);
+            out.offsets.truncate(n_offsets);
+        }
+        let normalized = match &self.normalizer {
+            Some(n) => n.normalize(segment, first_char),
+            None => Normalized {
+                text: segment.to_owned(),
+                source: (first_char..first_char + segment.chars().count() as u32).collect(),
+            },
+        };
+        self.encode_normalized(&normalized, out);
+    }
+
+    /// ASCII fast path: normalization and pre-tokenization in one pass over
+    /// bytes, with no intermediate string. Returns false (output partly
+    /// written) for input it does not handle, i.e. characters that cleaning drops.
+    fn encode_ascii(&self, seg: &[u8], first_char: u32, out: &mut SeqOut) -> bool {
+        let mut word = std::mem::take(&mut out.word);
+        word.clear();
+        let mut start = 0usize;
+        let mut ok = true;
+        for (i, &b) in seg.iter().enumerate() {
+            match self.ascii.class[b as usize] {
+                AsciiClass::Word => {
+                    if word.is_empty() {
+                        start = i;
+                    }
+                    word.push(self.ascii.lower[b as usize]);
+                }
+                AsciiClass::Space => {
+                    if !word.is_empty() {
+                        self.emit_ascii_word(&word, first_char + start as u32, out);
+                        word.clear();
+                    }
+                }
+                AsciiClass::Punct => {
+                    if !word.is_empty() {
+                        self.emit_ascii_word(&word, first_char + start as u32, out);
+                        word.clear();
+                    }
+                    self.emit_ascii_word(
+                        &[self.ascii.lower[b as usize]],
+                        first_char + i as u32,
+                        out,
+                    );
+                }
+                AsciiClass::Other => {
+                    ok = false;
+                    break;
+                }
+            }
+        }
+        if ok && !word.is_empty() {
+            self.emit_ascii_word(&word, first_char + start as u32, out);
+        }
+        out.word = word;
+        ok
+    }
+
+    fn emit_ascii_word(&self, word: &[u8], start: u32, out: &mut SeqOut) {
+        let mut pieces = std::mem::take(&mut out.pieces);
+        pieces.clear();
+        self.model.encode_word(word, &mut pieces);
+        for p in &pieces {
+            out.push(p.id, (start + p.start, start + p.end));
+        }
+        out.pieces = pieces;
+    }
+
+    fn encode_normalized(&self, normalized: &Normalized, out: &mut SeqOut) {
         let text = normalized.text.as_str();
         let source = &normalized.source;
+        let mut pieces = std::mem::take(&mut out.pieces);
         self.pre_tokenizer.split(text, |w| {
             let word = &text[w.start..w.end];
             pieces.clear();
-            self.model.encode_word(word, pieces);
+            self.model.encode_word(word.as_bytes(), &mut pieces);
             let ascii = word.is_ascii();
             let mut char_pos = w.first_char as usize;
             let mut byte_pos = 0usize;
@@ -353,11 +506,12 @@ impl Tokenizer {
                 };
                 let cs = char_pos + chars(byte_pos, p.start as usize);
                 let ce = cs + chars(p.start as usize, p.end as usize);
-                enc.push(p.id, type_id, (source[cs], source[ce - 1] + 1), false);
+                out.push(p.id, (source[cs], source[ce - 1] + 1));
                 char_pos = ce;
                 byte_pos = p.end as usize;
             }
         });
+        out.pieces = pieces;
     }
 
     /// Encodes `text` (and `pair`), adding special tokens and truncating as configured.
@@ -459,6 +613,83 @@ impl Tokenizer {
             .collect::<Result<_>>()?;
         pad_batch(&mut out, padding);
         Ok(out)
+    }
+}
+
+impl Tokenizer {
+    /// Ids of many single texts as one flat vector plus row offsets (length
+    /// n + 1): no per-token or per-text objects. Work is split into coarse
+    /// chunks, one output buffer each, joined in order.
+    pub fn encode_batch_ids(
+        &self,
+        texts: &[&str],
+        add_special_tokens: bool,
+        truncation: Option<&Truncation>,
+    ) -> Result<(Vec<u32>, Vec<usize>)> {
+        let post = if add_special_tokens {
+            self.post_processor.as_ref()
+        } else {
+            None
+        };
+        let keep = match truncation {
+            Some(t) => {
+                let n_added = post.map_or(0, |p| p.added_tokens(false));
+                if t.max_length < n_added {
+                    return Err(Error::Value(format!(
+                        "max_length {} is smaller than the {n_added} special tokens added",
+                        t.max_length
+                    )));
+                }
+                t.max_length - n_added
+            }
+            None => usize::MAX,
+        };
+        let total: usize = texts.iter().map(|t| t.len()).sum();
+        let chunk_bytes = (total / (rayon::current_num_threads() * 16)).clamp(1 << 16, 8 << 20);
+        let mut bounds = vec![0usize];
+        let mut acc = 0usize;
+        for (i, t) in texts.iter().enumerate() {
+            acc += t.len() + 16;
+            if acc >= chunk_bytes {
+                bounds.push(i + 1);
+                acc = 0;
+            }
+        }
+        if *bounds.last().unwrap_or(&0) != texts.len() {
+            bounds.push(texts.len());
+        }
+        let parts: Vec<(Vec<u32>, Vec<usize>)> = bounds
+            .par_windows(2)
+            .map(|b| {
+                let mut out = SeqOut::new(false);
+                let mut rows = Vec::with_capacity(b[1] - b[0]);
+                for text in &texts[b[0]..b[1]] {
+                    if let Some(p) = post {
+                        out.ids.push(p.cls.1);
+                    }
+                    let start = out.ids.len();
+                    self.encode_sequence_into(text, &mut out);
+                    if out.ids.len() - start > keep {
+                        out.ids.truncate(start + keep);
+                    }
+                    if let Some(p) = post {
+                        out.ids.push(p.sep.1);
+                    }
+                    rows.push(out.ids.len());
+                }
+                (out.ids, rows)
+            })
+            .collect();
+        let n: usize = parts.iter().map(|p| p.0.len()).sum();
+        let mut ids = Vec::with_capacity(n);
+        let mut rows = Vec::with_capacity(texts.len() + 1);
+        rows.push(0);
+        for (part_ids, part_rows) in parts {
+            let base = ids.len();
+            ids.extend_from_slice(&part_ids);
+            rows.extend(part_rows.into_iter().map(|r| r + base));
+        }
+        Ok((ids, rows))
     }
 }
 

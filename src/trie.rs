@@ -1,110 +1,181 @@
 //! A byte trie for longest-prefix lookups without allocating candidates.
 
-/// Marks a node that ends no token.
-const NO_TOKEN: u32 = u32::MAX;
+/// Marks a state that ends no token, and a free cell.
+const NONE: u32 = u32::MAX;
 
-#[derive(Clone, Debug)]
-struct Node {
+/// One state of the double array: the transition on byte `b` from state `s`
+/// leads to cell `cells[s].base + b`, valid when that cell's `check` is `s`.
+#[derive(Clone, Copy, Debug)]
+struct Cell {
+    base: u32,
+    check: u32,
     token: u32,
-    first_edge: u32,
-    n_edges: u32,
 }
 
-/// Flattened trie: children of a node are a sorted run of `edges`; the root's
-/// children also sit in a direct 256-entry table because every lookup starts there.
+const NIL: usize = usize::MAX;
+
+/// The free cells of the array under construction, as a sorted doubly linked list.
+#[derive(Default)]
+struct FreeList {
+    head: usize,
+    tail: usize,
+    next: Vec<usize>,
+    prev: Vec<usize>,
+}
+
+impl FreeList {
+    /// Appends `n` free cells to `cells` and to the list.
+    fn grow(&mut self, cells: &mut Vec<Cell>, n: usize, free: Cell) {
+        if self.next.is_empty() {
+            self.head = NIL;
+            self.tail = NIL;
+        }
+        let old = cells.len();
+        cells.resize(old + n, free);
+        for i in old..old + n {
+            self.next.push(NIL);
+            self.prev.push(self.tail);
+            if self.tail == NIL {
+                self.head = i;
+            } else {
+                self.next[self.tail] = i;
+            }
+            self.tail = i;
+        }
+    }
+
+    /// Removes cell `i` from the list.
+    fn take(&mut self, i: usize) {
+        let (p, n) = (self.prev[i], self.next[i]);
+        if p == NIL {
+            self.head = n;
+        } else {
+            self.next[p] = n;
+        }
+        if n == NIL {
+            self.tail = p;
+        } else {
+            self.prev[n] = p;
+        }
+    }
+}
+
+/// A double-array trie (Aoe, 1989): one array read per input byte, no
+/// allocation and no search, which makes longest-prefix lookups cheap.
 #[derive(Clone, Debug)]
 pub struct Trie {
-    nodes: Vec<Node>,
-    edge_bytes: Vec<u8>,
-    edge_targets: Vec<u32>,
-    root_table: Box<[u32; 256]>,
+    cells: Vec<Cell>,
 }
 
 impl Trie {
     /// Builds a trie of `(key, token id)`; later duplicates of a key are ignored.
     pub fn new<'a>(entries: impl IntoIterator<Item = (&'a [u8], u32)>) -> Self {
-        // Build with per-node child lists, then flatten breadth-first.
-        let mut tokens: Vec<u32> = vec![NO_TOKEN];
+        // 1. A plain pointer trie.
+        let mut tokens: Vec<u32> = vec![NONE];
         let mut children: Vec<Vec<(u8, u32)>> = vec![Vec::new()];
         for (key, id) in entries {
             let mut node = 0usize;
             for &b in key {
-                let next = match children[node].iter().find(|(eb, _)| *eb == b) {
+                node = match children[node].iter().find(|(eb, _)| *eb == b) {
                     Some(&(_, n)) => n as usize,
                     None => {
                         let n = tokens.len();
-                        tokens.push(NO_TOKEN);
+                        tokens.push(NONE);
                         children.push(Vec::new());
                         children[node].push((b, n as u32));
                         n
                     }
                 };
-                node = next;
             }
-            if tokens[node] == NO_TOKEN {
+            if tokens[node] == NONE {
                 tokens[node] = id;
             }
         }
-        let mut nodes = Vec::with_capacity(tokens.len());
-        let mut edge_bytes = Vec::new();
-        let mut edge_targets = Vec::new();
-        for (token, kids) in tokens.iter().zip(children.iter_mut()) {
+        // 2. Place states breadth-first, each node's children at the first base
+        // where all their cells are free; free cells form a sorted linked list.
+        let free = Cell {
+            base: 0,
+            check: NONE,
+            token: NONE,
+        };
+        let mut cells: Vec<Cell> = Vec::new();
+        let mut links = FreeList::default();
+        links.grow(&mut cells, 512, free);
+        links.take(0);
+        cells[0] = Cell {
+            base: 0,
+            check: 0,
+            token: tokens[0],
+        };
+        let mut state_of = vec![0u32; tokens.len()];
+        let mut queue = std::collections::VecDeque::from([0usize]);
+        while let Some(node) = queue.pop_front() {
+            let kids = &mut children[node];
+            if kids.is_empty() {
+                continue;
+            }
             kids.sort_unstable();
-            nodes.push(Node {
-                token: *token,
-                first_edge: edge_bytes.len() as u32,
-                n_edges: kids.len() as u32,
-            });
-            for &(b, t) in kids.iter() {
-                edge_bytes.push(b);
-                edge_targets.push(t);
+            let first = kids[0].0 as usize;
+            let mut f = links.head;
+            let base = loop {
+                if f == NIL {
+                    let old = cells.len();
+                    links.grow(&mut cells, old.max(512), free);
+                    f = old;
+                    continue;
+                }
+                if f > first {
+                    let base = f - first;
+                    let end = base + kids.last().map_or(0, |k| k.0 as usize);
+                    if end >= cells.len() {
+                        let old = cells.len();
+                        links.grow(&mut cells, (end + 1 - old).max(old), free);
+                    }
+                    if kids
+                        .iter()
+                        .all(|&(b, _)| cells[base + b as usize].check == NONE)
+                    {
+                        break base;
+                    }
+                }
+                f = links.next[f];
+            };
+            let s = state_of[node] as usize;
+            cells[s].base = base as u32;
+            for &(b, child) in kids.iter() {
+                let t = base + b as usize;
+                links.take(t);
+                cells[t] = Cell {
+                    base: 0,
+                    check: s as u32,
+                    token: tokens[child as usize],
+                };
+                state_of[child as usize] = t as u32;
+                queue.push_back(child as usize);
             }
         }
-        let mut root_table = Box::new([0u32; 256]);
-        for &(b, t) in &children[0] {
-            root_table[b as usize] = t;
+        while cells.last().is_some_and(|c| c.check == NONE) {
+            cells.pop();
         }
-        Self {
-            nodes,
-            edge_bytes,
-            edge_targets,
-            root_table,
-        }
-    }
-
-    #[inline]
-    fn child(&self, node: u32, b: u8) -> u32 {
-        if node == 0 {
-            return self.root_table[b as usize];
-        }
-        let n = &self.nodes[node as usize];
-        let lo = n.first_edge as usize;
-        let hi = lo + n.n_edges as usize;
-        let bytes = &self.edge_bytes[lo..hi];
-        let found = if bytes.len() <= 8 {
-            bytes.iter().position(|&x| x == b)
-        } else {
-            bytes.binary_search(&b).ok()
-        };
-        match found {
-            Some(i) => self.edge_targets[lo + i],
-            None => 0,
-        }
+        Self { cells }
     }
 
     /// The longest key that is a prefix of `text`: `(token id, key length)`.
     #[inline]
     pub fn longest_prefix(&self, text: &[u8]) -> Option<(u32, usize)> {
-        let mut node = 0u32;
+        let cells = &self.cells[..];
+        let mut state = 0usize;
         let mut best = None;
         for (i, &b) in text.iter().enumerate() {
-            node = self.child(node, b);
-            if node == 0 {
-                break;
-            }
-            let token = self.nodes[node as usize].token;
-            if token != NO_TOKEN {
-                best = Some((token, i + 1));
+            let t = cells[state].base as usize + b as usize;
+            match cells.get(t) {
+                Some(c) if c.check == state as u32 && t != 0 => {
+                    state = t;
+                    if c.token != NONE {
+                        best = Some((c.token, i + 1));
+                    }
+                }
+                _ => break,
             }
         }
         best
@@ -114,6 +185,34 @@ impl Trie {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn agrees_with_a_naive_search_on_many_keys() {
+        let keys: Vec<String> = (0..3000u32)
+            .map(|i| {
+                format!(
+                    "{:x}{}",
+                    i.wrapping_mul(2654435761) % 5000,
+                    "é".repeat((i % 3) as usize)
+                )
+            })
+            .collect();
+        let t = Trie::new(keys.iter().zip(0u32..).map(|(k, i)| (k.as_bytes(), i)));
+        for probe in ["a1b2é", "ffffx", "123éé", "9", "", "éé"] {
+            let naive = keys
+                .iter()
+                .zip(0u32..)
+                .filter(|(k, _)| probe.as_bytes().starts_with(k.as_bytes()))
+                .max_by_key(|(k, i)| (k.len(), std::cmp::Reverse(*i)))
+                .map(|(k, i)| {
+                    (
+                        keys.iter().position(|x| x == k).map_or(i, |p| p as u32),
+                        k.len(),
+                    )
+                });
+            assert_eq!(t.longest_prefix(probe.as_bytes()), naive, "{probe}");
+        }
+    }
 
     #[test]
     fn finds_longest_prefix() {
