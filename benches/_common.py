@@ -34,9 +34,7 @@ def run_child(code: str, env: dict[str, str] | None = None, timeout: float = 360
     """Runs `code` in a fresh interpreter; it must print one JSON line last.
     Peak RSS is the child's own maximum resident set size."""
     wrapper = (
-        "import json, resource, time\n"
-        + code
-        + "\nprint(json.dumps({**RESULT, 'peak_rss_mb': "
+        "import json, resource, time\n" + code + "\nprint(json.dumps({**RESULT, 'peak_rss_mb': "
         "resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))\n"
     )
     full_env = {**os.environ, **(env or {})}

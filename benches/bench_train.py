@@ -22,7 +22,8 @@ tok = wpiece.train({path!r}, vocab_size={vocab}, num_threads={threads})
 RESULT = {{"seconds": time.perf_counter() - t, "vocab": len(tok)}}
 """
 
-HF = """
+HF = (
+    """
 from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, trainers
 tk = Tokenizer(models.WordPiece(unk_token="[UNK]"))
 tk.normalizer = normalizers.BertNormalizer(lowercase=True)
@@ -31,10 +32,13 @@ tr = trainers.WordPieceTrainer(vocab_size={vocab}, special_tokens=%s, show_progr
 t = time.perf_counter()
 tk.train([{path!r}], tr)
 RESULT = {{"seconds": time.perf_counter() - t, "vocab": tk.get_vocab_size()}}
-""" % SPECIALS
+"""
+    % SPECIALS
+)
 
 # The reference recomputes everything per merge; it runs a fixed number of merges.
-REFERENCE = """
+REFERENCE = (
+    """
 import sys
 sys.path.insert(0, {tests!r})
 from collections import Counter
@@ -46,7 +50,9 @@ counts = c.items()
 t = time.perf_counter()
 vocab = train_reference(counts, {vocab}, %s)
 RESULT = {{"seconds": time.perf_counter() - t, "vocab": len(vocab)}}
-""" % SPECIALS
+"""
+    % SPECIALS
+)
 
 WPIECE_COUNTS = """
 import wpiece
@@ -107,7 +113,9 @@ def main() -> None:
             chars = {w[0] for w, _ in c.items()} | {"##" + ch for w, _ in c.items() for ch in w[1:]}
             vocab = 5 + len(chars) + merges
             template = REFERENCE if engine == "reference" else WPIECE_COUNTS
-            return run_child(template.format(path=str(path), vocab=vocab, tests=str(ROOT / "tests")))
+            return run_child(
+                template.format(path=str(path), vocab=vocab, tests=str(ROOT / "tests"))
+            )
 
         res = median_runs(make, ["wpiece", "reference"], 1 if size > 100_000 else args.repeats)
         w, r = res["wpiece"], res["reference"]
@@ -123,7 +131,8 @@ def main() -> None:
     text = (
         "## Training, vocab 30,000 (medians of %d runs, each in its own process)\n\n"
         "| corpus | threads | wpiece s | HF s | HF / wpiece | wpiece peak MB | HF peak MB |\n"
-        "|---|---|---|---|---|---|---|\n" % args.repeats
+        "|---|---|---|---|---|---|---|\n"
+        % args.repeats
         + "\n".join(rows)
         + "\n\n## Against the pure-Python reference trainer (same merges)\n\n"
         "| corpus | merges | wpiece | reference | reference / wpiece |\n|---|---|---|---|---|\n"

@@ -3,11 +3,14 @@
 //! The core has no Python dependency; the PyO3 layer lives in `python.rs`
 //! behind the `python` feature.
 
+pub mod cache;
+pub mod charclass;
 pub mod decode;
 pub mod encode;
 pub mod error;
 pub mod io;
 pub mod normalize;
+pub mod parallel;
 pub mod pretokenize;
 pub mod tokenizer;
 pub mod train;

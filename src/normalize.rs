@@ -4,6 +4,8 @@
 //! came from, so token offsets can point back into the caller's string.
 
 use unicode_categories::UnicodeCategories;
+
+use crate::charclass;
 use unicode_normalization::char::{canonical_combining_class, decompose_canonical};
 
 /// Options of the BERT normalizer; `strip_accents: None` follows `lowercase`.
@@ -33,12 +35,22 @@ impl NormalizerConfig {
 }
 
 /// Whitespace as BERT sees it: Unicode White_Space plus tab, newline, return.
+#[inline]
 pub fn is_bert_whitespace(c: char) -> bool {
     matches!(c, '\t' | '\n' | '\r') || c.is_whitespace()
 }
 
 /// Control as BERT sees it: categories Cc, Cf, Co except tab, newline, return.
+#[inline]
 pub fn is_bert_control(c: char) -> bool {
+    if c.is_ascii() {
+        return c.is_ascii_control() && !matches!(c, '\t' | '\n' | '\r');
+    }
+    charclass::flags(c) & charclass::CONTROL != 0
+}
+
+/// [`is_bert_control`] from the category tables (fills the fast table).
+pub fn is_bert_control_slow(c: char) -> bool {
     !matches!(c, '\t' | '\n' | '\r') && c.is_other()
 }
 
@@ -57,7 +69,16 @@ pub fn is_chinese_char(c: char) -> bool {
 
 /// Punctuation as BERT sees it: ASCII punctuation (which includes symbols
 /// such as `$` and `^`) or a Unicode P* category.
+#[inline]
 pub fn is_bert_punctuation(c: char) -> bool {
+    if c.is_ascii() {
+        return c.is_ascii_punctuation();
+    }
+    charclass::flags(c) & charclass::PUNCT != 0
+}
+
+/// [`is_bert_punctuation`] from the category tables (fills the fast table).
+pub fn is_bert_punctuation_slow(c: char) -> bool {
     c.is_ascii_punctuation() || c.is_punctuation()
 }
 
@@ -77,6 +98,104 @@ impl Normalized {
 }
 
 impl NormalizerConfig {
+    /// Normalizes `input` into `out` (cleared first); source indices start at
+    /// `first_char_index`. One pass handles every char whose decomposition
+    /// needs no reordering; other inputs take the staged path.
+    pub fn normalize_into(&self, input: &str, first_char_index: u32, out: &mut Normalized) {
+        out.text.clear();
+        out.source.clear();
+        if !self.normalize_fused(input, first_char_index, out) {
+            *out = self.normalize(input, first_char_index);
+        }
+    }
+
+    fn normalize_fused(&self, input: &str, first: u32, out: &mut Normalized) -> bool {
+        use charclass::*;
+        let strip = self.strips_accents();
+        for (i, c) in input.chars().enumerate() {
+            let src = first + i as u32;
+            if c.is_ascii() {
+                let mut c = c;
+                if self.clean_text {
+                    if c == '\0' || is_bert_control(c) {
+                        continue;
+                    }
+                    if is_bert_whitespace(c) {
+                        c = ' ';
+                    }
+                }
+                out.push(
+                    if self.lowercase {
+                        c.to_ascii_lowercase()
+                    } else {
+                        c
+                    },
+                    src,
+                );
+                continue;
+            }
+            let f = flags(c);
+            if self.clean_text {
+                if c == '\u{fffd}' || f & CONTROL != 0 {
+                    continue;
+                }
+                if f & WHITESPACE != 0 {
+                    out.push(' ', src);
+                    continue;
+                }
+            }
+            if self.handle_chinese_chars && f & CHINESE != 0 {
+                if strip && f & NFD_STABLE == 0 {
+                    return false;
+                }
+                out.push(' ', src);
+                out.push(c, src);
+                out.push(' ', src);
+                continue;
+            }
+            if strip {
+                if f & NONSPACING_MARK != 0 {
+                    continue;
+                }
+                if f & NFD_STABLE == 0 {
+                    // Keep the decomposition's non-marks; a kept combining
+                    // char would need canonical reordering: staged path.
+                    let mut ok = true;
+                    decompose_canonical(c, |d| {
+                        if !ok || d.is_mark_nonspacing() {
+                            return;
+                        }
+                        if canonical_combining_class(d) != 0 {
+                            ok = false;
+                            return;
+                        }
+                        self.push_lowered(d, src, out);
+                    });
+                    if !ok {
+                        return false;
+                    }
+                    continue;
+                }
+            }
+            self.push_lowered(c, src, out);
+        }
+        true
+    }
+
+    #[inline]
+    fn push_lowered(&self, c: char, src: u32, out: &mut Normalized) {
+        if self.lowercase
+            && (c.is_ascii_uppercase()
+                || (!c.is_ascii() && charclass::flags(c) & charclass::HAS_LOWER != 0))
+        {
+            for l in c.to_lowercase() {
+                out.push(l, src);
+            }
+        } else {
+            out.push(c, src);
+        }
+    }
+
     /// Normalizes `input`; source indices start at `first_char_index`.
     pub fn normalize(&self, input: &str, first_char_index: u32) -> Normalized {
         let mut stage = Normalized {
@@ -137,7 +256,9 @@ impl NormalizerConfig {
             }
             return out;
         }
-        self.normalize(input, 0).text
+        let mut out = Normalized::default();
+        self.normalize_into(input, 0, &mut out);
+        out.text
     }
 }
 
@@ -150,11 +271,16 @@ fn strip_accents(input: &Normalized) -> Normalized {
     // canonical ordering of combining marks, then filter.
     let mut decomposed: Vec<(char, u32)> = Vec::with_capacity(input.source.len() + 8);
     for (c, &src) in input.text.chars().zip(&input.source) {
-        decompose_canonical(c, |d| decomposed.push((d, src)));
+        if c.is_ascii() {
+            decomposed.push((c, src));
+        } else {
+            decompose_canonical(c, |d| decomposed.push((d, src)));
+        }
     }
     let mut start = 0;
     while start < decomposed.len() {
-        if canonical_combining_class(decomposed[start].0) == 0 {
+        let c = decomposed[start].0;
+        if c.is_ascii() || canonical_combining_class(c) == 0 {
             start += 1;
             continue;
         }
@@ -167,7 +293,7 @@ fn strip_accents(input: &Normalized) -> Normalized {
     }
     let mut out = Normalized::default();
     for (c, src) in decomposed {
-        if !c.is_mark_nonspacing() {
+        if c.is_ascii() || !c.is_mark_nonspacing() {
             out.push(c, src);
         }
     }
@@ -181,8 +307,12 @@ fn lowercase(input: &Normalized) -> Normalized {
         source: Vec::with_capacity(input.source.len()),
     };
     for (c, &src) in input.text.chars().zip(&input.source) {
-        for l in c.to_lowercase() {
-            out.push(l, src);
+        if c.is_ascii() {
+            out.push(c.to_ascii_lowercase(), src);
+        } else {
+            for l in c.to_lowercase() {
+                out.push(l, src);
+            }
         }
     }
     out
@@ -211,6 +341,38 @@ mod tests {
         let n = NormalizerConfig::default().normalize("a中b", 0);
         assert_eq!(n.text, "a 中 b");
         assert_eq!(n.source, vec![0, 1, 1, 1, 2]);
+    }
+
+    #[test]
+    fn fused_path_agrees_with_staged() {
+        let samples = [
+            "Héllo WÖRLD",
+            "İstanbul ǅ ß",
+            "a\u{301}\u{316}b",
+            "中文 ﬁ \u{F900}",
+            "e\u{0F71}\u{0F72}x",
+            "Ǆemal\u{2000}x\u{200b}",
+            "\u{1D15E}\u{1D165}",
+            "ΣΊΣΥΦΟΣ",
+            "\u{fffd}\u{0}",
+        ];
+        for s in samples {
+            for (lowercase, strip) in [
+                (true, None),
+                (false, None),
+                (false, Some(true)),
+                (true, Some(false)),
+            ] {
+                let cfg = NormalizerConfig {
+                    lowercase,
+                    strip_accents: strip,
+                    ..Default::default()
+                };
+                let mut fused = Normalized::default();
+                cfg.normalize_into(s, 3, &mut fused);
+                assert_eq!(fused, cfg.normalize(s, 3), "{s:?} {lowercase} {strip:?}");
+            }
+        }
     }
 
     #[test]

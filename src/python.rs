@@ -13,6 +13,7 @@ use crate::encode::{UnknownPolicy, WordPieceConfig};
 use crate::error::Error;
 use crate::io;
 use crate::normalize::NormalizerConfig;
+use crate::parallel;
 use crate::pretokenize::PreTokenizer;
 use crate::tokenizer::{
     pad_batch, Encoding, PadLength, Padding, Tokenizer, Truncation, TruncationStrategy,
@@ -364,7 +365,8 @@ impl PyTokenizer {
         Ok(self.wrap(enc))
     }
 
-    #[pyo3(signature = (texts, pairs=None, add_special_tokens=true, truncation=None, padding=None))]
+    #[pyo3(signature = (texts, pairs=None, add_special_tokens=true, truncation=None, padding=None, num_threads=None))]
+    #[allow(clippy::too_many_arguments)]
     fn encode_batch(
         &self,
         py: Python<'_>,
@@ -373,6 +375,7 @@ impl PyTokenizer {
         add_special_tokens: bool,
         truncation: TruncationArg,
         padding: PaddingArg,
+        num_threads: Option<usize>,
     ) -> PyResult<Vec<PyEncoding>> {
         let texts = Self::strs(&texts)?;
         let pairs = pairs.as_deref().map(Self::strs).transpose()?;
@@ -380,13 +383,15 @@ impl PyTokenizer {
         let pad = padding_setting(&self.inner, padding)?;
         let encs = py.allow_threads(|| {
             guard(|| {
-                self.inner.encode_batch_with(
-                    &texts,
-                    pairs.as_deref(),
-                    add_special_tokens,
-                    trunc.as_ref(),
-                    pad.as_ref(),
-                )
+                parallel::install(num_threads, || {
+                    self.inner.encode_batch_with(
+                        &texts,
+                        pairs.as_deref(),
+                        add_special_tokens,
+                        trunc.as_ref(),
+                        pad.as_ref(),
+                    )
+                })
             })
         })?;
         Ok(encs.into_iter().map(|e| self.wrap(e)).collect())
@@ -394,7 +399,8 @@ impl PyTokenizer {
 
     /// Padded 2-D int64 arrays `input_ids`, `attention_mask`, `token_type_ids`
     /// (and `special_tokens_mask`); pads to the longest row unless padding is set.
-    #[pyo3(signature = (texts, pairs=None, add_special_tokens=true, truncation=None, padding=None))]
+    #[pyo3(signature = (texts, pairs=None, add_special_tokens=true, truncation=None, padding=None, num_threads=None))]
+    #[allow(clippy::too_many_arguments)]
     fn encode_batch_arrays<'py>(
         &self,
         py: Python<'py>,
@@ -403,6 +409,7 @@ impl PyTokenizer {
         add_special_tokens: bool,
         truncation: TruncationArg,
         padding: PaddingArg,
+        num_threads: Option<usize>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let texts = Self::strs(&texts)?;
         let pairs = pairs.as_deref().map(Self::strs).transpose()?;
@@ -420,13 +427,15 @@ impl PyTokenizer {
         };
         let (rows, width, cols) = py.allow_threads(|| {
             guard(|| {
-                let encs = self.inner.encode_batch_with(
-                    &texts,
-                    pairs.as_deref(),
-                    add_special_tokens,
-                    trunc.as_ref(),
-                    pad_setting.as_ref(),
-                )?;
+                let encs = parallel::install(num_threads, || {
+                    self.inner.encode_batch_with(
+                        &texts,
+                        pairs.as_deref(),
+                        add_special_tokens,
+                        trunc.as_ref(),
+                        pad_setting.as_ref(),
+                    )
+                })?;
                 let width = encs.first().map_or(0, Encoding::len);
                 let n = encs.len() * width;
                 let mut cols: [Vec<i64>; 4] = std::array::from_fn(|_| Vec::with_capacity(n));
@@ -462,20 +471,23 @@ impl PyTokenizer {
 
     /// All ids of the batch in one flat uint32 array, plus `row_offsets`
     /// (length n+1): row i is `ids[row_offsets[i]:row_offsets[i+1]]`.
-    #[pyo3(signature = (texts, add_special_tokens=true, truncation=None))]
+    #[pyo3(signature = (texts, add_special_tokens=true, truncation=None, num_threads=None))]
     fn encode_batch_flat<'py>(
         &self,
         py: Python<'py>,
         texts: Vec<Bound<'py, PyString>>,
         add_special_tokens: bool,
         truncation: TruncationArg,
+        num_threads: Option<usize>,
     ) -> PyResult<FlatIds<'py>> {
         let texts = Self::strs(&texts)?;
         let trunc = truncation_setting(truncation)?;
         let (ids, rows) = py.allow_threads(|| {
             guard(|| {
-                self.inner
-                    .encode_batch_ids(&texts, add_special_tokens, trunc.as_ref())
+                parallel::install(num_threads, || {
+                    self.inner
+                        .encode_batch_ids(&texts, add_special_tokens, trunc.as_ref())
+                })
             })
         })?;
         let offsets: Vec<i64> = rows.into_iter().map(|r| r as i64).collect();
@@ -548,16 +560,7 @@ impl PyTokenizer {
 pub struct PyWordCounter {
     splitter: WordSplitter,
     counts: WordCounts,
-    pool: Option<rayon::ThreadPool>,
-}
-
-impl PyWordCounter {
-    fn run<T: Send>(&self, f: impl FnOnce() -> T + Send) -> T {
-        match &self.pool {
-            Some(p) => p.install(f),
-            None => f(),
-        }
-    }
+    num_threads: Option<usize>,
 }
 
 #[pymethods]
@@ -575,16 +578,9 @@ impl PyWordCounter {
         pre_tokenizer: &str,
         num_threads: Option<usize>,
     ) -> PyResult<Self> {
-        let pool = match num_threads {
-            Some(0) => return Err(PyValueError::new_err("num_threads must be at least 1")),
-            Some(n) => Some(
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(n)
-                    .build()
-                    .map_err(|e| PyRuntimeError::new_err(e.to_string()))?,
-            ),
-            None => None,
-        };
+        if num_threads == Some(0) {
+            return Err(PyValueError::new_err("num_threads must be at least 1"));
+        }
         Ok(Self {
             splitter: WordSplitter {
                 normalizer: normalize.then_some(NormalizerConfig {
@@ -596,7 +592,7 @@ impl PyWordCounter {
                 pre_tokenizer: self::pre_tokenizer(pre_tokenizer)?,
             },
             counts: WordCounts::default(),
-            pool,
+            num_threads,
         })
     }
 
@@ -604,11 +600,8 @@ impl PyWordCounter {
     fn add_texts(&mut self, py: Python<'_>, texts: Vec<Bound<'_, PyString>>) -> PyResult<()> {
         let texts = PyTokenizer::strs(&texts)?;
         let splitter = &self.splitter;
-        let pool = &self.pool;
-        let part = py.allow_threads(|| match pool {
-            Some(p) => p.install(|| splitter.count_docs(&texts)),
-            None => splitter.count_docs(&texts),
-        });
+        let part = py
+            .allow_threads(|| parallel::install(self.num_threads, || splitter.count_docs(&texts)));
         self.counts.merge(part);
         Ok(())
     }
@@ -616,8 +609,10 @@ impl PyWordCounter {
     /// Counts a text file, plain or `.gz`, one document per line.
     fn add_file(&mut self, py: Python<'_>, path: std::path::PathBuf) -> PyResult<()> {
         let mut counts = std::mem::take(&mut self.counts);
-        let result = py
-            .allow_threads(|| guard(|| self.run(|| self.splitter.count_file(&path, &mut counts))));
+        let (splitter, threads) = (&self.splitter, self.num_threads);
+        let result = py.allow_threads(|| {
+            guard(|| parallel::install(threads, || splitter.count_file(&path, &mut counts)))
+        });
         self.counts = counts;
         result
     }

@@ -5,6 +5,7 @@ use aho_corasick::{AhoCorasick, MatchKind};
 use rayon::prelude::*;
 use rustc_hash::FxHashSet;
 
+use crate::cache::{self, WordCache};
 use crate::decode::Decoder;
 use crate::encode::{Piece, WordPiece, WordPieceConfig};
 use crate::error::{Error, Result};
@@ -151,7 +152,22 @@ pub struct SeqOut {
     pub with_offsets: bool,
     pieces: Vec<Piece>,
     word: Vec<u8>,
+    normalized: Normalized,
+    batch: Vec<Span>,
 }
+
+/// Words (or, with `len` 0, one punctuation byte) found ahead of emitting them.
+#[derive(Clone, Copy, Debug, Default)]
+struct Span {
+    start: u32,
+    len: u32,
+    key: cache::Key,
+    hash: u64,
+}
+
+/// Words found (and their cache slots requested) before any is emitted:
+/// enough to hide memory latency, few enough to stay in L1.
+const BATCH: usize = 32;
 
 impl SeqOut {
     pub fn new(with_offsets: bool) -> Self {
@@ -184,17 +200,33 @@ enum AsciiClass {
 struct AsciiTable {
     class: [AsciiClass; 256],
     lower: [u8; 256],
+    /// Whether the normalizer lowercases.
+    lowercase: bool,
+    /// Word bytes are exactly ASCII letters and digits (then words are found
+    /// eight bytes at a time).
+    word_is_alnum: bool,
+    /// The id of each byte as a one-character word (token or unk).
+    single: [u32; 256],
 }
 
 impl AsciiTable {
-    fn new(normalizer: Option<&NormalizerConfig>, pre_tokenizer: PreTokenizer) -> Self {
+    fn new(
+        normalizer: Option<&NormalizerConfig>,
+        pre_tokenizer: PreTokenizer,
+        model: &WordPiece,
+    ) -> Self {
         let mut class = [AsciiClass::Other; 256];
         let mut lower = [0u8; 256];
+        let mut single = [model.unk_id; 256];
+        let mut pieces = Vec::new();
         for b in 0u8..128 {
             let c = b as char;
             let clean = normalizer.is_some_and(|n| n.clean_text);
             let lowercase = normalizer.is_some_and(|n| n.lowercase);
             lower[b as usize] = if lowercase { b.to_ascii_lowercase() } else { b };
+            pieces.clear();
+            model.encode_word(&[lower[b as usize]], &mut pieces);
+            single[b as usize] = pieces[0].id;
             class[b as usize] = if clean && (b == 0 || crate::normalize::is_bert_control(c)) {
                 AsciiClass::Other
             } else if c.is_whitespace() {
@@ -205,8 +237,48 @@ impl AsciiTable {
                 AsciiClass::Word
             };
         }
-        Self { class, lower }
+        let lowercase = normalizer.is_some_and(|n| n.lowercase);
+        let mut table = Self {
+            class,
+            lower,
+            lowercase,
+            word_is_alnum: false,
+            single,
+        };
+        table.word_is_alnum = table.classes_words_as_alnum();
+        table
     }
+
+    fn classes_words_as_alnum(&self) -> bool {
+        (0u8..=255)
+            .all(|b| (self.class[b as usize] == AsciiClass::Word) == b.is_ascii_alphanumeric())
+    }
+}
+
+/// The end of the run of ASCII letters and digits that starts at `i`.
+#[inline]
+fn end_of_alnum(text: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = ONES * 0x80;
+    // High bit of each byte set when lo <= byte <= hi (bytes are ASCII).
+    let in_range = |x: u64, lo: u8, hi: u8| {
+        (x + ONES * (0x80 - lo as u64)) & !(x + ONES * (0x80 - hi as u64 - 1)) & HIGH
+    };
+    while i + 8 <= text.len() {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(&text[i..i + 8]);
+        let x = u64::from_le_bytes(b);
+        let alnum = in_range(x, b'0', b'9') | in_range(x | (ONES * 0x20), b'a', b'z');
+        let other = !alnum & HIGH;
+        if other != 0 {
+            return i + (other.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < text.len() && text[i].is_ascii_alphanumeric() {
+        i += 1;
+    }
+    i
 }
 
 #[derive(Clone, Debug)]
@@ -224,7 +296,12 @@ pub struct Tokenizer {
     /// First bytes of the added tokens: a text without any needs no search.
     added_first_bytes: [bool; 256],
     special_ids: FxHashSet<u32>,
+    /// ASCII handling of segments between added tokens.
     ascii: AsciiTable,
+    /// The same for whole texts: bytes that may start an added token stop it.
+    ascii_text: AsciiTable,
+    /// Identifies this model's entries in the per-thread word caches.
+    model_id: u64,
 }
 
 /// BERT's special tokens, in their conventional order.
@@ -290,8 +367,15 @@ impl Tokenizer {
         for t in &added_tokens {
             added_first_bytes[t.content.as_bytes()[0] as usize] = true;
         }
-        let ascii = AsciiTable::new(normalizer.as_ref(), pre_tokenizer);
         let model = WordPiece::new(&vocab, model_config, unk_id);
+        let ascii = AsciiTable::new(normalizer.as_ref(), pre_tokenizer, &model);
+        let mut ascii_text = ascii.clone();
+        for (b, starts_added) in added_first_bytes.iter().enumerate() {
+            if *starts_added {
+                ascii_text.class[b] = AsciiClass::Other;
+            }
+        }
+        ascii_text.word_is_alnum = ascii_text.classes_words_as_alnum();
         Ok(Self {
             vocab,
             model,
@@ -306,6 +390,8 @@ impl Tokenizer {
             added_first_bytes,
             special_ids,
             ascii,
+            ascii_text,
+            model_id: cache::new_model_id(),
         })
     }
 
@@ -374,11 +460,20 @@ impl Tokenizer {
 
     /// Appends the ids (and, if asked, offsets) of one sequence to `out`.
     pub fn encode_sequence_into(&self, text: &str, out: &mut SeqOut) {
+        // Most texts are ASCII without added tokens: one pass does it all, and
+        // gives up at the first byte that could start an added token.
+        if text.is_ascii() {
+            let (n_ids, n_offsets) = (out.ids.len(), out.offsets.len());
+            if self.encode_ascii(text.as_bytes(), 0, out, &self.ascii_text) {
+                return;
+            }
+            out.ids.truncate(n_ids);
+            out.offsets.truncate(n_offsets);
+        }
         let Some(matcher) = &self.added_matcher else {
             self.encode_plain(text, 0, out);
             return;
         };
-        // Most texts hold no added token: check their first bytes before searching.
         if !text.bytes().any(|b| self.added_first_bytes[b as usize]) {
             self.encode_plain(text, 0, out);
             return;
@@ -405,74 +500,166 @@ impl Tokenizer {
     fn encode_plain(&self, segment: &str, first_char: u32, out: &mut SeqOut) {
         if segment.is_ascii() {
             let (n_ids, n_offsets) = (out.ids.len(), out.offsets.len());
-            if self.encode_ascii(segment.as_bytes(), first_char, out) {
+            if self.encode_ascii(segment.as_bytes(), first_char, out, &self.ascii) {
                 return;
             }
             out.ids.truncate(n_ids);
             out.offsets.truncate(n_offsets);
         }
-        let normalized = match &self.normalizer {
-            Some(n) => n.normalize(segment, first_char),
-            None => Normalized {
-                text: segment.to_owned(),
-                source: (first_char..first_char + segment.chars().count() as u32).collect(),
-            },
-        };
+        let mut normalized = std::mem::take(&mut out.normalized);
+        match &self.normalizer {
+            Some(n) => n.normalize_into(segment, first_char, &mut normalized),
+            None => {
+                normalized.text.clear();
+                normalized.text.push_str(segment);
+                normalized.source.clear();
+                normalized
+                    .source
+                    .extend(first_char..first_char + segment.chars().count() as u32);
+            }
+        }
         self.encode_normalized(&normalized, out);
+        out.normalized = normalized;
     }
 
     /// ASCII fast path: normalization and pre-tokenization in one pass over
-    /// bytes, with no intermediate string. Returns false (output partly
-    /// written) for input it does not handle, i.e. characters that cleaning drops.
-    fn encode_ascii(&self, seg: &[u8], first_char: u32, out: &mut SeqOut) -> bool {
-        let mut word = std::mem::take(&mut out.word);
-        word.clear();
-        let mut start = 0usize;
-        let mut ok = true;
-        for (i, &b) in seg.iter().enumerate() {
-            match self.ascii.class[b as usize] {
-                AsciiClass::Word => {
-                    if word.is_empty() {
-                        start = i;
+    /// bytes, words looked up in the thread's word cache. Returns false
+    /// (output partly written) for input it does not handle, i.e. characters
+    /// that cleaning drops.
+    fn encode_ascii(&self, seg: &[u8], first_char: u32, out: &mut SeqOut, t: &AsciiTable) -> bool {
+        let mut lowered = std::mem::take(&mut out.word);
+        let mut batch = std::mem::take(&mut out.batch);
+        let ok = cache::with_cache(self.model_id, |cache| {
+            let n = seg.len();
+            let mut i = 0;
+            while i < n {
+                // 1. Find the next words, start loading their cache slots.
+                batch.clear();
+                while i < n && batch.len() < BATCH {
+                    let b = seg[i];
+                    // Tested in order of frequency; a plain branch predicts
+                    // better than a jump table here.
+                    let class = t.class[b as usize];
+                    if class == AsciiClass::Word {
+                        let start = i;
+                        i = if t.word_is_alnum {
+                            end_of_alnum(seg, i)
+                        } else {
+                            let mut j = i;
+                            while j < n && t.class[seg[j] as usize] == AsciiClass::Word {
+                                j += 1;
+                            }
+                            j
+                        };
+                        let len = i - start;
+                        let (mut key, mut hash) = ([0; 2], 0);
+                        if len <= cache::MAX_WORD {
+                            key = cache::key_at(seg, start, len);
+                            if t.lowercase {
+                                key = [cache::ascii_lower(key[0]), cache::ascii_lower(key[1])];
+                            }
+                            hash = cache::hash(key, len);
+                            cache.prefetch(hash);
+                        }
+                        batch.push(Span {
+                            start: start as u32,
+                            len: len as u32,
+                            key,
+                            hash,
+                        });
+                        // The usual case: one space, then the next word.
+                        if i + 1 < n
+                            && t.class[seg[i] as usize] == AsciiClass::Space
+                            && t.class[seg[i + 1] as usize] == AsciiClass::Word
+                        {
+                            i += 1;
+                        }
+                    } else if class == AsciiClass::Space {
+                        i += 1;
+                    } else if class == AsciiClass::Punct {
+                        batch.push(Span {
+                            start: i as u32,
+                            len: 0,
+                            key: [0; 2],
+                            hash: 0,
+                        });
+                        i += 1;
+                    } else {
+                        return false;
                     }
-                    word.push(self.ascii.lower[b as usize]);
                 }
-                AsciiClass::Space => {
-                    if !word.is_empty() {
-                        self.emit_ascii_word(&word, first_char + start as u32, out);
-                        word.clear();
+                // 2. Emit them in order.
+                for sp in &batch {
+                    let at = first_char + sp.start;
+                    let len = sp.len as usize;
+                    let offsets = |p: &Piece| (at + p.start, at + p.end);
+                    if len == 0 {
+                        out.push(t.single[seg[sp.start as usize] as usize], (at, at + 1));
+                    } else if len <= cache::MAX_WORD {
+                        if cache
+                            .lookup_hashed(sp.hash, sp.key, len, |p| out.push(p.id, offsets(&p)))
+                        {
+                            continue;
+                        }
+                        let bytes = cache::key_bytes(sp.key);
+                        self.emit_matched(&bytes[..len], Some((cache, sp.key)), out, offsets);
+                    } else {
+                        let start = sp.start as usize;
+                        lowered.clear();
+                        lowered
+                            .extend(seg[start..start + len].iter().map(|&b| t.lower[b as usize]));
+                        self.emit_matched(&lowered, None, out, offsets);
                     }
-                }
-                AsciiClass::Punct => {
-                    if !word.is_empty() {
-                        self.emit_ascii_word(&word, first_char + start as u32, out);
-                        word.clear();
-                    }
-                    self.emit_ascii_word(
-                        &[self.ascii.lower[b as usize]],
-                        first_char + i as u32,
-                        out,
-                    );
-                }
-                AsciiClass::Other => {
-                    ok = false;
-                    break;
                 }
             }
-        }
-        if ok && !word.is_empty() {
-            self.emit_ascii_word(&word, first_char + start as u32, out);
-        }
-        out.word = word;
+            true
+        });
+        out.word = lowered;
+        out.batch = batch;
         ok
     }
 
-    fn emit_ascii_word(&self, word: &[u8], start: u32, out: &mut SeqOut) {
+    /// Matches `word` in the trie, caches the pieces under `key` if given, and
+    /// pushes them with offsets from `offsets(piece)`.
+    #[inline]
+    fn emit_matched(
+        &self,
+        word: &[u8],
+        cache: Option<(&mut WordCache, cache::Key)>,
+        out: &mut SeqOut,
+        offsets: impl Fn(&Piece) -> (u32, u32),
+    ) {
         let mut pieces = std::mem::take(&mut out.pieces);
         pieces.clear();
         self.model.encode_word(word, &mut pieces);
+        if let Some((cache, key)) = cache {
+            cache.insert_key(key, word.len(), &pieces);
+        }
         for p in &pieces {
-            out.push(p.id, (start + p.start, start + p.end));
+            out.push(p.id, offsets(p));
+        }
+        out.pieces = pieces;
+    }
+
+    /// Pushes the pieces of `word` (from the cache, or matched and cached),
+    /// with offsets from `offsets(piece)`.
+    #[inline]
+    fn emit_word(
+        &self,
+        word: &[u8],
+        cache: &mut WordCache,
+        out: &mut SeqOut,
+        mut offsets: impl FnMut(&Piece) -> (u32, u32),
+    ) {
+        if cache.lookup(word, |p| out.push(p.id, offsets(&p))) {
+            return;
+        }
+        let mut pieces = std::mem::take(&mut out.pieces);
+        pieces.clear();
+        self.model.encode_word(word, &mut pieces);
+        cache.insert(word, &pieces);
+        for p in &pieces {
+            out.push(p.id, offsets(p));
         }
         out.pieces = pieces;
     }
@@ -480,38 +667,32 @@ impl Tokenizer {
     fn encode_normalized(&self, normalized: &Normalized, out: &mut SeqOut) {
         let text = normalized.text.as_str();
         let source = &normalized.source;
-        let mut pieces = std::mem::take(&mut out.pieces);
-        self.pre_tokenizer.split(text, |w| {
-            let word = &text[w.start..w.end];
-            pieces.clear();
-            self.model.encode_word(word.as_bytes(), &mut pieces);
-            let ascii = word.is_ascii();
-            let mut char_pos = w.first_char as usize;
-            let mut byte_pos = 0usize;
-            for p in pieces.iter() {
-                // Pieces tile the word, except a whole-word unk that restarts at 0.
-                if (p.start as usize) < byte_pos {
-                    char_pos = w.first_char as usize;
-                    byte_pos = 0;
+        cache::with_cache(self.model_id, |cache| {
+            self.pre_tokenizer.split(text, |w| {
+                let word = &text.as_bytes()[w.start..w.end];
+                let first = w.first_char as usize;
+                if word.is_ascii() {
+                    self.emit_word(word, cache, out, |p| {
+                        (
+                            source[first + p.start as usize],
+                            source[first + p.end as usize - 1] + 1,
+                        )
+                    });
+                    return;
                 }
-                let chars = |a: usize, b: usize| {
-                    if ascii {
-                        b - a
-                    } else {
-                        word.as_bytes()[a..b]
+                // Piece byte ranges to char ranges: count char starts up to each boundary.
+                let char_at = |byte: u32| {
+                    first
+                        + word[..byte as usize]
                             .iter()
                             .filter(|&&x| (x & 0xC0) != 0x80)
                             .count()
-                    }
                 };
-                let cs = char_pos + chars(byte_pos, p.start as usize);
-                let ce = cs + chars(p.start as usize, p.end as usize);
-                out.push(p.id, (source[cs], source[ce - 1] + 1));
-                char_pos = ce;
-                byte_pos = p.end as usize;
-            }
+                self.emit_word(word, cache, out, |p| {
+                    (source[char_at(p.start)], source[char_at(p.end) - 1] + 1)
+                });
+            });
         });
-        out.pieces = pieces;
     }
 
     /// Encodes `text` (and `pair`), adding special tokens and truncating as configured.

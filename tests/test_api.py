@@ -162,3 +162,42 @@ def test_cli_demo_runs(capsys) -> None:
     out = capsys.readouterr().out
     assert "tokens: ['[CLS]', 'in', 'the', 'beginning'" in out
     assert "chars/token" in out
+
+
+def test_thread_count_never_changes_results(en_lines) -> None:
+    tok = wpiece.Tokenizer.from_file(VOCAB_TXT)
+    batch = en_lines[:3000]
+    one = tok.encode_batch_flat(batch, num_threads=1)
+    two = tok.encode_batch_flat(batch, num_threads=2)
+    assert one[0].tolist() == two[0].tolist() and one[1].tolist() == two[1].tolist()
+    assert [e.ids for e in tok.encode_batch(batch[:200], num_threads=1)] == [
+        e.ids for e in tok.encode_batch(batch[:200], num_threads=2)
+    ]
+    with pytest.raises(ValueError, match="num_threads"):
+        tok.encode_batch(batch, num_threads=0)
+
+
+def test_parallel_encoding_works_after_fork(en_lines) -> None:
+    """A forked child must not wait on the parent's (absent) worker threads."""
+    import os
+
+    tok = wpiece.Tokenizer.from_file(VOCAB_TXT)
+    batch = en_lines[:2000]
+    expected = tok.encode_batch_flat(batch)[0].tolist()  # the parent's pool is up
+    pid = os.fork()
+    if pid == 0:  # child: exit code tells the parent what happened
+        ok = tok.encode_batch_flat(batch)[0].tolist() == expected
+        os._exit(0 if ok else 1)
+    deadline = 60.0
+    import time
+
+    start = time.monotonic()
+    while time.monotonic() - start < deadline:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            assert os.waitstatus_to_exitcode(status) == 0
+            return
+        time.sleep(0.05)
+    os.kill(pid, 9)
+    os.waitpid(pid, 0)
+    pytest.fail("encoding in a forked child hung")

@@ -1,12 +1,19 @@
 """Type stubs of the Rust extension `wpiece._core`."""
 
 from os import PathLike
-from typing import Optional, Union, final
+from typing import Callable, Optional, Union, final
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["Encoding", "Tokenizer", "UnsupportedComponentError", "read_text", "write_atomic"]
+__all__ = [
+    "Encoding",
+    "Tokenizer",
+    "UnsupportedComponentError",
+    "WordCounter",
+    "read_text",
+    "write_atomic",
+]
 
 _Truncation = Optional[tuple[int, str]]
 _Padding = Optional[tuple[Optional[int], Optional[int], str, int]]
@@ -28,6 +35,43 @@ class Encoding:
     @property
     def special_tokens_mask(self) -> list[int]: ...
     def __len__(self) -> int: ...
+
+@final
+class WordCounter:
+    def __new__(
+        cls,
+        *,
+        normalize: bool = True,
+        lowercase: bool = True,
+        strip_accents: Optional[bool] = None,
+        clean_text: bool = True,
+        handle_chinese_chars: bool = True,
+        pre_tokenizer: str = "bert",
+        num_threads: Optional[int] = None,
+    ) -> WordCounter: ...
+    def add_texts(self, texts: list[str]) -> None: ...
+    def add_file(self, path: Union[str, PathLike[str]]) -> None: ...
+    def add_counts(self, items: list[tuple[str, int]]) -> None: ...
+    def __len__(self) -> int: ...
+    def items(self) -> list[tuple[str, int]]: ...
+    def train(
+        self,
+        *,
+        vocab_size: int,
+        min_frequency: int = 0,
+        special_tokens: list[str],
+        limit_alphabet: Optional[int] = None,
+        initial_alphabet: list[str] = ...,
+        continuing_subword_prefix: str = "##",
+        score: str = "wordpiece",
+        progress: Optional[Callable[[int, int], object]] = None,
+    ) -> tuple[
+        list[str],
+        list[tuple[str, str, str, int, int, int, int, bool]],
+        int,
+        int,
+        int,
+    ]: ...
 
 @final
 class Tokenizer:
@@ -81,6 +125,7 @@ class Tokenizer:
         add_special_tokens: bool = True,
         truncation: _Truncation = None,
         padding: _Padding = None,
+        num_threads: Optional[int] = None,
     ) -> list[Encoding]: ...
     def encode_batch_arrays(
         self,
@@ -89,9 +134,14 @@ class Tokenizer:
         add_special_tokens: bool = True,
         truncation: _Truncation = None,
         padding: _Padding = None,
+        num_threads: Optional[int] = None,
     ) -> dict[str, npt.NDArray[np.int64]]: ...
     def encode_batch_flat(
-        self, texts: list[str], add_special_tokens: bool = True, truncation: _Truncation = None
+        self,
+        texts: list[str],
+        add_special_tokens: bool = True,
+        truncation: _Truncation = None,
+        num_threads: Optional[int] = None,
     ) -> tuple[npt.NDArray[np.uint32], npt.NDArray[np.int64]]: ...
     def decode(self, ids: list[int], skip_special_tokens: bool = True) -> str: ...
     def set_decoder_cleanup(self, cleanup: bool) -> None: ...

@@ -327,12 +327,15 @@ class Tokenizer:
         padding: Padding = False,
         truncation: Optional[bool] = None,
         max_length: Optional[int] = None,
+        num_threads: Optional[int] = None,
     ) -> list[Encoding]:
         """Encodes many texts in parallel (the GIL is released).
 
         ``padding`` (``True``/``"longest"`` or ``"max_length"``), ``truncation`` and
         ``max_length`` apply to this call only; by default the tokenizer's own
         settings (:meth:`enable_padding`, :meth:`enable_truncation`) apply.
+        ``num_threads`` caps the worker threads (default: ``RAYON_NUM_THREADS``,
+        else one per core); results never depend on it.
 
         >>> tok = Tokenizer(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "a"])
         >>> [e.ids for e in tok.encode_batch(["a", "a a"], padding=True)]
@@ -341,7 +344,10 @@ class Tokenizer:
         texts = _str_list(texts, "texts")
         pair_list = None if pairs is None else _str_list(pairs, "pairs")
         trunc, pad = self._call_settings(padding, truncation, max_length)
-        return self._core.encode_batch(texts, pair_list, add_special_tokens, trunc, pad)
+        _check_threads(num_threads)
+        return self._core.encode_batch(
+            texts, pair_list, add_special_tokens, trunc, pad, num_threads
+        )
 
     def encode_batch_numpy(
         self,
@@ -352,6 +358,7 @@ class Tokenizer:
         padding: Padding = "longest",
         truncation: Optional[bool] = None,
         max_length: Optional[int] = None,
+        num_threads: Optional[int] = None,
     ) -> dict[str, np.ndarray]:
         """Encodes a batch into padded 2-D int64 numpy arrays: ``input_ids``,
         ``attention_mask``, ``token_type_ids`` and ``special_tokens_mask``.
@@ -368,10 +375,17 @@ class Tokenizer:
         trunc, pad = self._call_settings(padding, truncation, max_length)
         if pad is not None and self._core.token_to_id(pad[2]) is None:
             pad = None
-        return self._core.encode_batch_arrays(texts, pair_list, add_special_tokens, trunc, pad)
+        _check_threads(num_threads)
+        return self._core.encode_batch_arrays(
+            texts, pair_list, add_special_tokens, trunc, pad, num_threads
+        )
 
     def encode_batch_flat(
-        self, texts: Sequence[str], add_special_tokens: bool = True
+        self,
+        texts: Sequence[str],
+        add_special_tokens: bool = True,
+        *,
+        num_threads: Optional[int] = None,
     ) -> tuple[np.ndarray, np.ndarray]:
         """All ids of a batch as one flat ``uint32`` array plus ``row_offsets``
         (length ``len(texts) + 1``); no Python object per token.
@@ -382,7 +396,10 @@ class Tokenizer:
         ([4, 4, 4], [0, 1, 3])
         """
         texts = _str_list(texts, "texts")
-        return self._core.encode_batch_flat(texts, add_special_tokens, self._truncation)
+        _check_threads(num_threads)
+        return self._core.encode_batch_flat(
+            texts, add_special_tokens, self._truncation, num_threads
+        )
 
     def tokenize(self, text: str) -> list[str]:
         """The token strings of ``text``, without special tokens.
@@ -446,6 +463,11 @@ class Tokenizer:
             f"Tokenizer(vocab_size={len(self)}, lowercase={s.get('lowercase')}, "
             f"pre_tokenizer={s['pre_tokenizer']!r}, unk_token={s['unk_token']!r})"
         )
+
+
+def _check_threads(num_threads: Optional[int]) -> None:
+    if num_threads is not None and num_threads < 1:
+        raise ValueError("num_threads must be at least 1")
 
 
 def _check_str(value: object, name: str) -> None:

@@ -1,0 +1,36 @@
+//! Encodes a file (one document per line) with a vocab.txt and prints MB/s:
+//! `cargo run --release --example encode_file -- VOCAB FILE [REPEATS]`.
+
+use std::time::Instant;
+
+use wpiece::encode::WordPieceConfig;
+use wpiece::normalize::NormalizerConfig;
+use wpiece::pretokenize::PreTokenizer;
+use wpiece::tokenizer::{Tokenizer, BERT_SPECIAL_TOKENS};
+use wpiece::vocab::Vocab;
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().collect();
+    let vocab = Vocab::from_vocab_txt(&std::fs::read_to_string(&args[1])?)?;
+    let text = std::fs::read_to_string(&args[2])?;
+    let repeats: usize = args.get(3).map_or(Ok(3), |s| s.parse())?;
+    let tok = Tokenizer::bert_like(
+        vocab,
+        WordPieceConfig::default(),
+        Some(NormalizerConfig::default()),
+        PreTokenizer::Bert,
+        &BERT_SPECIAL_TOKENS,
+    )?;
+    let lines: Vec<&str> = text.lines().collect();
+    for _ in 0..repeats {
+        let t = Instant::now();
+        let (ids, _) = tok.encode_batch_ids(&lines, true, None)?;
+        let s = t.elapsed().as_secs_f64();
+        println!(
+            "{:.1} MB/s, {} tokens",
+            text.len() as f64 / s / 1e6,
+            ids.len()
+        );
+    }
+    Ok(())
+}

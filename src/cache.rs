@@ -1,0 +1,369 @@
+//! A per-thread cache from short words to their WordPiece pieces.
+//!
+//! Real text repeats its words (Zipf), so most words are looked up rather than
+//! matched again. The cache is an open-addressing table (linear probing) whose
+//! slots hold the word bytes and its pieces inline: a lookup is one hash of two
+//! machine words and usually one slot read, with no pointer to follow. Words
+//! are only added, never evicted, so frequent words (which come early) stay;
+//! once the table is half full it takes no more. Words longer than
+//! `KEY` bytes or with more than `PIECES` pieces are not cached. Each thread
+//! owns one table; it belongs to one model (by id) and is emptied when another
+//! model uses it.
+
+use std::cell::RefCell;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::encode::Piece;
+
+const KEY: usize = 16;
+const PIECES: usize = 3;
+const SLOTS: usize = 1 << 17;
+/// Slots looked at before giving up.
+const PROBES: usize = 8;
+
+static NEXT_MODEL_ID: AtomicU64 = AtomicU64::new(1);
+
+/// A fresh id for a model whose cached results may differ from any other's.
+pub fn new_model_id() -> u64 {
+    NEXT_MODEL_ID.fetch_add(1, Ordering::Relaxed)
+}
+
+/// 32 bytes, aligned: a lookup touches one cache line.
+#[derive(Clone, Copy)]
+#[repr(C, align(32))]
+struct Slot {
+    key: [u64; 2],
+    ids: [u32; PIECES],
+    /// Word length; 0 marks an empty slot (words are never empty).
+    len: u8,
+    n: u8,
+    /// Where the first pieces end (the last one ends at `len`).
+    ends: [u8; PIECES - 1],
+}
+
+const EMPTY: Slot = Slot {
+    key: [0; 2],
+    ids: [0; PIECES],
+    len: 0,
+    n: 0,
+    ends: [0; PIECES - 1],
+};
+
+struct Table {
+    slots: Box<[Slot]>,
+    filled: usize,
+}
+
+impl Table {
+    fn new(n: usize) -> Self {
+        Self {
+            slots: vec![EMPTY; n].into_boxed_slice(),
+            filled: 0,
+        }
+    }
+
+    fn clear(&mut self) {
+        self.slots.fill(EMPTY);
+        self.filled = 0;
+    }
+
+    fn is_full(&self) -> bool {
+        self.filled >= self.slots.len() / 2
+    }
+
+    #[inline]
+    fn find(&self, h: u64, key: Key, len: usize) -> Option<&Slot> {
+        let mask = self.slots.len() - 1;
+        let mut i = index(h, self.slots.len());
+        for _ in 0..PROBES {
+            let s = &self.slots[i];
+            if s.len as usize == len && s.key == key {
+                return Some(s);
+            }
+            if s.len == 0 {
+                return None;
+            }
+            i = (i + 1) & mask;
+        }
+        None
+    }
+
+    fn insert(&mut self, h: u64, slot: Slot) {
+        let mask = self.slots.len() - 1;
+        let mut i = index(h, self.slots.len());
+        for _ in 0..PROBES {
+            let s = &mut self.slots[i];
+            if s.len == 0 {
+                *s = slot;
+                self.filled += 1;
+                return;
+            }
+            if s.len == slot.len && s.key == slot.key {
+                return;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+}
+
+pub struct WordCache {
+    model: u64,
+    table: Table,
+}
+
+/// Words up to this many bytes are cached.
+pub const MAX_WORD: usize = KEY;
+
+/// A cache key: the word's bytes as two little-endian words, zero padded.
+pub type Key = [u64; 2];
+
+/// The key of `word`; None if it is too long.
+#[inline]
+pub fn key_of(word: &[u8]) -> Option<Key> {
+    if word.len() > KEY {
+        return None;
+    }
+    let mut buf = [0u8; KEY];
+    buf[..word.len()].copy_from_slice(word);
+    Some(key_from_bytes(&buf, word.len()))
+}
+
+/// The key of `text[start..start + len]` (len <= 16), reading whole words
+/// when the text allows it.
+#[inline]
+pub fn key_at(text: &[u8], start: usize, len: usize) -> Key {
+    if start + KEY > text.len() {
+        let mut buf = [0u8; KEY];
+        buf[..len].copy_from_slice(&text[start..start + len]);
+        return key_from_bytes(&buf, len);
+    }
+    let mut buf = [0u8; KEY];
+    buf.copy_from_slice(&text[start..start + KEY]);
+    key_from_bytes(&buf, len)
+}
+
+#[inline]
+fn key_from_bytes(buf: &[u8; KEY], len: usize) -> Key {
+    let mut lo = u64::from_le_bytes([
+        buf[0], buf[1], buf[2], buf[3], buf[4], buf[5], buf[6], buf[7],
+    ]);
+    let mut hi = u64::from_le_bytes([
+        buf[8], buf[9], buf[10], buf[11], buf[12], buf[13], buf[14], buf[15],
+    ]);
+    // Keep the first `len` bytes only.
+    if len < 8 {
+        lo &= (1u64 << (8 * len)) - 1;
+        hi = 0;
+    } else if len < 16 {
+        hi &= (1u64 << (8 * (len - 8))) - 1;
+    }
+    [lo, hi]
+}
+
+/// The word's bytes back from its key.
+#[inline]
+pub fn key_bytes(key: Key) -> [u8; KEY] {
+    let mut out = [0u8; KEY];
+    out[..8].copy_from_slice(&key[0].to_le_bytes());
+    out[8..].copy_from_slice(&key[1].to_le_bytes());
+    out
+}
+
+/// ASCII lowercase of eight bytes at once (bytes must be ASCII).
+#[inline]
+pub fn ascii_lower(x: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let ge_a = x + ONES * (0x80 - b'A' as u64);
+    let gt_z = x + ONES * (0x80 - (b'Z' as u64 + 1));
+    x | (((ge_a & !gt_z) & (ONES * 0x80)) >> 2)
+}
+
+/// A 64-bit hash of the key; tables use its top bits.
+#[inline]
+pub fn hash(key: [u64; 2], len: usize) -> u64 {
+    (key[0] ^ key[1].rotate_left(29) ^ len as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+#[inline]
+fn index(h: u64, slots: usize) -> usize {
+    (h >> (64 - slots.trailing_zeros())) as usize
+}
+
+impl WordCache {
+    fn new(model: u64) -> Self {
+        Self {
+            model,
+            table: Table::new(SLOTS),
+        }
+    }
+
+    /// Calls `emit` with each cached piece of `word` and returns true, or
+    /// returns false if the word is not cached.
+    #[inline]
+    pub fn lookup(&self, word: &[u8], emit: impl FnMut(Piece)) -> bool {
+        match key_of(word) {
+            Some(key) => self.lookup_key(key, word.len(), emit),
+            None => false,
+        }
+    }
+
+    /// Asks the CPU to start loading the slot of hash `h`, so that a lookup a
+    /// little later finds it in cache.
+    #[inline]
+    pub fn prefetch(&self, h: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let slot = &self.table.slots[index(h, self.table.slots.len())];
+            // SAFETY: a prefetch is only a hint; it reads nothing and cannot
+            // fault, and the pointer comes from a live reference anyway.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+                    (slot as *const Slot).cast::<i8>(),
+                )
+            };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = h;
+    }
+
+    /// [`WordCache::lookup`] by key.
+    #[inline]
+    pub fn lookup_key(&self, key: Key, len: usize, emit: impl FnMut(Piece)) -> bool {
+        self.lookup_hashed(hash(key, len), key, len, emit)
+    }
+
+    /// [`WordCache::lookup`] by key and its [`hash`].
+    #[inline]
+    pub fn lookup_hashed(&self, h: u64, key: Key, len: usize, mut emit: impl FnMut(Piece)) -> bool {
+        let Some(s) = self.table.find(h, key, len) else {
+            return false;
+        };
+        let n = s.n as usize;
+        let mut start = 0u32;
+        for k in 0..n {
+            let end = if k + 1 == n {
+                s.len as u32
+            } else {
+                s.ends[k] as u32
+            };
+            emit(Piece {
+                id: s.ids[k],
+                start,
+                end,
+            });
+            start = end;
+        }
+        true
+    }
+
+    /// Stores the pieces of `word` (pieces must tile the word).
+    pub fn insert(&mut self, word: &[u8], pieces: &[Piece]) {
+        if let Some(key) = key_of(word) {
+            self.insert_key(key, word.len(), pieces);
+        }
+    }
+
+    /// [`WordCache::insert`] by key.
+    pub fn insert_key(&mut self, key: Key, len: usize, pieces: &[Piece]) {
+        if pieces.len() > PIECES {
+            return;
+        }
+        let mut slot = Slot {
+            key,
+            len: len as u8,
+            n: pieces.len() as u8,
+            ..EMPTY
+        };
+        let mut start = 0u32;
+        for (k, p) in pieces.iter().enumerate() {
+            if p.start != start {
+                return;
+            }
+            if k + 1 < pieces.len() {
+                slot.ends[k] = p.end as u8;
+            }
+            slot.ids[k] = p.id;
+            start = p.end;
+        }
+        if start as usize != len {
+            return;
+        }
+        if !self.table.is_full() {
+            self.table.insert(hash(key, len), slot);
+        }
+    }
+}
+
+thread_local! {
+    static CACHE: RefCell<Option<WordCache>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` with this thread's cache for `model`.
+pub fn with_cache<T>(model: u64, f: impl FnOnce(&mut WordCache) -> T) -> T {
+    CACHE.with(|c| {
+        let mut c = c.borrow_mut();
+        match c.as_mut() {
+            Some(cache) if cache.model == model => {}
+            Some(cache) => {
+                cache.model = model;
+                cache.table.clear();
+            }
+            None => *c = Some(WordCache::new(model)),
+        }
+        f(c.as_mut().unwrap_or_else(|| unreachable!()))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slots_fill_half_a_cache_line() {
+        assert_eq!(std::mem::size_of::<Slot>(), 32);
+    }
+
+    #[test]
+    fn swar_lowercase_and_keys() {
+        let all: Vec<u8> = (0u8..128).collect();
+        for chunk in all.chunks(8) {
+            let x = u64::from_le_bytes(chunk.try_into().unwrap());
+            let expected: Vec<u8> = chunk.iter().map(u8::to_ascii_lowercase).collect();
+            assert_eq!(ascii_lower(x).to_le_bytes().to_vec(), expected);
+        }
+        let text = b"Hello, wonderful world of words";
+        for (start, len) in [(0, 5), (7, 9), (17, 5), (26, 5), (20, 11), (0, 16)] {
+            let word = &text[start..start + len];
+            assert_eq!(Some(key_at(text, start, len)), key_of(word));
+            assert_eq!(&key_bytes(key_at(text, start, len))[..len], word);
+        }
+    }
+
+    #[test]
+    fn stores_and_returns_pieces() {
+        let mut c = WordCache::new(1);
+        let pieces = [
+            Piece {
+                id: 7,
+                start: 0,
+                end: 2,
+            },
+            Piece {
+                id: 8,
+                start: 2,
+                end: 3,
+            },
+            Piece {
+                id: 9,
+                start: 3,
+                end: 5,
+            },
+        ];
+        c.insert(b"hello", &pieces);
+        let mut got = Vec::new();
+        assert!(c.lookup(b"hello", |p| got.push(p)));
+        assert_eq!(got, pieces);
+        assert!(!c.lookup(b"hell", |_| {}));
+        assert!(!c.lookup(b"a-very-long-word-indeed", |_| {}));
+    }
+}
