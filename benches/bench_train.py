@@ -13,7 +13,7 @@ from pathlib import Path
 
 from _common import ROOT, ensure_corpus, head_bytes, med, median_runs, run_child
 
-SPECIALS = '["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]'
+SPECIALS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
 
 WPIECE = """
 import wpiece
@@ -22,37 +22,31 @@ tok = wpiece.train({path!r}, vocab_size={vocab}, num_threads={threads})
 RESULT = {{"seconds": time.perf_counter() - t, "vocab": len(tok)}}
 """
 
-HF = (
-    """
+HF = """
 from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, trainers
 tk = Tokenizer(models.WordPiece(unk_token="[UNK]"))
 tk.normalizer = normalizers.BertNormalizer(lowercase=True)
 tk.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
-tr = trainers.WordPieceTrainer(vocab_size={vocab}, special_tokens=%s, show_progress=False)
+tr = trainers.WordPieceTrainer(
+    vocab_size={vocab}, special_tokens={specials!r}, show_progress=False
+)
 t = time.perf_counter()
 tk.train([{path!r}], tr)
 RESULT = {{"seconds": time.perf_counter() - t, "vocab": tk.get_vocab_size()}}
 """
-    % SPECIALS
-)
 
-# The reference recomputes everything per merge; it runs a fixed number of merges.
-REFERENCE = (
-    """
+# The reference recomputes everything per merge, so it runs a fixed number of merges.
+REFERENCE = """
 import sys
 sys.path.insert(0, {tests!r})
-from collections import Counter
-import wpiece
 from wpiece import _core
 from reference import train_reference
 c = _core.WordCounter(); c.add_file({path!r})
 counts = c.items()
 t = time.perf_counter()
-vocab = train_reference(counts, {vocab}, %s)
+vocab = train_reference(counts, {vocab}, {specials!r})
 RESULT = {{"seconds": time.perf_counter() - t, "vocab": len(vocab)}}
 """
-    % SPECIALS
-)
 
 WPIECE_COUNTS = """
 import wpiece
@@ -60,9 +54,23 @@ from wpiece import _core
 c = _core.WordCounter(); c.add_file({path!r})
 counts = c.items()
 t = time.perf_counter()
-tok = wpiece.train_from_counts(counts, {vocab}, normalize=True)
+tok = wpiece.train_from_counts(counts, {vocab}, special_tokens={specials!r})
 RESULT = {{"seconds": time.perf_counter() - t, "vocab": len(tok)}}
 """
+
+
+def run_trainer(engine: str, path: Path, threads: int) -> dict:
+    env = {"RAYON_NUM_THREADS": str(threads), "RAYON_RS_NUM_CPUS": str(threads)}
+    env["OPENBLAS_NUM_THREADS"] = "1"
+    template = WPIECE if engine == "wpiece" else HF
+    code = template.format(path=str(path), vocab=30000, threads=threads, specials=SPECIALS)
+    return run_child(code, env)
+
+
+def run_reference(engine: str, path: Path, vocab: int) -> dict:
+    template = REFERENCE if engine == "reference" else WPIECE_COUNTS
+    tests = str(ROOT / "tests")
+    return run_child(template.format(path=str(path), vocab=vocab, tests=tests, specials=SPECIALS))
 
 
 def main() -> None:
@@ -74,19 +82,17 @@ def main() -> None:
     work = corpus / "bench"
     work.mkdir(exist_ok=True)
     en10 = corpus / "en10.txt"
+    cases = [("en 10 MB", en10, [1, 2])]
+    if not args.quick:
+        cases += [("en 103 MB", corpus / "en.txt", [1, 2])]
+        cases += [("multi 49 MB", corpus / "multi.txt", [2])]
+
     rows = []
-
-    def compare(label: str, path: Path, threads_list: list[int]) -> None:
+    for label, path, threads_list in cases:
         for threads in threads_list:
-            env = {"RAYON_NUM_THREADS": str(threads), "RAYON_RS_NUM_CPUS": str(threads)}
-
-            def make(engine: str) -> dict:
-                code = (WPIECE if engine == "wpiece" else HF).format(
-                    path=str(path), vocab=30000, threads=threads
-                )
-                return run_child(code, env)
-
-            res = median_runs(make, ["wpiece", "hf"], args.repeats)
+            res = median_runs(
+                lambda e, p=path, t=threads: run_trainer(e, p, t), ["wpiece", "hf"], args.repeats
+            )
             w, h = res["wpiece"], res["hf"]
             rows.append(
                 f"| {label} | {threads} | {med(w, 'seconds'):.2f} | {med(h, 'seconds'):.2f} | "
@@ -95,29 +101,21 @@ def main() -> None:
             )
             print(rows[-1], flush=True)
 
-    compare("en 10 MB", en10, [1, 2])
-    if not args.quick:
-        compare("en 103 MB", corpus / "en.txt", [1, 2])
-        compare("multi 49 MB", corpus / "multi.txt", [2])
+    from wpiece import _core
 
     ref_rows = []
     for size, merges in ((100_000, 1000), (1_000_000, 1000)):
         path = head_bytes(en10, work / f"en_{size}.txt", size)
-
-        def make(engine: str, path: Path = path, merges: int = merges) -> dict:
-            # vocab = specials + alphabet + `merges`; the alphabet is read first.
-            from wpiece import _core
-
-            c = _core.WordCounter()
-            c.add_file(path)
-            chars = {w[0] for w, _ in c.items()} | {"##" + ch for w, _ in c.items() for ch in w[1:]}
-            vocab = 5 + len(chars) + merges
-            template = REFERENCE if engine == "reference" else WPIECE_COUNTS
-            return run_child(
-                template.format(path=str(path), vocab=vocab, tests=str(ROOT / "tests"))
-            )
-
-        res = median_runs(make, ["wpiece", "reference"], 1 if size > 100_000 else args.repeats)
+        # vocab = specials + alphabet + `merges`
+        counter = _core.WordCounter()
+        counter.add_file(path)
+        items = counter.items()
+        alphabet = {w[0] for w, _ in items} | {"##" + ch for w, _ in items for ch in w[1:]}
+        vocab = len(SPECIALS) + len(alphabet) + merges
+        repeats = 1 if size > 100_000 else args.repeats
+        res = median_runs(
+            lambda e, p=path, v=vocab: run_reference(e, p, v), ["wpiece", "reference"], repeats
+        )
         w, r = res["wpiece"], res["reference"]
         assert w[0]["vocab"] == r[0]["vocab"]
         ref_rows.append(
@@ -129,12 +127,11 @@ def main() -> None:
     out = ROOT / "benches" / "results"
     out.mkdir(exist_ok=True)
     text = (
-        "## Training, vocab 30,000 (medians of %d runs, each in its own process)\n\n"
+        f"## Training, vocab 30,000 (medians of {args.repeats} runs, each in its own process)\n\n"
         "| corpus | threads | wpiece s | HF s | HF / wpiece | wpiece peak MB | HF peak MB |\n"
         "|---|---|---|---|---|---|---|\n"
-        % args.repeats
         + "\n".join(rows)
-        + "\n\n## Against the pure-Python reference trainer (same merges)\n\n"
+        + "\n\n## Against the pure-Python reference trainer (same vocab, same merges)\n\n"
         "| corpus | merges | wpiece | reference | reference / wpiece |\n|---|---|---|---|---|\n"
         + "\n".join(ref_rows)
         + "\n\nCommand: `python benches/bench_train.py`\n"

@@ -3,11 +3,11 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
-use numpy::{IntoPyArray, PyArray1, PyArrayMethods};
+use numpy::{IntoPyArray, PyArrayMethods};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString};
+use pyo3::types::{PyDict, PyString, PyTuple};
 
 use crate::encode::{UnknownPolicy, WordPieceConfig};
 use crate::error::Error;
@@ -73,9 +73,6 @@ fn pre_tokenizer(name: &str) -> PyResult<PreTokenizer> {
         ))
     })
 }
-
-/// Flat ids and row offsets of a batch.
-type FlatIds<'py> = (Bound<'py, PyArray1<u32>>, Bound<'py, PyArray1<i64>>);
 
 type TruncationArg = Option<(usize, String)>;
 type PaddingArg = Option<(Option<usize>, Option<usize>, String, u32)>;
@@ -470,8 +467,9 @@ impl PyTokenizer {
     }
 
     /// All ids of the batch in one flat uint32 array, plus `row_offsets`
-    /// (length n+1): row i is `ids[row_offsets[i]:row_offsets[i+1]]`.
-    #[pyo3(signature = (texts, add_special_tokens=true, truncation=None, num_threads=None))]
+    /// (length n+1): row i is `ids[row_offsets[i]:row_offsets[i+1]]`; with
+    /// `return_offsets`, also an (n_tokens, 2) uint32 array of char offsets.
+    #[pyo3(signature = (texts, add_special_tokens=true, truncation=None, num_threads=None, return_offsets=false))]
     fn encode_batch_flat<'py>(
         &self,
         py: Python<'py>,
@@ -479,19 +477,32 @@ impl PyTokenizer {
         add_special_tokens: bool,
         truncation: TruncationArg,
         num_threads: Option<usize>,
-    ) -> PyResult<FlatIds<'py>> {
+        return_offsets: bool,
+    ) -> PyResult<Bound<'py, PyTuple>> {
         let texts = Self::strs(&texts)?;
         let trunc = truncation_setting(truncation)?;
-        let (ids, rows) = py.allow_threads(|| {
+        let flat = py.allow_threads(|| {
             guard(|| {
                 parallel::install(num_threads, || {
-                    self.inner
-                        .encode_batch_ids(&texts, add_special_tokens, trunc.as_ref())
+                    self.inner.encode_batch_flat(
+                        &texts,
+                        add_special_tokens,
+                        trunc.as_ref(),
+                        return_offsets,
+                    )
                 })
             })
         })?;
-        let offsets: Vec<i64> = rows.into_iter().map(|r| r as i64).collect();
-        Ok((ids.into_pyarray(py), offsets.into_pyarray(py)))
+        let rows: Vec<i64> = flat.rows.into_iter().map(|r| r as i64).collect();
+        let ids = flat.ids.into_pyarray(py).into_any();
+        let rows = rows.into_pyarray(py).into_any();
+        if !return_offsets {
+            return PyTuple::new(py, [ids, rows]);
+        }
+        let n = flat.offsets.len();
+        let pairs: Vec<u32> = flat.offsets.into_iter().flat_map(|(a, b)| [a, b]).collect();
+        let offsets = pairs.into_pyarray(py).reshape([n, 2])?.into_any();
+        PyTuple::new(py, [ids, rows, offsets])
     }
 
     #[pyo3(signature = (ids, skip_special_tokens=true))]

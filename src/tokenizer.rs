@@ -807,6 +807,19 @@ impl Tokenizer {
         add_special_tokens: bool,
         truncation: Option<&Truncation>,
     ) -> Result<(Vec<u32>, Vec<usize>)> {
+        let flat = self.encode_batch_flat(texts, add_special_tokens, truncation, false)?;
+        Ok((flat.ids, flat.rows))
+    }
+
+    /// [`Tokenizer::encode_batch_ids`], with char offsets of every token when
+    /// `with_offsets` (special tokens get `(0, 0)`).
+    pub fn encode_batch_flat(
+        &self,
+        texts: &[&str],
+        add_special_tokens: bool,
+        truncation: Option<&Truncation>,
+        with_offsets: bool,
+    ) -> Result<FlatBatch> {
         let post = if add_special_tokens {
             self.post_processor.as_ref()
         } else {
@@ -839,39 +852,55 @@ impl Tokenizer {
         if *bounds.last().unwrap_or(&0) != texts.len() {
             bounds.push(texts.len());
         }
-        let parts: Vec<(Vec<u32>, Vec<usize>)> = bounds
+        let parts: Vec<(SeqOut, Vec<usize>)> = bounds
             .par_windows(2)
             .map(|b| {
-                let mut out = SeqOut::new(false);
+                let mut out = SeqOut::new(with_offsets);
                 let mut rows = Vec::with_capacity(b[1] - b[0]);
                 for text in &texts[b[0]..b[1]] {
                     if let Some(p) = post {
-                        out.ids.push(p.cls.1);
+                        out.push(p.cls.1, (0, 0));
                     }
                     let start = out.ids.len();
                     self.encode_sequence_into(text, &mut out);
                     if out.ids.len() - start > keep {
                         out.ids.truncate(start + keep);
+                        if with_offsets {
+                            out.offsets.truncate(start + keep);
+                        }
                     }
                     if let Some(p) = post {
-                        out.ids.push(p.sep.1);
+                        out.push(p.sep.1, (0, 0));
                     }
                     rows.push(out.ids.len());
                 }
-                (out.ids, rows)
+                (out, rows)
             })
             .collect();
-        let n: usize = parts.iter().map(|p| p.0.len()).sum();
-        let mut ids = Vec::with_capacity(n);
-        let mut rows = Vec::with_capacity(texts.len() + 1);
-        rows.push(0);
-        for (part_ids, part_rows) in parts {
-            let base = ids.len();
-            ids.extend_from_slice(&part_ids);
-            rows.extend(part_rows.into_iter().map(|r| r + base));
+        let n: usize = parts.iter().map(|p| p.0.ids.len()).sum();
+        let mut flat = FlatBatch {
+            ids: Vec::with_capacity(n),
+            offsets: Vec::with_capacity(if with_offsets { n } else { 0 }),
+            rows: Vec::with_capacity(texts.len() + 1),
+        };
+        flat.rows.push(0);
+        for (out, part_rows) in parts {
+            let base = flat.ids.len();
+            flat.ids.extend_from_slice(&out.ids);
+            flat.offsets.extend_from_slice(&out.offsets);
+            flat.rows.extend(part_rows.into_iter().map(|r| r + base));
         }
-        Ok((ids, rows))
+        Ok(flat)
     }
+}
+
+/// A batch as flat arrays: row i is `ids[rows[i]..rows[i + 1]]`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FlatBatch {
+    pub ids: Vec<u32>,
+    /// Char offsets per token; empty unless asked for.
+    pub offsets: Vec<(u32, u32)>,
+    pub rows: Vec<usize>,
 }
 
 /// Pads encodings (to the longest, or to a fixed length).

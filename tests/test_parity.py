@@ -124,12 +124,15 @@ def test_numpy_batch_matches_hf_padded(en_lines) -> None:
     assert arrays["special_tokens_mask"].tolist() == [e.special_tokens_mask for e in expected]
 
 
-def test_flat_batch_equals_rows(en_lines) -> None:
-    wp = wp_bert()
-    ids, rows = wp.encode_batch_flat(en_lines[:200])
-    assert ids.dtype == np.uint32 and rows.shape == (201,)
-    for i, e in enumerate(wp.encode_batch(en_lines[:200])):
-        assert ids[rows[i] : rows[i + 1]].tolist() == e.ids
+def test_flat_batch_equals_hf(en_lines) -> None:
+    hf, wp = hf_bert(), wp_bert()
+    texts = en_lines[:500] + ADVERSARIAL
+    ids, rows, offsets = wp.encode_batch_flat(texts, return_offsets=True)
+    assert ids.dtype == np.uint32 and rows.shape == (len(texts) + 1,)
+    assert offsets.shape == (len(ids), 2)
+    for i, e in enumerate(hf.encode_batch(texts)):
+        assert ids[rows[i] : rows[i + 1]].tolist() == e.ids, texts[i]
+        assert [tuple(o) for o in offsets[rows[i] : rows[i + 1]].tolist()] == e.offsets
 
 
 def test_bare_vocab_txt_behaves_like_bert_wordpiece_tokenizer(en_lines) -> None:

@@ -385,20 +385,26 @@ class Tokenizer:
         texts: Sequence[str],
         add_special_tokens: bool = True,
         *,
+        return_offsets: bool = False,
         num_threads: Optional[int] = None,
-    ) -> tuple[np.ndarray, np.ndarray]:
+    ) -> tuple[np.ndarray, ...]:
         """All ids of a batch as one flat ``uint32`` array plus ``row_offsets``
-        (length ``len(texts) + 1``); no Python object per token.
+        (length ``len(texts) + 1``); no Python object per token. With
+        ``return_offsets`` a third ``(n_tokens, 2)`` array holds char offsets.
 
         >>> tok = Tokenizer(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "a"])
         >>> ids, rows = tok.encode_batch_flat(["a", "a a"], add_special_tokens=False)
         >>> ids.tolist(), rows.tolist()
         ([4, 4, 4], [0, 1, 3])
+        >>> tok.encode_batch_flat(["a a"], return_offsets=True)[2].tolist()
+        [[0, 0], [0, 1], [2, 3], [0, 0]]
         """
         texts = _str_list(texts, "texts")
         _check_threads(num_threads)
-        return self._core.encode_batch_flat(
-            texts, add_special_tokens, self._truncation, num_threads
+        return tuple(
+            self._core.encode_batch_flat(
+                texts, add_special_tokens, self._truncation, num_threads, return_offsets
+            )
         )
 
     def tokenize(self, text: str) -> list[str]:

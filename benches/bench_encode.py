@@ -1,0 +1,167 @@
+"""Whole-run encoding benchmark: wpiece vs HF `tokenizers` vs nanotoken.
+
+    python benches/bench_encode.py [--repeats 3] [--mb 0] [--corpora en,multi]
+
+Each measurement runs in its own process; engines alternate run by run; the
+table shows medians. Every document's ids are compared with HF's. Writes
+benches/results/encode.md and encode.png.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from _common import ROOT, ensure_corpus, head_bytes, med, median_runs, run_child
+
+VOCAB = ROOT / "tests" / "data" / "vocab.txt"
+
+LOAD = """
+import os
+path = {path!r}
+lines = open(path, encoding="utf-8").read().splitlines()
+nbytes = sum(len(x.encode()) for x in lines)
+"""
+
+ENGINES = {
+    "wpiece": """
+import wpiece
+tok = wpiece.Tokenizer.from_file({vocab!r})
+run = lambda: tok.encode_batch_flat(lines, num_threads={threads})[0].size
+""",
+    "wpiece+offsets": """
+import wpiece
+tok = wpiece.Tokenizer.from_file({vocab!r})
+run = lambda: tok.encode_batch_flat(lines, return_offsets=True, num_threads={threads})[0].size
+""",
+    "nanotoken": """
+import nanotoken
+tok = nanotoken.Tokenizer.from_vocab({vocab!r})
+run = lambda: int(tok.encode_batch(lines).lengths.sum())
+""",
+    "hf": """
+from tokenizers import BertWordPieceTokenizer
+tok = BertWordPieceTokenizer({vocab!r})
+enc = getattr(tok._tokenizer, "encode_batch_fast", tok._tokenizer.encode_batch)
+run = lambda: sum(len(e.ids) for e in enc(lines))
+""",
+}
+
+TIMED = """
+n_tokens = run()  # warm-up: thread pools, caches
+t = time.perf_counter()
+n_tokens = run()
+seconds = time.perf_counter() - t
+RESULT = {"seconds": seconds, "mb_s": nbytes / seconds / 1e6, "tokens_s": n_tokens / seconds}
+"""
+
+PARITY = """
+import wpiece
+from tokenizers import BertWordPieceTokenizer
+hf = BertWordPieceTokenizer({vocab!r})
+wp = wpiece.Tokenizer.from_file({vocab!r})
+ids, rows = wp.encode_batch_flat(lines)
+same = 0
+for i, e in enumerate(hf.encode_batch(lines)):
+    same += ids[rows[i]:rows[i + 1]].tolist() == e.ids
+RESULT = {{"documents": len(lines), "identical": same}}
+"""
+
+
+def measure(engine: str, path: Path, threads: int) -> dict:
+    env = {"RAYON_NUM_THREADS": str(threads), "RAYON_RS_NUM_CPUS": str(threads)}
+    env["OPENBLAS_NUM_THREADS"] = "1"  # numpy's BLAS threads would spin on our cores
+    code = (
+        LOAD.format(path=str(path))
+        + ENGINES[engine].format(vocab=str(VOCAB), threads=threads)
+        + TIMED
+    )
+    return run_child(code, env)
+
+
+def chart(rows: list[tuple[str, int, str, float]], out: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    groups = sorted({(c, t) for c, t, _, _ in rows})
+    engines = [e for e in ENGINES if any(r[2] == e for r in rows)]
+    fig, ax = plt.subplots(figsize=(9, 4.5), dpi=120)
+    width = 0.8 / len(engines)
+    for k, e in enumerate(engines):
+        xs, ys = [], []
+        for g, (c, t) in enumerate(groups):
+            v = [r[3] for r in rows if (r[0], r[1], r[2]) == (c, t, e)]
+            if v:
+                xs.append(g + k * width)
+                ys.append(v[0])
+        bars = ax.bar(xs, ys, width, label=e)
+        ax.bar_label(bars, fmt="%.0f", fontsize=7)
+    ax.set_xticks([g + 0.4 - width / 2 for g in range(len(groups))])
+    ax.set_xticklabels([f"{c}\n{t} thread{'s' if t > 1 else ''}" for c, t in groups])
+    ax.set_ylabel("throughput (MB/s, higher is better)")
+    ax.set_title("WordPiece encoding, bert-base-uncased vocab (median of runs)")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(out)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--mb", type=int, default=0, help="use the first N MB of each corpus (0: all)")
+    ap.add_argument("--corpora", default="en,multi")
+    ap.add_argument("--no-hf", action="store_true", help="skip HF timing (slow), keep parity")
+    args = ap.parse_args()
+    corpus = ensure_corpus()
+    files = {"en": corpus / "en.txt", "multi": corpus / "multi.txt"}
+    md = [
+        "| corpus | threads | engine | MB/s | M tokens/s | peak RSS MB | vs nanotoken |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    chart_rows = []
+    parity_lines = []
+    for name in args.corpora.split(","):
+        path = files[name]
+        if args.mb:
+            path = head_bytes(path, corpus / f"{name}_{args.mb}mb.txt", args.mb * 1_000_000)
+        engines = ["wpiece", "wpiece+offsets", "nanotoken"] + ([] if args.no_hf else ["hf"])
+        for threads in (1, 2):
+            res = median_runs(lambda e, p=path, t=threads: measure(e, p, t), engines, args.repeats)
+            nt = med(res["nanotoken"], "mb_s")
+            for e in engines:
+                mb_s = med(res[e], "mb_s")
+                chart_rows.append((name, threads, e, mb_s))
+                md.append(
+                    f"| {name} | {threads} | {e} | {mb_s:.1f} | "
+                    f"{med(res[e], 'tokens_s') / 1e6:.1f} | {med(res[e], 'peak_rss_mb'):.0f} | "
+                    f"{mb_s / nt:.2f}x |"
+                )
+                print(md[-1], flush=True)
+        p = run_child(LOAD.format(path=str(path)) + PARITY.format(vocab=str(VOCAB)))
+        parity_lines.append(
+            f"- {name}: {p['identical']} of {p['documents']} documents identical to HF "
+            f"({100 * p['identical'] / p['documents']:.2f}%)"
+        )
+        print(parity_lines[-1], flush=True)
+    out = ROOT / "benches" / "results"
+    out.mkdir(exist_ok=True)
+    chart(chart_rows, out / "encode.png")
+    text = (
+        f"## Encoding (medians of {args.repeats} runs, each in its own process)\n\n"
+        + "\n".join(md)
+        + "\n\nParity with HF on every document:\n\n"
+        + "\n".join(parity_lines)
+        + "\n\nCommand: `python benches/bench_encode.py"
+        + (f" --mb {args.mb}" if args.mb else "")
+        + "`\n"
+    )
+    (out / "encode.md").write_text(text, encoding="utf-8")
+    (out / "encode.json").write_text(json.dumps(chart_rows), encoding="utf-8")
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
