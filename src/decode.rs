@@ -5,6 +5,9 @@ pub struct Decoder {
     pub prefix: String,
     /// Undo BERT's spacing around punctuation and contractions.
     pub cleanup: bool,
+    /// End-of-word suffix: when set, tokens are joined and each suffix
+    /// becomes a space (the D2L style).
+    pub suffix: String,
 }
 
 impl Default for Decoder {
@@ -12,6 +15,7 @@ impl Default for Decoder {
         Self {
             prefix: "##".into(),
             cleanup: true,
+            suffix: String::new(),
         }
     }
 }
@@ -36,6 +40,16 @@ impl Decoder {
     /// first gets a space before it. With an empty prefix every token is a
     /// continuation, so tokens are joined without spaces (as HF does).
     pub fn decode<'a>(&self, tokens: impl IntoIterator<Item = &'a str>) -> String {
+        if !self.suffix.is_empty() {
+            let joined: String = tokens
+                .into_iter()
+                .map(|t| t.strip_prefix(self.prefix.as_str()).unwrap_or(t))
+                .collect();
+            return joined
+                .replace(self.suffix.as_str(), " ")
+                .trim_end()
+                .to_owned();
+        }
         let mut out = String::new();
         for (i, token) in tokens.into_iter().enumerate() {
             let mut piece = if i == 0 {
@@ -61,6 +75,16 @@ impl Decoder {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn suffix_marks_word_ends() {
+        let d = Decoder {
+            prefix: String::new(),
+            cleanup: true,
+            suffix: "_".into(),
+        };
+        assert_eq!(d.decode(["s", "low", "est_", "new_"]), "slowest new");
+    }
 
     #[test]
     fn joins_pieces_and_cleans_up() {

@@ -27,6 +27,9 @@ pub struct WordPieceConfig {
     pub continuing_subword_prefix: String,
     pub max_input_chars_per_word: usize,
     pub unknown: UnknownPolicy,
+    /// Appended to every word before matching (e.g. `_` in the D2L style);
+    /// empty for BERT.
+    pub end_of_word_suffix: String,
 }
 
 impl Default for WordPieceConfig {
@@ -36,6 +39,7 @@ impl Default for WordPieceConfig {
             continuing_subword_prefix: "##".into(),
             max_input_chars_per_word: 100,
             unknown: UnknownPolicy::Word,
+            end_of_word_suffix: String::new(),
         }
     }
 }

@@ -228,6 +228,7 @@ pub fn tokenizer_from_json(text: &str) -> Result<Tokenizer> {
         max_input_chars_per_word: get_u64(model, "max_input_chars_per_word")?.unwrap_or(100)
             as usize,
         unknown: UnknownPolicy::Word,
+        end_of_word_suffix: String::new(),
     };
 
     let normalizer = match component(root, "normalizer")? {
@@ -282,6 +283,7 @@ pub fn tokenizer_from_json(text: &str) -> Result<Tokenizer> {
         Some(("WordPiece", o)) => Decoder {
             prefix: get_str(o, "prefix")?.unwrap_or("##").to_owned(),
             cleanup: get_bool(o, "cleanup", true)?,
+            suffix: String::new(),
         },
         Some((other, _)) => return Err(unsupported(format!("decoder {other} (only WordPiece)"))),
         None => return Err(unsupported("a tokenizer without decoder")),
@@ -370,6 +372,11 @@ pub fn tokenizer_to_json(tok: &Tokenizer) -> Result<String> {
     if cfg.unknown != UnknownPolicy::Word {
         return Err(unsupported(
             "tokenizer.json cannot express per-character unknowns; save as vocab.txt instead",
+        ));
+    }
+    if !cfg.end_of_word_suffix.is_empty() {
+        return Err(unsupported(
+            "tokenizer.json cannot express an end-of-word suffix; save as vocab.txt instead",
         ));
     }
     let vocab: Map<String, Value> = tok

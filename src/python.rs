@@ -180,7 +180,7 @@ impl PyTokenizer {
     #[pyo3(signature = (vocab, *, unk_token="[UNK]", continuing_subword_prefix="##",
         max_input_chars_per_word=100, unknown="word", normalize=true, lowercase=true,
         strip_accents=None, clean_text=true, handle_chinese_chars=true, pre_tokenizer="bert",
-        special_tokens=None))]
+        special_tokens=None, end_of_word_suffix=""))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         vocab: Vec<String>,
@@ -195,12 +195,14 @@ impl PyTokenizer {
         handle_chinese_chars: bool,
         pre_tokenizer: &str,
         special_tokens: Option<Vec<String>>,
+        end_of_word_suffix: &str,
     ) -> PyResult<Self> {
         let model = WordPieceConfig {
             unk_token: unk_token.to_owned(),
             continuing_subword_prefix: continuing_subword_prefix.to_owned(),
             max_input_chars_per_word,
             unknown: unknown_policy(unknown)?,
+            end_of_word_suffix: end_of_word_suffix.to_owned(),
         };
         let normalizer = normalize.then_some(NormalizerConfig {
             clean_text,
@@ -321,6 +323,7 @@ impl PyTokenizer {
             },
         )?;
         d.set_item("pre_tokenizer", t.pre_tokenizer.name())?;
+        d.set_item("end_of_word_suffix", &m.end_of_word_suffix)?;
         d.set_item("normalize", t.normalizer.is_some())?;
         if let Some(n) = &t.normalizer {
             d.set_item("lowercase", n.lowercase)?;
@@ -648,8 +651,8 @@ impl PyWordCounter {
     /// where each merge is `(left, right, merged, pair_freq, left_freq, right_freq,
     /// tokens_after, added)`. `progress(merges_done, vocab_len)` is called now and then.
     #[pyo3(signature = (*, vocab_size, min_frequency=0, special_tokens, limit_alphabet=None,
-        initial_alphabet=Vec::new(), continuing_subword_prefix="##", score="wordpiece",
-        progress=None))]
+        initial_alphabet=Vec::new(), continuing_subword_prefix="##", end_of_word_suffix="",
+        score="wordpiece", progress=None))]
     #[allow(clippy::too_many_arguments)]
     fn train(
         &self,
@@ -660,6 +663,7 @@ impl PyWordCounter {
         limit_alphabet: Option<usize>,
         initial_alphabet: Vec<char>,
         continuing_subword_prefix: &str,
+        end_of_word_suffix: &str,
         score: &str,
         progress: Option<PyObject>,
     ) -> PyResult<PyObject> {
@@ -679,6 +683,7 @@ impl PyWordCounter {
             limit_alphabet,
             initial_alphabet,
             continuing_subword_prefix: continuing_subword_prefix.to_owned(),
+            end_of_word_suffix: end_of_word_suffix.to_owned(),
             score,
         };
         let out = py.allow_threads(|| {

@@ -428,6 +428,7 @@ impl Tokenizer {
         let decoder = Decoder {
             prefix: model_config.continuing_subword_prefix.clone(),
             cleanup: true,
+            suffix: model_config.end_of_word_suffix.clone(),
         };
         Self::new(
             vocab,
@@ -462,7 +463,8 @@ impl Tokenizer {
     pub fn encode_sequence_into(&self, text: &str, out: &mut SeqOut) {
         // Most texts are ASCII without added tokens: one pass does it all, and
         // gives up at the first byte that could start an added token.
-        if text.is_ascii() {
+        let suffixed = !self.model.config.end_of_word_suffix.is_empty();
+        if text.is_ascii() && !suffixed {
             let (n_ids, n_offsets) = (out.ids.len(), out.offsets.len());
             if self.encode_ascii(text.as_bytes(), 0, out, &self.ascii_text) {
                 return;
@@ -498,7 +500,7 @@ impl Tokenizer {
 
     /// A segment without added tokens; `first_char` is its char offset in the input.
     fn encode_plain(&self, segment: &str, first_char: u32, out: &mut SeqOut) {
-        if segment.is_ascii() {
+        if segment.is_ascii() && self.model.config.end_of_word_suffix.is_empty() {
             let (n_ids, n_offsets) = (out.ids.len(), out.offsets.len());
             if self.encode_ascii(segment.as_bytes(), first_char, out, &self.ascii) {
                 return;
@@ -667,32 +669,41 @@ impl Tokenizer {
     fn encode_normalized(&self, normalized: &Normalized, out: &mut SeqOut) {
         let text = normalized.text.as_str();
         let source = &normalized.source;
+        let suffix = self.model.config.end_of_word_suffix.as_bytes();
+        let mut suffixed = std::mem::take(&mut out.word);
         cache::with_cache(self.model_id, |cache| {
             self.pre_tokenizer.split(text, |w| {
                 let word = &text.as_bytes()[w.start..w.end];
                 let first = w.first_char as usize;
-                if word.is_ascii() {
+                // Char index (within the word) of a piece boundary; a boundary
+                // inside the end-of-word suffix falls on the word's end.
+                let char_at = |byte: u32| {
+                    let byte = (byte as usize).min(word.len());
+                    first + word[..byte].iter().filter(|&&x| (x & 0xC0) != 0x80).count()
+                };
+                let offsets = |p: &Piece| {
+                    let (a, b) = (char_at(p.start), char_at(p.end));
+                    let a = a.min(b.saturating_sub(1)).max(first);
+                    (source[a], source[b.max(a + 1) - 1] + 1)
+                };
+                if !suffix.is_empty() {
+                    suffixed.clear();
+                    suffixed.extend_from_slice(word);
+                    suffixed.extend_from_slice(suffix);
+                    self.emit_word(&suffixed, cache, out, offsets);
+                } else if word.is_ascii() {
                     self.emit_word(word, cache, out, |p| {
                         (
                             source[first + p.start as usize],
                             source[first + p.end as usize - 1] + 1,
                         )
                     });
-                    return;
+                } else {
+                    self.emit_word(word, cache, out, offsets);
                 }
-                // Piece byte ranges to char ranges: count char starts up to each boundary.
-                let char_at = |byte: u32| {
-                    first
-                        + word[..byte as usize]
-                            .iter()
-                            .filter(|&&x| (x & 0xC0) != 0x80)
-                            .count()
-                };
-                self.emit_word(word, cache, out, |p| {
-                    (source[char_at(p.start)], source[char_at(p.end) - 1] + 1)
-                });
             });
         });
+        out.word = suffixed;
     }
 
     /// Encodes `text` (and `pair`), adding special tokens and truncating as configured.
@@ -1013,6 +1024,7 @@ impl Tokenizer {
         let decoder = Decoder {
             prefix: model_config.continuing_subword_prefix.clone(),
             cleanup: self.decoder.cleanup,
+            suffix: model_config.end_of_word_suffix.clone(),
         };
         let mut tok = Self::new(
             self.vocab.clone(),

@@ -11,6 +11,7 @@ import pytest
 from tokenizers import Tokenizer as HFTokenizer
 
 import wpiece
+import wpiece.report
 import wpiece.tokenizer
 import wpiece.training
 
@@ -18,7 +19,7 @@ from conftest import TOKENIZER_JSON, VOCAB_TXT, hf_bert
 
 
 def test_docstring_examples_run() -> None:
-    for module in (wpiece, wpiece.tokenizer, wpiece.training):
+    for module in (wpiece, wpiece.tokenizer, wpiece.training, wpiece.report):
         result = doctest.testmod(module, raise_on_error=False)
         assert result.failed == 0, module.__name__
         assert result.attempted > 0
@@ -161,7 +162,7 @@ def test_cli_demo_runs(capsys) -> None:
     assert main(["demo"]) == 0
     out = capsys.readouterr().out
     assert "tokens: ['[CLS]', 'in', 'the', 'beginning'" in out
-    assert "chars/token" in out
+    assert "chars/token" in out and "trained a 2,000-token" in out
 
 
 def test_thread_count_never_changes_results(en_lines) -> None:

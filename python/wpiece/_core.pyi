@@ -63,6 +63,7 @@ class WordCounter:
         limit_alphabet: Optional[int] = None,
         initial_alphabet: list[str] = ...,
         continuing_subword_prefix: str = "##",
+        end_of_word_suffix: str = "",
         score: str = "wordpiece",
         progress: Optional[Callable[[int, int], object]] = None,
     ) -> tuple[
@@ -90,6 +91,7 @@ class Tokenizer:
         handle_chinese_chars: bool = True,
         pre_tokenizer: str = "bert",
         special_tokens: Optional[list[str]] = None,
+        end_of_word_suffix: str = "",
     ) -> Tokenizer: ...
     @staticmethod
     def from_json(json: str) -> Tokenizer: ...

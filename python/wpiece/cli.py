@@ -1,57 +1,455 @@
-"""The `wpiece` command line."""
+"""The `wpiece` command line (also `python -m wpiece`)."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import Optional
 
-from . import Tokenizer, sample_text_path, sample_vocab_path
+from . import BERT_SPECIAL_TOKENS, Tokenizer, sample_text_path, sample_vocab_path
+from .training import _jsonl_texts, resolve_files, train, train_from_iterator
+
+EPILOG = """examples:
+  wpiece demo
+  wpiece train corpus/*.txt.gz --vocab-size 30000 -o my-tokenizer --report
+  wpiece train data.jsonl --field text --vocab-size 8000 -o tok
+  cat corpus.txt | wpiece train - --vocab-size 8000 -o tok
+  wpiece encode --tokenizer tok corpus.txt -o ids.jsonl
+  wpiece encode --tokenizer tok corpus.txt -o ids.npy
+  wpiece decode --tokenizer tok ids.jsonl
+  wpiece stats --tokenizer tok --tokenizer bert-vocab.txt corpus.txt
+  wpiece bench --corpus corpus.txt
+"""
+
+
+class CliError(Exception):
+    """A user error: printed without a traceback, exit status 2."""
+
+
+def _progress_wanted(args: argparse.Namespace) -> bool:
+    if args.progress is not None:
+        return bool(args.progress)
+    return sys.stderr.isatty()
+
+
+def _read_docs(paths: Sequence[str], field: Optional[str]) -> Iterator[str]:
+    """Documents (one per line) from files, globs, `.gz`, `.jsonl` or `-` (stdin)."""
+    import gzip
+
+    for item in paths:
+        if item == "-":
+            for line in sys.stdin:
+                yield line.rstrip("\n")
+            continue
+        for p in resolve_files(item):
+            if field is not None or p.suffix == ".jsonl" or p.name.endswith(".jsonl.gz"):
+                if field is None:
+                    raise CliError(f"{p}: give --field for .jsonl input")
+                yield from _jsonl_texts(p, field)
+                continue
+            opener = gzip.open if p.suffix == ".gz" else open
+            with opener(p, "rt", encoding="utf-8") as f:  # type: ignore[operator]
+                for line in f:
+                    yield line.rstrip("\n")
+
+
+def _load(path: str, lowercase: Optional[bool] = None) -> Tokenizer:
+    options = {} if lowercase is None else {"lowercase": lowercase}
+    tok = Tokenizer.from_file(path, **options)
+    tok.no_padding()
+    tok.no_truncation()
+    return tok
+
+
+# ----- train -------------------------------------------------------------------
+
+
+def _train(args: argparse.Namespace) -> int:
+    specials = args.special_tokens.split(",") if args.special_tokens else list(BERT_SPECIAL_TOKENS)
+    if args.unk_token not in specials:
+        specials.insert(0, args.unk_token)
+    options = {
+        "min_frequency": args.min_frequency,
+        "special_tokens": specials,
+        "limit_alphabet": args.limit_alphabet,
+        "continuing_subword_prefix": args.prefix,
+        "end_of_word_suffix": args.suffix,
+        "unk_token": args.unk_token,
+        "unknown": args.unknown,
+        "lowercase": not args.cased,
+        "pre_tokenizer": args.pre_tokenizer,
+        "score": args.score,
+        "show_progress": _progress_wanted(args),
+        "num_threads": args.threads,
+    }
+    start = time.perf_counter()
+    plain_files = "-" not in args.corpus and args.field is None
+    if plain_files and not any(str(c).endswith(".jsonl") for c in args.corpus):
+        tok = train(args.corpus, args.vocab_size, **options)
+    else:
+        tok = train_from_iterator(_read_docs(args.corpus, args.field), args.vocab_size, **options)
+    seconds = time.perf_counter() - start
+    out = Path(args.output)
+    tok.save(out)
+    record = tok.training_record
+    assert record is not None
+    curve = record.tokens_per_word()
+    print(f"trained {len(tok):,} tokens ({record.score} score) in {seconds:.1f} s")
+    print(f"corpus: {record.total_words:,} words")
+    print(
+        f"compression: {curve[0][1]:.3f} tokens/word with the alphabet "
+        f"({curve[0][0]:,} tokens) -> {curve[-1][1]:.3f} tokens/word at {curve[-1][0]:,}"
+    )
+    written = sorted(p.name for p in out.iterdir())
+    if args.report:
+        from .report import write_report
+
+        write_report(tok, out)
+        written += ["report.png", "report.html"]
+    print(f"wrote {', '.join(sorted(set(written)))} to {out}")
+    return 0
+
+
+# ----- encode / decode ----------------------------------------------------------
+
+
+def _encode(args: argparse.Namespace) -> int:
+    tok = _load(args.tokenizer)
+    docs = list(_read_docs(args.input, args.field))
+    bar = None
+    if _progress_wanted(args):
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=len(docs), desc="encoding", unit="doc")
+    out_path = args.output
+    fmt = args.format or ("npy" if out_path and out_path.endswith(".npy") else "jsonl")
+    chunk = 65536
+    all_ids, all_rows = [], [0]
+    out = open(out_path, "w", encoding="utf-8") if out_path and fmt == "jsonl" else sys.stdout
+    try:
+        for i in range(0, len(docs), chunk):
+            part = docs[i : i + chunk]
+            ids, rows = tok.encode_batch_flat(part, add_special_tokens=not args.no_special_tokens)
+            if fmt == "jsonl":
+                for k in range(len(part)):
+                    out.write(json.dumps(ids[rows[k] : rows[k + 1]].tolist()) + "\n")
+            else:
+                all_ids.append(ids)
+                base = all_rows[-1]
+                all_rows.extend((rows[1:] + base).tolist())
+            if bar is not None:
+                bar.update(len(part))
+    finally:
+        if out is not sys.stdout:
+            out.close()
+        if bar is not None:
+            bar.close()
+    if fmt == "npy":
+        import numpy as np
+
+        if not out_path:
+            raise CliError("--format npy needs -o FILE.npy")
+        base = out_path[: -len(".npy")] if out_path.endswith(".npy") else out_path
+        ids_arr = np.concatenate(all_ids) if all_ids else np.zeros(0, dtype=np.uint32)
+        _save_npy(f"{base}.npy", ids_arr)
+        _save_npy(f"{base}.rows.npy", np.asarray(all_rows, dtype=np.int64))
+        print(
+            f"wrote {ids_arr.size:,} ids of {len(docs):,} documents to {base}.npy "
+            f"(row offsets in {base}.rows.npy)",
+            file=sys.stderr,
+        )
+    return 0
+
+
+def _save_npy(path: str, array) -> None:  # type: ignore[no-untyped-def]
+    import numpy as np
+
+    from . import _core
+
+    buf = __import__("io").BytesIO()
+    np.save(buf, array)
+    _core.write_atomic(Path(path), buf.getvalue())
+
+
+def _decode(args: argparse.Namespace) -> int:
+    tok = _load(args.tokenizer)
+    source = open(args.input, encoding="utf-8") if args.input not in (None, "-") else sys.stdin
+    try:
+        for n, line in enumerate(source, 1):
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                ids = json.loads(line) if line.startswith("[") else [int(x) for x in line.split()]
+            except ValueError as e:
+                raise CliError(
+                    f"line {n}: expected a JSON list of ids or ids separated by spaces"
+                ) from e
+            print(tok.decode(ids, skip_special_tokens=not args.keep_special_tokens))
+    finally:
+        if source is not sys.stdin:
+            source.close()
+    return 0
+
+
+# ----- stats --------------------------------------------------------------------
+
+
+def corpus_stats(tok: Tokenizer, docs: Sequence[str], top: int = 10) -> dict[str, object]:
+    """Characters per token, tokens per word, UNK rate, share of the vocab used,
+    longest and most frequent tokens of ``tok`` on ``docs``."""
+    ids, _ = tok.encode_batch_flat(docs, add_special_tokens=False)
+    n_tokens = int(ids.size)
+    n_chars = sum(len(d) for d in docs)
+    n_words = sum(len(d.split()) for d in docs)
+    unk = tok.token_to_id(tok.settings["unk_token"])
+    counts = Counter(ids.tolist())
+    vocab = tok.get_vocab()
+    return {
+        "tokens": n_tokens,
+        "chars_per_token": n_chars / max(1, n_tokens),
+        "tokens_per_word": n_tokens / max(1, n_words),
+        "unk_rate": counts.get(unk, 0) / max(1, n_tokens),
+        "vocab_used": len(counts) / len(vocab),
+        "longest_tokens": sorted(vocab, key=len, reverse=True)[:top],
+        "most_frequent": [(tok.id_to_token(i), c) for i, c in counts.most_common(top)],
+    }
+
+
+def _stats(args: argparse.Namespace) -> int:
+    docs = list(_read_docs(args.corpus, args.field))
+    names = args.tokenizer
+    results = [corpus_stats(_load(t), docs, args.top) for t in names]
+    if args.json:
+        print(json.dumps(dict(zip(names, results)), ensure_ascii=False, indent=1))
+        return 0
+    width = max(18, *(len(n) for n in names))
+    print(f"{'':24}" + "".join(f"{n:>{width}}" for n in names))
+    rows = [
+        ("tokens", lambda r: f"{r['tokens']:,}"),
+        ("characters / token", lambda r: f"{r['chars_per_token']:.3f}"),
+        ("tokens / word", lambda r: f"{r['tokens_per_word']:.3f}"),
+        ("UNK rate", lambda r: f"{100 * r['unk_rate']:.3f}%"),
+        ("vocab used", lambda r: f"{100 * r['vocab_used']:.1f}%"),
+    ]
+    for label, fmt in rows:
+        print(f"{label:24}" + "".join(f"{fmt(r):>{width}}" for r in results))
+    for name, r in zip(names, results):
+        print(f"\n{name}")
+        print("  longest tokens: " + " ".join(r["longest_tokens"]))  # type: ignore[arg-type]
+        freq = r["most_frequent"]
+        print("  most frequent:  " + " ".join(f"{t}:{c}" for t, c in freq))  # type: ignore[union-attr]
+    return 0
+
+
+# ----- bench --------------------------------------------------------------------
+
+
+def _bench(args: argparse.Namespace) -> int:
+    """Encode and train timings of wpiece and the installed peers, in this process."""
+    path = Path(args.corpus or sample_text_path())
+    docs = list(_read_docs([str(path)], None))
+    nbytes = sum(len(d.encode()) for d in docs)
+    vocab = str(args.vocab or sample_vocab_path())
+    rows = []
+
+    def timed(fn) -> float:  # type: ignore[no-untyped-def]
+        fn()
+        best = float("inf")
+        for _ in range(args.repeats):
+            t = time.perf_counter()
+            fn()
+            best = min(best, time.perf_counter() - t)
+        return best
+
+    tok = Tokenizer.from_file(vocab)
+    rows.append(("encode", "wpiece", timed(lambda: tok.encode_batch_flat(docs))))
+    try:
+        from tokenizers import BertWordPieceTokenizer
+
+        hf = BertWordPieceTokenizer(vocab)
+        rows.append(("encode", "HF tokenizers", timed(lambda: hf.encode_batch(docs))))
+    except ImportError:
+        pass
+    try:
+        import nanotoken
+
+        nt = nanotoken.Tokenizer.from_vocab(vocab)
+        rows.append(("encode", "nanotoken", timed(lambda: nt.encode_batch(docs))))
+    except ImportError:
+        pass
+    size = args.vocab_size
+    rows.append(("train", "wpiece", timed(lambda: train(path, size))))
+    try:
+        from tokenizers import Tokenizer as HFTok
+        from tokenizers import models, normalizers, pre_tokenizers, trainers
+
+        def hf_train() -> None:
+            t = HFTok(models.WordPiece(unk_token="[UNK]"))
+            t.normalizer = normalizers.BertNormalizer(lowercase=True)
+            t.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+            trainer = trainers.WordPieceTrainer(
+                vocab_size=size, special_tokens=list(BERT_SPECIAL_TOKENS), show_progress=False
+            )
+            t.train([str(path)], trainer)
+
+        rows.append(("train", "HF tokenizers", timed(hf_train)))
+    except ImportError:
+        pass
+    print(
+        f"corpus: {path} ({nbytes / 1e6:.1f} MB, {len(docs):,} documents); best of {args.repeats}"
+    )
+    print(f"{'job':8}{'engine':16}{'seconds':>10}{'MB/s':>10}")
+    for job, engine, s in rows:
+        print(f"{job:8}{engine:16}{s:>10.3f}{nbytes / s / 1e6:>10.1f}")
+    print("For process-isolated medians and peak memory: benches/bench_encode.py, bench_train.py")
+    return 0
+
+
+# ----- demo ---------------------------------------------------------------------
 
 
 def _demo(args: argparse.Namespace) -> int:
-    """Loads the bundled vocab, encodes the bundled sample, prints a summary."""
+    """Loads the bundled vocab, encodes the bundled sample, prints a summary;
+    then trains a small vocabulary on the same sample."""
     tok = Tokenizer.from_file(args.vocab or sample_vocab_path())
     path = args.corpus or sample_text_path()
-    with open(path, encoding="utf-8") as f:
-        lines = [line.rstrip("\n") for line in f if line.strip()]
-    first = tok.encode(lines[0])
+    docs = [d for d in _read_docs([str(path)], None) if d.strip()]
+    first = tok.encode(docs[0])
     print(f"tokenizer: {tok!r}")
-    print(f"text:   {lines[0]}")
+    print(f"text:   {docs[0]}")
     print(f"tokens: {first.tokens}")
     print(f"ids:    {first.ids}")
     start = time.perf_counter()
-    encodings = tok.encode_batch(lines, add_special_tokens=False)
+    stats = corpus_stats(tok, docs, top=8)
     seconds = time.perf_counter() - start
-    n_tokens = sum(len(e) for e in encodings)
-    n_chars = sum(len(line) for line in lines)
-    n_words = sum(len(line.split()) for line in lines)
-    unk = tok.token_to_id(tok.settings["unk_token"])
-    n_unk = sum(e.ids.count(unk) for e in encodings)
-    counts: Counter[int] = Counter(i for e in encodings for i in e.ids)
-    print(f"documents: {len(lines)}, characters: {n_chars}, tokens: {n_tokens}")
-    print(f"chars/token: {n_chars / n_tokens:.2f}, tokens/word: {n_tokens / n_words:.3f}")
-    print(f"unk rate: {n_unk / n_tokens:.4%}, vocab used: {len(counts) / len(tok):.1%}")
-    top = ", ".join(f"{tok.id_to_token(i)}:{c}" for i, c in counts.most_common(8))
-    print(f"most frequent: {top}")
-    print(f"encode time: {seconds * 1000:.1f} ms")
+    print(f"documents: {len(docs)}, tokens: {stats['tokens']:,}")
+    print(
+        f"chars/token: {stats['chars_per_token']:.2f}, tokens/word: {stats['tokens_per_word']:.3f}"
+    )
+    print(f"unk rate: {stats['unk_rate']:.4%}, vocab used: {stats['vocab_used']:.1%}")
+    freq = stats["most_frequent"]
+    print("most frequent: " + ", ".join(f"{t}:{c}" for t, c in freq))  # type: ignore[union-attr]
+    print(f"encode + stats time: {seconds * 1000:.1f} ms")
+    trained = train(path, 2000)
+    record = trained.training_record
+    assert record is not None
+    curve = record.tokens_per_word()
+    print(
+        f"trained a {len(trained):,}-token WordPiece vocab on the sample: "
+        f"{curve[0][1]:.2f} -> {curve[-1][1]:.2f} tokens/word; "
+        f"'{docs[1][:40]}' -> {trained.tokenize(docs[1][:40])}"
+    )
     return 0
+
+
+# ----- parser -------------------------------------------------------------------
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="wpiece",
         description="WordPiece tokenizer: train vocabularies, encode and decode text.",
-        epilog="example: wpiece demo",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = parser.add_subparsers(dest="command", required=True)
-    demo = sub.add_parser("demo", help="encode the bundled sample corpus and print stats")
-    demo.add_argument("--vocab", help="vocab.txt or tokenizer.json (default: bundled BERT vocab)")
-    demo.add_argument("--corpus", help="text file, one document per line (default: bundled)")
-    demo.set_defaults(func=_demo)
+
+    def progress_flags(p: argparse.ArgumentParser) -> None:
+        g = p.add_mutually_exclusive_group()
+        g.add_argument(
+            "--progress",
+            dest="progress",
+            action="store_true",
+            default=None,
+            help="show progress bars (default: only on a terminal)",
+        )
+        g.add_argument("--no-progress", dest="progress", action="store_false")
+
+    t = sub.add_parser(
+        "train",
+        help="train a WordPiece vocabulary",
+        epilog="example: wpiece train corpus.txt --vocab-size 30000 -o tok --report",
+    )
+    t.add_argument("corpus", nargs="+", help="files, globs, .gz, .jsonl (with --field), or -")
+    t.add_argument("--vocab-size", type=int, required=True)
+    t.add_argument("-o", "--output", required=True, help="output folder")
+    t.add_argument("--field", help="JSON field holding the text, for .jsonl input")
+    t.add_argument("--min-frequency", type=int, default=0)
+    t.add_argument("--limit-alphabet", type=int)
+    t.add_argument(
+        "--special-tokens", help="comma-separated (default: [PAD],[UNK],[CLS],[SEP],[MASK])"
+    )
+    t.add_argument("--unk-token", default="[UNK]")
+    t.add_argument(
+        "--unknown",
+        choices=["word", "char"],
+        default="word",
+        help="a word with an unknown character becomes one unk (word), or one unk per unknown "
+        "character (char)",
+    )
+    t.add_argument("--prefix", default="##", help="continuing-subword prefix (may be empty)")
+    t.add_argument("--suffix", default="", help="end-of-word suffix, e.g. _ (D2L style)")
+    t.add_argument("--cased", action="store_true", help="do not lowercase")
+    t.add_argument("--pre-tokenizer", choices=["bert", "whitespace"], default="bert")
+    t.add_argument("--score", choices=["wordpiece", "frequency"], default="wordpiece")
+    t.add_argument("--threads", type=int)
+    t.add_argument("--report", action="store_true", help="also write report.png and report.html")
+    progress_flags(t)
+    t.set_defaults(func=_train)
+
+    e = sub.add_parser(
+        "encode",
+        help="encode text files to ids",
+        epilog="example: wpiece encode --tokenizer tok corpus.txt -o ids.npy",
+    )
+    e.add_argument("input", nargs="+", help="files, globs, .gz, .jsonl (with --field), or -")
+    e.add_argument("--tokenizer", required=True, help="folder, vocab.txt or tokenizer.json")
+    e.add_argument("-o", "--output", help="output file (default: stdout, JSONL)")
+    e.add_argument("--format", choices=["jsonl", "npy"], help="default: from the output name")
+    e.add_argument("--field", help="JSON field holding the text, for .jsonl input")
+    e.add_argument("--no-special-tokens", action="store_true")
+    progress_flags(e)
+    e.set_defaults(func=_encode)
+
+    d = sub.add_parser(
+        "decode",
+        help="decode ids (JSONL lists or space-separated) to text",
+        epilog="example: wpiece decode --tokenizer tok ids.jsonl",
+    )
+    d.add_argument("input", nargs="?", help="file of ids, one document per line (default: stdin)")
+    d.add_argument("--tokenizer", required=True)
+    d.add_argument("--keep-special-tokens", action="store_true")
+    d.set_defaults(func=_decode)
+
+    s = sub.add_parser(
+        "stats",
+        help="compare tokenizers on a corpus",
+        epilog="example: wpiece stats --tokenizer a --tokenizer b corpus.txt",
+    )
+    s.add_argument("corpus", nargs="+")
+    s.add_argument("--tokenizer", action="append", required=True, help="give twice to compare")
+    s.add_argument("--field")
+    s.add_argument("--top", type=int, default=10)
+    s.add_argument("--json", action="store_true", help="print JSON")
+    s.set_defaults(func=_stats)
+
+    b = sub.add_parser("bench", help="time encoding and training against installed peers")
+    b.add_argument("--corpus", help="text file (default: the bundled sample)")
+    b.add_argument("--vocab", help="vocab for encoding (default: bundled BERT vocab)")
+    b.add_argument("--vocab-size", type=int, default=2000)
+    b.add_argument("--repeats", type=int, default=3)
+    b.set_defaults(func=_bench)
+
+    m = sub.add_parser("demo", help="encode the bundled sample corpus and print stats")
+    m.add_argument("--vocab", help="vocab.txt or tokenizer.json (default: bundled BERT vocab)")
+    m.add_argument("--corpus", help="text file, one document per line (default: bundled)")
+    m.set_defaults(func=_demo)
     return parser
 
 
@@ -60,6 +458,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.func(args))
-    except (OSError, ValueError) as e:
+    except (CliError, OSError, ValueError, TypeError) as e:
         print(f"wpiece: error: {e}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        return 130

@@ -75,6 +75,7 @@ class Tokenizer:
         handle_chinese_chars: bool = True,
         pre_tokenizer: Literal["bert", "whitespace"] = "bert",
         special_tokens: Optional[Sequence[str]] = None,
+        end_of_word_suffix: str = "",
     ) -> None:
         core = _core.Tokenizer(
             _vocab_list(vocab),
@@ -89,6 +90,7 @@ class Tokenizer:
             handle_chinese_chars=handle_chinese_chars,
             pre_tokenizer=pre_tokenizer,
             special_tokens=list(BERT_SPECIAL_TOKENS if special_tokens is None else special_tokens),
+            end_of_word_suffix=end_of_word_suffix,
         )
         self._init_from_core(core)
 
@@ -162,7 +164,7 @@ class Tokenizer:
         if p.is_dir() or not p.suffix:
             p.mkdir(parents=True, exist_ok=True)
             _core.write_atomic(p / "vocab.txt", self._core.vocab_txt().encode())
-            if self._core.settings()["unknown"] == "word":
+            if self._json_expressible():
                 _core.write_atomic(p / "tokenizer.json", self.to_json().encode())
             if self.training_record is not None:
                 self.training_record.save(p / "training_record.json")
@@ -172,15 +174,49 @@ class Tokenizer:
         else:
             _core.write_atomic(p, self._core.vocab_txt().encode())
 
+    def _json_expressible(self) -> bool:
+        s = self._core.settings()
+        return s["unknown"] == "word" and not s["end_of_word_suffix"]
+
     def to_json(self) -> str:
-        """The HF ``tokenizer.json`` text of this tokenizer."""
+        """The HF ``tokenizer.json`` text of this tokenizer (raises
+        ``UnsupportedComponentError`` for per-character unknowns or an
+        end-of-word suffix, which that format cannot express)."""
         return self._core.to_json(self._truncation, self._padding)
+
+    def to_transformers(self) -> Any:
+        """A ``transformers.PreTrainedTokenizerFast`` that tokenizes exactly like
+        this tokenizer (needs ``transformers``).
+
+        >>> import wpiece
+        >>> hf = wpiece.Tokenizer.from_file(wpiece.sample_vocab_path()).to_transformers()
+        >>> hf("Hello, world!")["input_ids"]
+        [101, 7592, 1010, 2088, 999, 102]
+        """
+        from tokenizers import Tokenizer as HFTokenizer
+        from transformers import PreTrainedTokenizerFast
+
+        backend = HFTokenizer.from_str(self.to_json())
+        vocab = self.get_vocab()
+        roles = {
+            "unk_token": self.settings["unk_token"],
+            "pad_token": "[PAD]",
+            "cls_token": "[CLS]",
+            "sep_token": "[SEP]",
+            "mask_token": "[MASK]",
+        }
+        special = {k: v for k, v in roles.items() if v in vocab}
+        return PreTrainedTokenizerFast(
+            tokenizer_object=backend,
+            model_input_names=["input_ids", "token_type_ids", "attention_mask"],
+            **special,
+        )
 
     def __getstate__(self) -> dict[str, Any]:
         settings = self._core.settings()
         return {
             "vocab": self._core.get_vocab(),
-            "json": self.to_json() if settings["unknown"] == "word" else None,
+            "json": self.to_json() if self._json_expressible() else None,
             "settings": settings,
             "truncation": self._truncation,
             "padding": self._padding,

@@ -194,8 +194,10 @@ def _train(
     limit_alphabet: Optional[int],
     initial_alphabet: Iterable[str],
     continuing_subword_prefix: str,
+    end_of_word_suffix: str,
     score: str,
     unk_token: str,
+    unknown: str,
     show_progress: bool,
     options: dict[str, Any],
 ) -> Tokenizer:
@@ -222,6 +224,7 @@ def _train(
             limit_alphabet=limit_alphabet,
             initial_alphabet=alphabet,
             continuing_subword_prefix=continuing_subword_prefix,
+            end_of_word_suffix=end_of_word_suffix,
             score=score,
             progress=(lambda done, n: bar.update_to(n)) if show_progress else None,
         )
@@ -260,7 +263,9 @@ def _train(
     tok = Tokenizer(
         vocab,
         unk_token=unk_token,
+        unknown=unknown,  # type: ignore[arg-type]
         continuing_subword_prefix=continuing_subword_prefix,
+        end_of_word_suffix=end_of_word_suffix,
         special_tokens=list(special_tokens),
         **options,
     )
@@ -297,7 +302,9 @@ def train(
     limit_alphabet: Optional[int] = None,
     initial_alphabet: Iterable[str] = (),
     continuing_subword_prefix: str = "##",
+    end_of_word_suffix: str = "",
     unk_token: str = "[UNK]",
+    unknown: Literal["word", "char"] = "word",
     normalize: bool = True,
     lowercase: bool = True,
     strip_accents: Optional[bool] = None,
@@ -351,8 +358,10 @@ def train(
         limit_alphabet=limit_alphabet,
         initial_alphabet=initial_alphabet,
         continuing_subword_prefix=continuing_subword_prefix,
+        end_of_word_suffix=end_of_word_suffix,
         score=score,
         unk_token=unk_token,
+        unknown=unknown,
         show_progress=show_progress,
         options=options,
     )
@@ -367,7 +376,9 @@ def train_from_iterator(
     limit_alphabet: Optional[int] = None,
     initial_alphabet: Iterable[str] = (),
     continuing_subword_prefix: str = "##",
+    end_of_word_suffix: str = "",
     unk_token: str = "[UNK]",
+    unknown: Literal["word", "char"] = "word",
     normalize: bool = True,
     lowercase: bool = True,
     strip_accents: Optional[bool] = None,
@@ -405,8 +416,10 @@ def train_from_iterator(
         limit_alphabet=limit_alphabet,
         initial_alphabet=initial_alphabet,
         continuing_subword_prefix=continuing_subword_prefix,
+        end_of_word_suffix=end_of_word_suffix,
         score=score,
         unk_token=unk_token,
+        unknown=unknown,
         show_progress=show_progress,
         options=options,
     )
@@ -421,7 +434,9 @@ def train_from_counts(
     limit_alphabet: Optional[int] = None,
     initial_alphabet: Iterable[str] = (),
     continuing_subword_prefix: str = "##",
+    end_of_word_suffix: str = "",
     unk_token: str = "[UNK]",
+    unknown: Literal["word", "char"] = "word",
     normalize: bool = True,
     lowercase: bool = True,
     strip_accents: Optional[bool] = None,
@@ -432,15 +447,19 @@ def train_from_counts(
     show_progress: bool = False,
 ) -> Tokenizer:
     """Trains on ready word counts, taken as words as they are (their order is
-    the first-appearance order used to break ties). The normalizer options only
-    configure the returned tokenizer.
+    the first-appearance order used to break ties; an ``end_of_word_suffix`` is
+    appended to each). The normalizer options only configure the returned
+    tokenizer.
 
     >>> import wpiece
-    >>> counts = {"low_": 5, "lower_": 2, "newest_": 6, "widest_": 3}
-    >>> tok = wpiece.train_from_counts(counts, 19, score="frequency",
-    ...     continuing_subword_prefix="", special_tokens=["[UNK]"], pre_tokenizer="whitespace")
-    >>> tok.tokenize("slowest_")
+    >>> counts = {"low": 5, "lower": 2, "newest": 6, "widest": 3}
+    >>> tok = wpiece.train_from_counts(counts, 22, score="frequency",
+    ...     continuing_subword_prefix="", end_of_word_suffix="_", special_tokens=["[UNK]"])
+    >>> tok.tokenize("slowest")
     ['s', 'low', 'est_']
+    >>> tok.decode(tok.encode("slow newest").ids)
+    'slow newest'
+
     """
     options = _options(
         normalize, lowercase, strip_accents, clean_text, handle_chinese_chars, pre_tokenizer
@@ -459,8 +478,10 @@ def train_from_counts(
         limit_alphabet=limit_alphabet,
         initial_alphabet=initial_alphabet,
         continuing_subword_prefix=continuing_subword_prefix,
+        end_of_word_suffix=end_of_word_suffix,
         score=score,
         unk_token=unk_token,
+        unknown=unknown,
         show_progress=show_progress,
         options=options,
     )

@@ -44,6 +44,8 @@ pub struct TrainerConfig {
     /// Characters always in the alphabet, in both word-start and continuation form.
     pub initial_alphabet: Vec<char>,
     pub continuing_subword_prefix: String,
+    /// Appended to every word before training (e.g. `_`, the D2L style).
+    pub end_of_word_suffix: String,
     pub score: Score,
 }
 
@@ -59,6 +61,7 @@ impl Default for TrainerConfig {
             limit_alphabet: None,
             initial_alphabet: Vec::new(),
             continuing_subword_prefix: "##".into(),
+            end_of_word_suffix: String::new(),
             score: Score::WordPiece,
         }
     }
@@ -346,9 +349,10 @@ pub fn train<W: AsRef<str>>(
     let prefix = config.continuing_subword_prefix.as_str();
 
     // Alphabet: every character, or the most frequent ones.
+    let suffix = config.end_of_word_suffix.as_str();
     let mut char_freq: FxHashMap<char, u64> = FxHashMap::default();
     for (w, &c) in words.iter().zip(counts) {
-        for ch in w.as_ref().chars() {
+        for ch in w.as_ref().chars().chain(suffix.chars()) {
             *char_freq.entry(ch).or_insert(0) += c;
         }
     }
@@ -392,9 +396,9 @@ pub fn train<W: AsRef<str>>(
     let mut initial_tokens = 0u64;
     for (w, &count) in words.iter().zip(counts) {
         let w = w.as_ref();
-        let mut syms = Vec::with_capacity(w.len());
-        let mut starts = Vec::with_capacity(w.len());
-        for (k, ch) in w.chars().enumerate() {
+        let mut syms = Vec::with_capacity(w.len() + suffix.len());
+        let mut starts = Vec::with_capacity(w.len() + suffix.len());
+        for (k, ch) in w.chars().chain(suffix.chars()).enumerate() {
             let id = if kept.contains(&ch) {
                 let s = if k == 0 {
                     ch.to_string()
