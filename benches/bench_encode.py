@@ -40,6 +40,17 @@ import nanotoken
 tok = nanotoken.Tokenizer.from_vocab({vocab!r})
 run = lambda: int(tok.encode_batch(lines).lengths.sum())
 """,
+    "wpiece files": """
+import wpiece
+tok = wpiece.Tokenizer.from_file({vocab!r})
+run = lambda: tok.encode_files(path, num_threads={threads})[0].size
+""",
+    "nanotoken files": """
+import nanotoken
+tok = nanotoken.Tokenizer.from_vocab({vocab!r})
+source = nanotoken.TextFileSource(path, separator="\\n")
+run = lambda: int(tok.encode_files(source).lengths.sum())
+""",
     "hf": """
 from tokenizers import BertWordPieceTokenizer
 tok = BertWordPieceTokenizer({vocab!r})
@@ -127,7 +138,8 @@ def main() -> None:
         path = files[name]
         if args.mb:
             path = head_bytes(path, corpus / f"{name}_{args.mb}mb.txt", args.mb * 1_000_000)
-        engines = ["wpiece", "wpiece+offsets", "nanotoken"] + ([] if args.no_hf else ["hf"])
+        engines = ["wpiece", "wpiece+offsets", "nanotoken", "wpiece files", "nanotoken files"]
+        engines += [] if args.no_hf else ["hf"]
         for threads in (1, 2):
             res = median_runs(lambda e, p=path, t=threads: measure(e, p, t), engines, args.repeats)
             nt = med(res["nanotoken"], "mb_s")

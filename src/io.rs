@@ -437,3 +437,64 @@ pub fn tokenizer_to_json(tok: &Tokenizer) -> Result<String> {
     });
     serde_json::to_string_pretty(&root).map_err(|e| Error::Value(e.to_string()))
 }
+
+/// Where the documents of a file are.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DocSource {
+    /// Text split at a separator (`"\n"`: one document per line).
+    Separated(String),
+    /// JSON Lines; each line's string `field` is a document.
+    JsonlField(String),
+}
+
+/// Reads the documents of a file (plain or `.gz`); errors name the file and,
+/// for bad UTF-8 or JSON, the byte offset or line.
+pub fn read_documents(path: &Path, source: &DocSource) -> Result<Vec<String>> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let mut bytes = Vec::new();
+    if path.extension().is_some_and(|e| e == "gz") {
+        flate2::read::MultiGzDecoder::new(file).read_to_end(&mut bytes)
+    } else {
+        std::io::BufReader::new(file).read_to_end(&mut bytes)
+    }
+    .map_err(|e| Error::io(path, e))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        Error::Value(format!(
+            "{}: invalid UTF-8 at byte offset {}",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        ))
+    })?;
+    match source {
+        DocSource::Separated(sep) if sep.is_empty() => Err(Error::Value(
+            "the document separator cannot be empty".into(),
+        )),
+        DocSource::Separated(sep) if sep == "\n" => Ok(text.lines().map(str::to_owned).collect()),
+        DocSource::Separated(sep) => {
+            let mut docs: Vec<String> = text.split(sep.as_str()).map(str::to_owned).collect();
+            if docs.last().is_some_and(|d| d.trim().is_empty()) {
+                docs.pop();
+            }
+            Ok(docs)
+        }
+        DocSource::JsonlField(field) => text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+            .map(|(n, line)| {
+                let v: Value = serde_json::from_str(line).map_err(|e| {
+                    Error::Value(format!("{}:{}: invalid JSON ({e})", path.display(), n + 1))
+                })?;
+                match v.get(field) {
+                    Some(Value::String(s)) => Ok(s.clone()),
+                    _ => Err(Error::Value(format!(
+                        "{}:{}: no string field {field:?}",
+                        path.display(),
+                        n + 1
+                    ))),
+                }
+            })
+            .collect(),
+    }
+}

@@ -508,6 +508,48 @@ impl PyTokenizer {
         PyTuple::new(py, [ids, rows, offsets])
     }
 
+    /// Encodes files read in Rust (no Python string per document): flat ids
+    /// and row offsets, as `encode_batch_flat`.
+    #[pyo3(signature = (paths, separator="\n", jsonl_field=None, add_special_tokens=true, truncation=None, num_threads=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn encode_files<'py>(
+        &self,
+        py: Python<'py>,
+        paths: Vec<std::path::PathBuf>,
+        separator: &str,
+        jsonl_field: Option<String>,
+        add_special_tokens: bool,
+        truncation: TruncationArg,
+        num_threads: Option<usize>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let trunc = truncation_setting(truncation)?;
+        let source = match jsonl_field {
+            Some(f) => io::DocSource::JsonlField(f),
+            None => io::DocSource::Separated(separator.to_owned()),
+        };
+        let flat = py.allow_threads(|| {
+            guard(|| {
+                let mut docs = Vec::new();
+                for p in &paths {
+                    docs.extend(io::read_documents(p, &source)?);
+                }
+                let refs: Vec<&str> = docs.iter().map(String::as_str).collect();
+                parallel::install(num_threads, || {
+                    self.inner
+                        .encode_batch_flat(&refs, add_special_tokens, trunc.as_ref(), false)
+                })
+            })
+        })?;
+        let rows: Vec<i64> = flat.rows.into_iter().map(|r| r as i64).collect();
+        PyTuple::new(
+            py,
+            [
+                flat.ids.into_pyarray(py).into_any(),
+                rows.into_pyarray(py).into_any(),
+            ],
+        )
+    }
+
     #[pyo3(signature = (ids, skip_special_tokens=true))]
     fn decode(&self, ids: Vec<u32>, skip_special_tokens: bool) -> String {
         self.inner.decode(&ids, skip_special_tokens)

@@ -202,3 +202,32 @@ def test_parallel_encoding_works_after_fork(en_lines) -> None:
     os.kill(pid, 9)
     os.waitpid(pid, 0)
     pytest.fail("encoding in a forked child hung")
+
+
+def test_encode_files_plain_gz_separator_and_jsonl(tmp_path, en_lines) -> None:
+    import gzip
+
+    tok = wpiece.Tokenizer.from_file(VOCAB_TXT)
+    docs = en_lines[:500]
+    expected = [e.ids for e in tok.encode_batch(docs)]
+    (tmp_path / "a.txt").write_text("\n".join(docs[:200]) + "\n", encoding="utf-8")
+    with gzip.open(tmp_path / "b.txt.gz", "wt", encoding="utf-8") as f:
+        f.write("\n".join(docs[200:]) + "\n")
+    (tmp_path / "c.txt").write_text("<|end|>".join(docs) + "<|end|>", encoding="utf-8")
+    with open(tmp_path / "d.jsonl", "w", encoding="utf-8") as f:
+        for d in docs:
+            f.write(json.dumps({"text": d, "n": 1}) + "\n")
+    runs = [
+        tok.encode_files([tmp_path / "a.txt", tmp_path / "b.txt.gz"]),
+        tok.encode_files(str(tmp_path / "c.txt"), separator="<|end|>"),
+        tok.encode_files(tmp_path / "d.jsonl", jsonl_field="text", num_threads=1),
+    ]
+    for ids, rows in runs:
+        assert [ids[rows[i] : rows[i + 1]].tolist() for i in range(len(rows) - 1)] == expected
+    with pytest.raises(FileNotFoundError):
+        tok.encode_files(tmp_path / "missing.txt")
+    with pytest.raises(ValueError, match=r"d.jsonl:1: no string field 'body'|no string field"):
+        tok.encode_files(tmp_path / "d.jsonl", jsonl_field="body")
+    (tmp_path / "bad.txt").write_bytes(b"fine\n\xff\n")
+    with pytest.raises(ValueError, match="invalid UTF-8 at byte offset 5"):
+        tok.encode_files(tmp_path / "bad.txt")

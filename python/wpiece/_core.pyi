@@ -146,6 +146,15 @@ class Tokenizer:
         num_threads: Optional[int] = None,
         return_offsets: bool = False,
     ) -> tuple[npt.NDArray[np.uint32], ...]: ...
+    def encode_files(
+        self,
+        paths: list[Union[str, PathLike[str]]],
+        separator: str = "\n",
+        jsonl_field: Optional[str] = None,
+        add_special_tokens: bool = True,
+        truncation: _Truncation = None,
+        num_threads: Optional[int] = None,
+    ) -> tuple[npt.NDArray[np.uint32], npt.NDArray[np.int64]]: ...
     def decode(self, ids: list[int], skip_special_tokens: bool = True) -> str: ...
     def set_decoder_cleanup(self, cleanup: bool) -> None: ...
     @property

@@ -443,6 +443,35 @@ class Tokenizer:
             )
         )
 
+    def encode_files(
+        self,
+        files: Union[PathLike, Sequence[PathLike]],
+        add_special_tokens: bool = True,
+        *,
+        separator: str = "\n",
+        jsonl_field: Optional[str] = None,
+        num_threads: Optional[int] = None,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Encodes whole files read in Rust, with no Python string per document:
+        flat ``uint32`` ids and row offsets, as :meth:`encode_batch_flat`.
+
+        Documents are the lines (or the parts between ``separator``) of plain or
+        ``.gz`` files, or the string field ``jsonl_field`` of JSON Lines files.
+
+        >>> import wpiece
+        >>> tok = Tokenizer.from_file(wpiece.sample_vocab_path())
+        >>> ids, rows = tok.encode_files(wpiece.sample_text_path())
+        >>> len(rows) - 1, tok.decode(ids[rows[0] : rows[1]].tolist())
+        (400, 'in the beginning god created the heaven and the earth.')
+        """
+        items = [files] if isinstance(files, (str, os.PathLike)) else list(files)
+        paths = [Path(os.fspath(p)) for p in items]
+        _check_threads(num_threads)
+        ids, rows = self._core.encode_files(
+            paths, separator, jsonl_field, add_special_tokens, self._truncation, num_threads
+        )
+        return ids, rows
+
     def tokenize(self, text: str) -> list[str]:
         """The token strings of ``text``, without special tokens.
 
