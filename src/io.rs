@@ -447,9 +447,25 @@ pub enum DocSource {
     JsonlField(String),
 }
 
-/// Reads the documents of a file (plain or `.gz`); errors name the file and,
-/// for bad UTF-8 or JSON, the byte offset or line.
-pub fn read_documents(path: &Path, source: &DocSource) -> Result<Vec<String>> {
+/// The documents of a file: its text and, for each document, a byte range of
+/// it (or, for JSON Lines, the extracted strings).
+pub enum Documents {
+    Slices(String, Vec<(usize, usize)>),
+    Owned(Vec<String>),
+}
+
+impl Documents {
+    pub fn as_strs(&self) -> Vec<&str> {
+        match self {
+            Documents::Slices(text, ranges) => ranges.iter().map(|&(a, b)| &text[a..b]).collect(),
+            Documents::Owned(docs) => docs.iter().map(String::as_str).collect(),
+        }
+    }
+}
+
+/// Reads the documents of a file (plain or `.gz`) without copying them one by
+/// one; errors name the file and, for bad UTF-8 or JSON, the byte offset or line.
+pub fn read_documents(path: &Path, source: &DocSource) -> Result<Documents> {
     use std::io::Read;
     let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
     let mut bytes = Vec::new();
@@ -466,35 +482,56 @@ pub fn read_documents(path: &Path, source: &DocSource) -> Result<Vec<String>> {
             e.utf8_error().valid_up_to()
         ))
     })?;
-    match source {
-        DocSource::Separated(sep) if sep.is_empty() => Err(Error::Value(
-            "the document separator cannot be empty".into(),
-        )),
-        DocSource::Separated(sep) if sep == "\n" => Ok(text.lines().map(str::to_owned).collect()),
-        DocSource::Separated(sep) => {
-            let mut docs: Vec<String> = text.split(sep.as_str()).map(str::to_owned).collect();
-            if docs.last().is_some_and(|d| d.trim().is_empty()) {
-                docs.pop();
-            }
-            Ok(docs)
+    let sep = match source {
+        DocSource::Separated(sep) => sep.as_str(),
+        DocSource::JsonlField(field) => {
+            let docs = text
+                .lines()
+                .enumerate()
+                .filter(|(_, l)| !l.trim().is_empty())
+                .map(|(n, line)| {
+                    let v: Value = serde_json::from_str(line).map_err(|e| {
+                        Error::Value(format!("{}:{}: invalid JSON ({e})", path.display(), n + 1))
+                    })?;
+                    match v.get(field) {
+                        Some(Value::String(s)) => Ok(s.clone()),
+                        _ => Err(Error::Value(format!(
+                            "{}:{}: no string field {field:?}",
+                            path.display(),
+                            n + 1
+                        ))),
+                    }
+                })
+                .collect::<Result<Vec<String>>>()?;
+            return Ok(Documents::Owned(docs));
         }
-        DocSource::JsonlField(field) => text
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty())
-            .map(|(n, line)| {
-                let v: Value = serde_json::from_str(line).map_err(|e| {
-                    Error::Value(format!("{}:{}: invalid JSON ({e})", path.display(), n + 1))
-                })?;
-                match v.get(field) {
-                    Some(Value::String(s)) => Ok(s.clone()),
-                    _ => Err(Error::Value(format!(
-                        "{}:{}: no string field {field:?}",
-                        path.display(),
-                        n + 1
-                    ))),
-                }
-            })
-            .collect(),
+    };
+    if sep.is_empty() {
+        return Err(Error::Value(
+            "the document separator cannot be empty".into(),
+        ));
     }
+    let mut ranges = Vec::new();
+    let mut start = 0;
+    for at in memchr::memmem::find_iter(text.as_bytes(), sep.as_bytes()) {
+        ranges.push((start, at));
+        start = at + sep.len();
+    }
+    if start < text.len() {
+        ranges.push((start, text.len()));
+    }
+    if sep == "\n" {
+        // As `str::lines`: a line may end in "\r\n".
+        for r in &mut ranges {
+            if text[r.0..r.1].ends_with('\r') {
+                r.1 -= 1;
+            }
+        }
+    } else if ranges
+        .last()
+        .is_some_and(|&(a, b)| text[a..b].trim().is_empty())
+    {
+        ranges.pop();
+    }
+    Ok(Documents::Slices(text, ranges))
 }

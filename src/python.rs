@@ -529,11 +529,11 @@ impl PyTokenizer {
         };
         let flat = py.allow_threads(|| {
             guard(|| {
-                let mut docs = Vec::new();
-                for p in &paths {
-                    docs.extend(io::read_documents(p, &source)?);
-                }
-                let refs: Vec<&str> = docs.iter().map(String::as_str).collect();
+                let files = paths
+                    .iter()
+                    .map(|p| io::read_documents(p, &source))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let refs: Vec<&str> = files.iter().flat_map(|f| f.as_strs()).collect();
                 parallel::install(num_threads, || {
                     self.inner
                         .encode_batch_flat(&refs, add_special_tokens, trunc.as_ref(), false)

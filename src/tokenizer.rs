@@ -888,20 +888,35 @@ impl Tokenizer {
                 (out, rows)
             })
             .collect();
+        // Join the parts in parallel: each copies into its own slice of the output.
         let n: usize = parts.iter().map(|p| p.0.ids.len()).sum();
-        let mut flat = FlatBatch {
-            ids: Vec::with_capacity(n),
-            offsets: Vec::with_capacity(if with_offsets { n } else { 0 }),
-            rows: Vec::with_capacity(texts.len() + 1),
-        };
-        flat.rows.push(0);
-        for (out, part_rows) in parts {
-            let base = flat.ids.len();
-            flat.ids.extend_from_slice(&out.ids);
-            flat.offsets.extend_from_slice(&out.offsets);
-            flat.rows.extend(part_rows.into_iter().map(|r| r + base));
+        let mut ids = vec![0u32; n];
+        let mut offsets = vec![(0u32, 0u32); if with_offsets { n } else { 0 }];
+        let mut id_slices = Vec::with_capacity(parts.len());
+        let mut offset_slices = Vec::with_capacity(parts.len());
+        let (mut id_rest, mut offset_rest) = (&mut ids[..], &mut offsets[..]);
+        for (out, _) in &parts {
+            let (head, tail) = std::mem::take(&mut id_rest).split_at_mut(out.ids.len());
+            id_slices.push(head);
+            id_rest = tail;
+            let (head, tail) = std::mem::take(&mut offset_rest).split_at_mut(out.offsets.len());
+            offset_slices.push(head);
+            offset_rest = tail;
         }
-        Ok(flat)
+        parts.par_iter().zip(id_slices).zip(offset_slices).for_each(
+            |(((out, _), id_slice), offset_slice)| {
+                id_slice.copy_from_slice(&out.ids);
+                offset_slice.copy_from_slice(&out.offsets);
+            },
+        );
+        let mut rows = Vec::with_capacity(texts.len() + 1);
+        rows.push(0);
+        let mut base = 0;
+        for (out, part_rows) in &parts {
+            rows.extend(part_rows.iter().map(|r| r + base));
+            base += out.ids.len();
+        }
+        Ok(FlatBatch { ids, offsets, rows })
     }
 }
 
