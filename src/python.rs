@@ -161,6 +161,36 @@ pub struct PyTokenizer {
 }
 
 impl PyTokenizer {
+    /// Encodes a batch in parallel with the GIL released.
+    #[allow(clippy::too_many_arguments)]
+    fn run_batch(
+        &self,
+        py: Python<'_>,
+        texts: &[Bound<'_, PyString>],
+        pairs: Option<&[Bound<'_, PyString>]>,
+        add_special_tokens: bool,
+        truncation: TruncationArg,
+        padding: Option<Padding>,
+        num_threads: Option<usize>,
+    ) -> PyResult<Vec<Encoding>> {
+        let texts = Self::strs(texts)?;
+        let pairs = pairs.map(Self::strs).transpose()?;
+        let trunc = truncation_setting(truncation)?;
+        py.allow_threads(|| {
+            guard(|| {
+                parallel::install(num_threads, || {
+                    self.inner.encode_batch_with(
+                        &texts,
+                        pairs.as_deref(),
+                        add_special_tokens,
+                        trunc.as_ref(),
+                        padding.as_ref(),
+                    )
+                })
+            })
+        })
+    }
+
     fn wrap(&self, enc: Encoding) -> PyEncoding {
         PyEncoding {
             enc,
@@ -377,23 +407,16 @@ impl PyTokenizer {
         padding: PaddingArg,
         num_threads: Option<usize>,
     ) -> PyResult<Vec<PyEncoding>> {
-        let texts = Self::strs(&texts)?;
-        let pairs = pairs.as_deref().map(Self::strs).transpose()?;
-        let trunc = truncation_setting(truncation)?;
         let pad = padding_setting(&self.inner, padding)?;
-        let encs = py.allow_threads(|| {
-            guard(|| {
-                parallel::install(num_threads, || {
-                    self.inner.encode_batch_with(
-                        &texts,
-                        pairs.as_deref(),
-                        add_special_tokens,
-                        trunc.as_ref(),
-                        pad.as_ref(),
-                    )
-                })
-            })
-        })?;
+        let encs = self.run_batch(
+            py,
+            &texts,
+            pairs.as_deref(),
+            add_special_tokens,
+            truncation,
+            pad,
+            num_threads,
+        )?;
         Ok(encs.into_iter().map(|e| self.wrap(e)).collect())
     }
 
@@ -411,9 +434,6 @@ impl PyTokenizer {
         padding: PaddingArg,
         num_threads: Option<usize>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let texts = Self::strs(&texts)?;
-        let pairs = pairs.as_deref().map(Self::strs).transpose()?;
-        let trunc = truncation_setting(truncation)?;
         let pad_setting = match padding {
             Some(_) => padding_setting(&self.inner, padding)?,
             // Rows must be rectangular: pad to the longest with id 0 by default.
@@ -425,36 +445,30 @@ impl PyTokenizer {
                 pad_token: self.inner.id_to_token(0).unwrap_or_default().to_owned(),
             }),
         };
-        let (rows, width, cols) = py.allow_threads(|| {
-            guard(|| {
-                let encs = parallel::install(num_threads, || {
-                    self.inner.encode_batch_with(
-                        &texts,
-                        pairs.as_deref(),
-                        add_special_tokens,
-                        trunc.as_ref(),
-                        pad_setting.as_ref(),
-                    )
-                })?;
-                let width = encs.first().map_or(0, Encoding::len);
-                let n = encs.len() * width;
-                let mut cols: [Vec<i64>; 4] = std::array::from_fn(|_| Vec::with_capacity(n));
-                for e in &encs {
-                    if e.len() != width {
-                        return Err(Error::Value(format!(
-                            "rows have different lengths ({} and {width}) after padding; \
-                             enable truncation to the padding length",
-                            e.len()
-                        )));
-                    }
-                    cols[0].extend(e.ids.iter().map(|&x| x as i64));
-                    cols[1].extend(e.attention_mask.iter().map(|&x| x as i64));
-                    cols[2].extend(e.type_ids.iter().map(|&x| x as i64));
-                    cols[3].extend(e.special_tokens_mask.iter().map(|&x| x as i64));
-                }
-                Ok((encs.len(), width, cols))
-            })
-        })?;
+        let encs = self.run_batch(
+            py,
+            &texts,
+            pairs.as_deref(),
+            add_special_tokens,
+            truncation,
+            pad_setting,
+            num_threads,
+        )?;
+        let (rows, width) = (encs.len(), encs.first().map_or(0, Encoding::len));
+        let mut cols: [Vec<i64>; 4] = std::array::from_fn(|_| Vec::with_capacity(rows * width));
+        for e in &encs {
+            if e.len() != width {
+                return Err(PyValueError::new_err(format!(
+                    "rows have different lengths ({} and {width}) after padding; \
+                     enable truncation to the padding length",
+                    e.len()
+                )));
+            }
+            cols[0].extend(e.ids.iter().map(|&x| x as i64));
+            cols[1].extend(e.attention_mask.iter().map(|&x| x as i64));
+            cols[2].extend(e.type_ids.iter().map(|&x| x as i64));
+            cols[3].extend(e.special_tokens_mask.iter().map(|&x| x as i64));
+        }
         let d = PyDict::new(py);
         let names = [
             "input_ids",

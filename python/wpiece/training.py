@@ -187,8 +187,9 @@ def _feed_iterator(counter: _core.WordCounter, texts: Iterable[str], bar: _Progr
 
 def _train(
     counter: _core.WordCounter,
-    *,
     vocab_size: int,
+    options: dict[str, Any],
+    *,
     min_frequency: int,
     special_tokens: Sequence[str],
     limit_alphabet: Optional[int],
@@ -199,7 +200,6 @@ def _train(
     unk_token: str,
     unknown: str,
     show_progress: bool,
-    options: dict[str, Any],
 ) -> Tokenizer:
     if vocab_size < 1:
         raise ValueError("vocab_size must be positive")
@@ -273,6 +273,29 @@ def _train(
     return tok
 
 
+# The training functions pass these on by name.
+_NORMALIZER_ARGS = (
+    "normalize",
+    "lowercase",
+    "strip_accents",
+    "clean_text",
+    "handle_chinese_chars",
+    "pre_tokenizer",
+)
+_MODEL_ARGS = (
+    "min_frequency",
+    "special_tokens",
+    "limit_alphabet",
+    "initial_alphabet",
+    "continuing_subword_prefix",
+    "end_of_word_suffix",
+    "score",
+    "unk_token",
+    "unknown",
+    "show_progress",
+)
+
+
 def _options(
     normalize: bool,
     lowercase: bool,
@@ -335,9 +358,8 @@ def train(
     >>> curve[0], round(curve[-1][1], 2)
     ((63, 3.5515909508920362), 1.65)
     """
-    options = _options(
-        normalize, lowercase, strip_accents, clean_text, handle_chinese_chars, pre_tokenizer
-    )
+    args = dict(locals())
+    options = _options(**{k: args[k] for k in _NORMALIZER_ARGS})
     paths = resolve_files(files)
     counter = _counter(options, num_threads)
     bar = _Progress(show_progress, len(paths), "counting", "file")
@@ -350,21 +372,7 @@ def train(
             bar.update_to(i + 1)
     finally:
         bar.close()
-    return _train(
-        counter,
-        vocab_size=vocab_size,
-        min_frequency=min_frequency,
-        special_tokens=special_tokens,
-        limit_alphabet=limit_alphabet,
-        initial_alphabet=initial_alphabet,
-        continuing_subword_prefix=continuing_subword_prefix,
-        end_of_word_suffix=end_of_word_suffix,
-        score=score,
-        unk_token=unk_token,
-        unknown=unknown,
-        show_progress=show_progress,
-        options=options,
-    )
+    return _train(counter, vocab_size, options, **{k: args[k] for k in _MODEL_ARGS})
 
 
 def train_from_iterator(
@@ -399,30 +407,15 @@ def train_from_iterator(
     >>> tok.tokenize("Hugging")
     ['Hugg', '##i', '##n', '##g']
     """
-    options = _options(
-        normalize, lowercase, strip_accents, clean_text, handle_chinese_chars, pre_tokenizer
-    )
+    args = dict(locals())
+    options = _options(**{k: args[k] for k in _NORMALIZER_ARGS})
     counter = _counter(options, num_threads)
     bar = _Progress(show_progress, None, "counting", "doc")
     try:
         _feed_iterator(counter, texts, bar)
     finally:
         bar.close()
-    return _train(
-        counter,
-        vocab_size=vocab_size,
-        min_frequency=min_frequency,
-        special_tokens=special_tokens,
-        limit_alphabet=limit_alphabet,
-        initial_alphabet=initial_alphabet,
-        continuing_subword_prefix=continuing_subword_prefix,
-        end_of_word_suffix=end_of_word_suffix,
-        score=score,
-        unk_token=unk_token,
-        unknown=unknown,
-        show_progress=show_progress,
-        options=options,
-    )
+    return _train(counter, vocab_size, options, **{k: args[k] for k in _MODEL_ARGS})
 
 
 def train_from_counts(
@@ -461,27 +454,12 @@ def train_from_counts(
     'slow newest'
 
     """
-    options = _options(
-        normalize, lowercase, strip_accents, clean_text, handle_chinese_chars, pre_tokenizer
-    )
+    args = dict(locals())
+    options = _options(**{k: args[k] for k in _NORMALIZER_ARGS})
     items = list(counts.items()) if isinstance(counts, Mapping) else list(counts)
     for w, c in items:
         if not isinstance(w, str) or not isinstance(c, int) or isinstance(c, bool) or c < 0:
             raise TypeError(f"counts must map str to a non-negative int, got {w!r}: {c!r}")
     counter = _counter(options, None)
     counter.add_counts(items)
-    return _train(
-        counter,
-        vocab_size=vocab_size,
-        min_frequency=min_frequency,
-        special_tokens=special_tokens,
-        limit_alphabet=limit_alphabet,
-        initial_alphabet=initial_alphabet,
-        continuing_subword_prefix=continuing_subword_prefix,
-        end_of_word_suffix=end_of_word_suffix,
-        score=score,
-        unk_token=unk_token,
-        unknown=unknown,
-        show_progress=show_progress,
-        options=options,
-    )
+    return _train(counter, vocab_size, options, **{k: args[k] for k in _MODEL_ARGS})
