@@ -13,8 +13,10 @@ $(VENV)/bin/python:
 install: $(VENV)/bin/python
 	$(PY) -m pip install -q -e ".[test]"
 
-# The main job on the bundled sample: load a vocab, encode, print tokens and stats.
-demo: install
+# The main job on the bundled sample: load a vocab, encode, print tokens and
+# stats, train a small vocab. Needs only the package itself.
+demo: $(VENV)/bin/python
+	$(PY) -m pip install -q -e .
 	$(VENV)/bin/wpiece demo
 
 test-rust:
@@ -41,6 +43,7 @@ fmt:
 bench: $(VENV)/bin/python
 	$(PY) -m pip install -q -e ".[bench]"
 	$(PY) benches/bench_encode.py
+	$(PY) benches/bench_train.py
 
 clean:
 	rm -rf $(VENV) target

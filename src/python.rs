@@ -516,9 +516,8 @@ impl PyTokenizer {
         if !return_offsets {
             return PyTuple::new(py, [ids, rows]);
         }
-        let n = flat.offsets.len();
-        let pairs: Vec<u32> = flat.offsets.into_iter().flat_map(|(a, b)| [a, b]).collect();
-        let offsets = pairs.into_pyarray(py).reshape([n, 2])?.into_any();
+        let n = flat.offsets.len() / 2;
+        let offsets = flat.offsets.into_pyarray(py).reshape([n, 2])?.into_any();
         PyTuple::new(py, [ids, rows, offsets])
     }
 

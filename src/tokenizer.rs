@@ -148,7 +148,8 @@ impl Encoding {
 #[derive(Debug, Default)]
 pub struct SeqOut {
     pub ids: Vec<u32>,
-    pub offsets: Vec<(u32, u32)>,
+    /// Start and end of each token, flattened: `[s0, e0, s1, e1, ...]`.
+    pub offsets: Vec<u32>,
     pub with_offsets: bool,
     pieces: Vec<Piece>,
     word: Vec<u8>,
@@ -181,7 +182,7 @@ impl SeqOut {
     fn push(&mut self, id: u32, offsets: (u32, u32)) {
         self.ids.push(id);
         if self.with_offsets {
-            self.offsets.push(offsets);
+            self.offsets.extend_from_slice(&[offsets.0, offsets.1]);
         }
     }
 }
@@ -453,7 +454,7 @@ impl Tokenizer {
         Encoding {
             ids: out.ids,
             type_ids: vec![type_id; n],
-            offsets: out.offsets,
+            offsets: out.offsets.chunks_exact(2).map(|p| (p[0], p[1])).collect(),
             special_tokens_mask: vec![0; n],
             attention_mask: vec![1; n],
         }
@@ -877,7 +878,7 @@ impl Tokenizer {
                     if out.ids.len() - start > keep {
                         out.ids.truncate(start + keep);
                         if with_offsets {
-                            out.offsets.truncate(start + keep);
+                            out.offsets.truncate(2 * (start + keep));
                         }
                     }
                     if let Some(p) = post {
@@ -891,7 +892,7 @@ impl Tokenizer {
         // Join the parts in parallel: each copies into its own slice of the output.
         let n: usize = parts.iter().map(|p| p.0.ids.len()).sum();
         let mut ids = vec![0u32; n];
-        let mut offsets = vec![(0u32, 0u32); if with_offsets { n } else { 0 }];
+        let mut offsets = vec![0u32; if with_offsets { 2 * n } else { 0 }];
         let mut id_slices = Vec::with_capacity(parts.len());
         let mut offset_slices = Vec::with_capacity(parts.len());
         let (mut id_rest, mut offset_rest) = (&mut ids[..], &mut offsets[..]);
@@ -924,8 +925,9 @@ impl Tokenizer {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct FlatBatch {
     pub ids: Vec<u32>,
-    /// Char offsets per token; empty unless asked for.
-    pub offsets: Vec<(u32, u32)>,
+    /// Char offsets per token, flattened (`[s0, e0, s1, e1, ...]`); empty
+    /// unless asked for.
+    pub offsets: Vec<u32>,
     pub rows: Vec<usize>,
 }
 
