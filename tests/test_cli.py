@@ -52,7 +52,6 @@ def test_train_writes_vocab_json_record_and_report(trained, capsys) -> None:
     assert (trained / "report.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert (trained / "report.png").stat().st_size > 20_000
     page = (trained / "report.html").read_text(encoding="utf-8")
-    assert "Compression curve" not in page or True  # the plots are in the embedded PNG
     assert "data:image/png;base64," in page and "tokens per word" in page
     assert len(wpiece.Tokenizer.from_file(trained)) == 1500
 
