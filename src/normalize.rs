@@ -98,6 +98,25 @@ impl Normalized {
 }
 
 impl NormalizerConfig {
+    /// What this normalizer makes of an ASCII char: dropped (None), or one char
+    /// (ASCII needs no accent stripping and is never CJK).
+    #[inline]
+    pub fn normalize_ascii(&self, c: char) -> Option<char> {
+        if self.clean_text {
+            if c == '\0' || is_bert_control(c) {
+                return None;
+            }
+            if is_bert_whitespace(c) {
+                return Some(' ');
+            }
+        }
+        Some(if self.lowercase {
+            c.to_ascii_lowercase()
+        } else {
+            c
+        })
+    }
+
     /// Normalizes `input` into `out` (cleared first); source indices start at
     /// `first_char_index`. One pass handles every char whose decomposition
     /// needs no reordering; other inputs take the staged path.
@@ -115,23 +134,9 @@ impl NormalizerConfig {
         for (i, c) in input.chars().enumerate() {
             let src = first + i as u32;
             if c.is_ascii() {
-                let mut c = c;
-                if self.clean_text {
-                    if c == '\0' || is_bert_control(c) {
-                        continue;
-                    }
-                    if is_bert_whitespace(c) {
-                        c = ' ';
-                    }
+                if let Some(c) = self.normalize_ascii(c) {
+                    out.push(c, src);
                 }
-                out.push(
-                    if self.lowercase {
-                        c.to_ascii_lowercase()
-                    } else {
-                        c
-                    },
-                    src,
-                );
                 continue;
             }
             let f = flags(c);
@@ -235,26 +240,10 @@ impl NormalizerConfig {
     /// Normalized text only, without source indices (for counting words).
     pub fn normalize_text(&self, input: &str) -> String {
         if input.is_ascii() {
-            // ASCII: no accents, no CJK, lowercase is byte-wise.
-            let mut out = String::with_capacity(input.len());
-            for b in input.bytes() {
-                let c = b as char;
-                if self.clean_text {
-                    if b == 0 || (is_bert_control(c)) {
-                        continue;
-                    }
-                    if is_bert_whitespace(c) {
-                        out.push(' ');
-                        continue;
-                    }
-                }
-                out.push(if self.lowercase {
-                    c.to_ascii_lowercase()
-                } else {
-                    c
-                });
-            }
-            return out;
+            return input
+                .chars()
+                .filter_map(|c| self.normalize_ascii(c))
+                .collect();
         }
         let mut out = Normalized::default();
         self.normalize_into(input, 0, &mut out);

@@ -222,17 +222,17 @@ impl AsciiTable {
         let mut pieces = Vec::new();
         for b in 0u8..128 {
             let c = b as char;
-            let clean = normalizer.is_some_and(|n| n.clean_text);
-            let lowercase = normalizer.is_some_and(|n| n.lowercase);
-            lower[b as usize] = if lowercase { b.to_ascii_lowercase() } else { b };
+            // The byte after normalization; None: cleaning drops it (general path).
+            let Some(n) = normalizer.map_or(Some(c), |n| n.normalize_ascii(c)) else {
+                continue;
+            };
+            lower[b as usize] = n as u8;
             pieces.clear();
-            model.encode_word(&[lower[b as usize]], &mut pieces);
+            model.encode_word(&[n as u8], &mut pieces);
             single[b as usize] = pieces[0].id;
-            class[b as usize] = if clean && (b == 0 || crate::normalize::is_bert_control(c)) {
-                AsciiClass::Other
-            } else if c.is_whitespace() {
+            class[b as usize] = if n.is_whitespace() {
                 AsciiClass::Space
-            } else if pre_tokenizer == PreTokenizer::Bert && c.is_ascii_punctuation() {
+            } else if pre_tokenizer == PreTokenizer::Bert && n.is_ascii_punctuation() {
                 AsciiClass::Punct
             } else {
                 AsciiClass::Word
