@@ -1,7 +1,9 @@
-//! A per-thread cache from short words to their WordPiece pieces.
+//! Per-thread caches: whitespace-separated chunks of raw text to their ids and
+//! offsets, and normalized words to their WordPiece pieces.
 //!
-//! Real text repeats its words (Zipf), so most words are looked up rather than
-//! matched again. The cache is an open-addressing table (linear probing) whose
+//! Real text repeats its words (Zipf), so most chunks are looked up rather
+//! than normalized, split and matched again; a chunk missing from the first
+//! cache is split into words, which usually hit the second. The cache is an open-addressing table (linear probing) whose
 //! slots hold the word bytes and its pieces inline: a lookup is one hash of two
 //! machine words and usually one slot read, with no pointer to follow. Words
 //! are only added, never evicted, so frequent words (which come early) stay;
@@ -16,7 +18,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use crate::encode::Piece;
 
 const KEY: usize = 16;
-const PIECES: usize = 3;
+/// Tokens stored inline in a slot.
+pub const PIECES: usize = 3;
 const SLOTS: usize = 1 << 17;
 /// Slots looked at before giving up.
 const PROBES: usize = 8;
@@ -107,8 +110,14 @@ impl Table {
 }
 
 pub struct WordCache {
-    model: u64,
     table: Table,
+}
+
+/// Both caches of one thread, for one model.
+pub struct Caches {
+    model: u64,
+    pub words: WordCache,
+    pub chunks: ChunkCache,
 }
 
 /// Words up to this many bytes are cached.
@@ -190,9 +199,8 @@ fn index(h: u64, slots: usize) -> usize {
 }
 
 impl WordCache {
-    fn new(model: u64) -> Self {
+    fn new() -> Self {
         Self {
-            model,
             table: Table::new(SLOTS),
         }
     }
@@ -211,19 +219,7 @@ impl WordCache {
     /// little later finds it in cache.
     #[inline]
     pub fn prefetch(&self, h: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let slot = &self.table.slots[index(h, self.table.slots.len())];
-            // SAFETY: a prefetch is only a hint; it reads nothing and cannot
-            // fault, and the pointer comes from a live reference anyway.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-                    (slot as *const Slot).cast::<i8>(),
-                )
-            };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = h;
+        prefetch(&self.table.slots[index(h, self.table.slots.len())]);
     }
 
     /// [`WordCache::lookup`] by key.
@@ -294,21 +290,252 @@ impl WordCache {
     }
 }
 
-thread_local! {
-    static CACHE: RefCell<Option<WordCache>> = const { RefCell::new(None) };
+/// Asks the CPU to start loading `x`'s cache line.
+#[inline]
+fn prefetch<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is only a hint; it reads nothing and cannot fault,
+    // and the pointer comes from a live reference anyway.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+            (x as *const T).cast::<i8>(),
+        )
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
 }
 
-/// Runs `f` with this thread's cache for `model`.
-pub fn with_cache<T>(model: u64, f: impl FnOnce(&mut WordCache) -> T) -> T {
+/// Chunks up to this many bytes are cached.
+pub const MAX_CHUNK: usize = KEY;
+const CHUNK_SLOTS_MIN: usize = 1 << 12;
+/// 16 MiB per thread at most; the table stops taking chunks once half full.
+const CHUNK_SLOTS_MAX: usize = 1 << 21;
+/// Set in `ChunkSlot::n` when the ids and offsets live in the arena.
+const SPILLED: u8 = 0x80;
+
+/// A cached chunk: up to three tokens that tile the chunk are stored inline;
+/// anything else (more tokens, gaps or overlaps in the offsets) in the arena.
+#[derive(Clone, Copy)]
+#[repr(C, align(32))]
+pub struct ChunkSlot {
+    key: [u64; 2],
+    /// Inline: the ids. Spilled: `ids[0]` is where the entry starts in the arena.
+    ids: [u32; PIECES],
+    /// Chunk length in bytes; 0 marks an empty slot.
+    len: u8,
+    /// Token count, or'ed with `SPILLED`.
+    n: u8,
+    /// Inline: char offset (in the chunk) where each token but the last ends.
+    ends: [u8; PIECES - 1],
+}
+
+const EMPTY_CHUNK: ChunkSlot = ChunkSlot {
+    key: [0; 2],
+    ids: [0; PIECES],
+    len: 0,
+    n: 0,
+    ends: [0; PIECES - 1],
+};
+
+/// What the chunk cache holds for a chunk.
+pub enum ChunkHit<'a> {
+    /// `ids[..n]`; token k spans chars `ends[k - 1]..ends[k]` of the chunk,
+    /// with 0 before the first and the chunk's char length after the last.
+    Inline {
+        ids: &'a [u32; PIECES],
+        n: usize,
+        ends: [u8; PIECES - 1],
+    },
+    /// The ids, and flat char offsets `[s0, e0, s1, e1, ...]` in the chunk.
+    Spilled { ids: &'a [u32], offsets: &'a [u32] },
+}
+
+/// Raw-text chunks (between ASCII whitespace bytes) to their ids and offsets.
+/// Open addressing like [`Table`]; grows by doubling while less than
+/// `CHUNK_SLOTS_MAX`, then takes no more chunks.
+pub struct ChunkCache {
+    slots: Vec<ChunkSlot>,
+    filled: usize,
+    /// Spilled entries: n ids, then 2n offsets.
+    arena: Vec<u32>,
+}
+
+impl ChunkCache {
+    fn new() -> Self {
+        Self {
+            slots: new_chunk_slots(CHUNK_SLOTS_MIN),
+            filled: 0,
+            arena: Vec::new(),
+        }
+    }
+
+    fn clear(&mut self) {
+        *self = Self::new();
+    }
+
+    /// Asks the CPU to start loading the slot of hash `h`.
+    #[inline]
+    pub fn prefetch(&self, h: u64) {
+        prefetch(&self.slots[index(h, self.slots.len())]);
+    }
+
+    /// The cached tokens of the chunk with this hash, key and byte length.
+    #[inline]
+    pub fn get(&self, h: u64, key: Key, len: usize) -> Option<ChunkHit<'_>> {
+        let mask = self.slots.len() - 1;
+        let mut i = index(h, self.slots.len());
+        for _ in 0..PROBES {
+            let s = &self.slots[i];
+            if s.len as usize == len && s.key == key {
+                let n = (s.n & !SPILLED) as usize;
+                return Some(if s.n & SPILLED == 0 {
+                    ChunkHit::Inline {
+                        ids: &s.ids,
+                        n,
+                        ends: s.ends,
+                    }
+                } else {
+                    let at = s.ids[0] as usize;
+                    ChunkHit::Spilled {
+                        ids: &self.arena[at..at + n],
+                        offsets: &self.arena[at + n..at + 3 * n],
+                    }
+                });
+            }
+            if s.len == 0 {
+                return None;
+            }
+            i = (i + 1) & mask;
+        }
+        None
+    }
+
+    /// Stores a chunk's ids and flat offsets (chars within the chunk);
+    /// `chars` is the chunk's length in chars.
+    pub fn insert(&mut self, h: u64, key: Key, len: usize, ids: &[u32], offsets: &[u32]) {
+        debug_assert_eq!(offsets.len(), 2 * ids.len());
+        if len == 0 || len > MAX_CHUNK || ids.len() > 127 {
+            return;
+        }
+        if 2 * (self.filled + 1) > self.slots.len() {
+            if self.slots.len() >= CHUNK_SLOTS_MAX {
+                return;
+            }
+            self.grow();
+        }
+        let chars = char_count(key, len);
+        let n = ids.len();
+        // Inline when the tokens tile the chunk: each starts where the last ended.
+        let tiles = n <= PIECES
+            && (n == 0
+                || (offsets[0] == 0
+                    && offsets[2 * n - 1] == chars
+                    && (1..n).all(|k| offsets[2 * k] == offsets[2 * k - 1])));
+        let mut slot = ChunkSlot {
+            key,
+            len: len as u8,
+            ..EMPTY_CHUNK
+        };
+        if tiles {
+            slot.n = n as u8;
+            slot.ids[..n].copy_from_slice(ids);
+            for k in 0..n.saturating_sub(1) {
+                slot.ends[k] = offsets[2 * k + 1] as u8;
+            }
+        } else {
+            slot.n = n as u8 | SPILLED;
+            slot.ids[0] = self.arena.len() as u32;
+            self.arena.extend_from_slice(ids);
+            self.arena.extend_from_slice(offsets);
+        }
+        self.put(h, slot);
+    }
+
+    fn put(&mut self, h: u64, slot: ChunkSlot) {
+        let mask = self.slots.len() - 1;
+        let mut i = index(h, self.slots.len());
+        loop {
+            let s = &mut self.slots[i];
+            if s.len == 0 {
+                *s = slot;
+                self.filled += 1;
+                return;
+            }
+            if s.len == slot.len && s.key == slot.key {
+                return;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    fn grow(&mut self) {
+        let bigger = new_chunk_slots(2 * self.slots.len());
+        let old = std::mem::replace(&mut self.slots, bigger);
+        self.filled = 0;
+        for s in old.into_iter().filter(|s| s.len != 0) {
+            self.put(hash(s.key, s.len as usize), s);
+        }
+    }
+}
+
+/// Empty slots; large tables ask for huge pages: lookups of rare chunks land
+/// anywhere in up to 64 MiB, and with 4 KiB pages most of them would also miss
+/// the TLB (measured: about 15% faster encoding of the 103 MB English corpus).
+fn new_chunk_slots(n: usize) -> Vec<ChunkSlot> {
+    let mut slots = Vec::with_capacity(n);
+    #[cfg(target_os = "linux")]
+    if n * std::mem::size_of::<ChunkSlot>() >= 4 << 20 {
+        // Advise before the first write, so the pages are faulted in huge.
+        const PAGE: usize = 4096;
+        let start = slots.as_ptr() as usize;
+        let end = start + n * std::mem::size_of::<ChunkSlot>();
+        let first_page = start.div_ceil(PAGE) * PAGE;
+        // SAFETY: the range lies inside the allocation `slots` owns;
+        // MADV_HUGEPAGE only changes how the kernel backs the pages, never
+        // their contents. Failure (e.g. no THP support) is harmless.
+        unsafe {
+            libc::madvise(
+                first_page as *mut libc::c_void,
+                end - first_page,
+                libc::MADV_HUGEPAGE,
+            );
+        }
+    }
+    slots.resize(n, EMPTY_CHUNK);
+    slots
+}
+
+/// Chars in the first `len` bytes of a key (UTF-8): bytes that are not
+/// continuation bytes (`0b10xx_xxxx`); padding bytes are zero.
+#[inline]
+pub fn char_count(key: Key, len: usize) -> u32 {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let continuation = |x: u64| (x & !(x << 1) & HIGH).count_ones();
+    len as u32 - continuation(key[0]) - continuation(key[1])
+}
+
+thread_local! {
+    static CACHE: RefCell<Option<Caches>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` with this thread's caches for `model`.
+pub fn with_cache<T>(model: u64, f: impl FnOnce(&mut Caches) -> T) -> T {
     CACHE.with(|c| {
         let mut c = c.borrow_mut();
         match c.as_mut() {
             Some(cache) if cache.model == model => {}
             Some(cache) => {
                 cache.model = model;
-                cache.table.clear();
+                cache.words.table.clear();
+                cache.chunks.clear();
             }
-            None => *c = Some(WordCache::new(model)),
+            None => {
+                *c = Some(Caches {
+                    model,
+                    words: WordCache::new(),
+                    chunks: ChunkCache::new(),
+                })
+            }
         }
         f(c.as_mut().unwrap_or_else(|| unreachable!()))
     })
@@ -341,7 +568,7 @@ mod tests {
 
     #[test]
     fn stores_and_returns_pieces() {
-        let mut c = WordCache::new(1);
+        let mut c = WordCache::new();
         let pieces = [
             Piece {
                 id: 7,
@@ -365,5 +592,72 @@ mod tests {
         assert_eq!(got, pieces);
         assert!(!c.lookup(b"hell", |_| {}));
         assert!(!c.lookup(b"a-very-long-word-indeed", |_| {}));
+    }
+
+    #[test]
+    fn char_count_skips_continuation_bytes() {
+        for word in [
+            "",
+            "a",
+            "café",
+            "中文!",
+            "👍🏽ok",
+            "0123456789abcdef",
+            "ééééééé",
+        ] {
+            let key = key_of(word.as_bytes()).unwrap();
+            assert_eq!(
+                char_count(key, word.len()),
+                word.chars().count() as u32,
+                "{word}"
+            );
+        }
+    }
+
+    #[test]
+    fn chunks_inline_when_tiled_else_spilled() {
+        let mut c = ChunkCache::new();
+        let put = |c: &mut ChunkCache, w: &str, ids: &[u32], offsets: &[u32]| {
+            let key = key_of(w.as_bytes()).unwrap();
+            c.insert(hash(key, w.len()), key, w.len(), ids, offsets);
+        };
+        let get = |c: &ChunkCache, w: &str| -> Option<(Vec<u32>, Vec<u32>)> {
+            let key = key_of(w.as_bytes()).unwrap();
+            let chars = w.chars().count() as u32;
+            c.get(hash(key, w.len()), key, w.len())
+                .map(|hit| match hit {
+                    ChunkHit::Inline { ids, n, ends } => {
+                        let mut b = vec![0u32];
+                        b.extend(ends.iter().take(n.saturating_sub(1)).map(|&e| e as u32));
+                        b.push(chars);
+                        let offsets = (0..n).flat_map(|k| [b[k], b[k + 1]]).collect();
+                        (ids[..n].to_vec(), offsets)
+                    }
+                    ChunkHit::Spilled { ids, offsets } => (ids.to_vec(), offsets.to_vec()),
+                })
+        };
+        let cases: [(&str, &[u32], &[u32]); 4] = [
+            ("word,", &[10, 11], &[0, 4, 4, 5]),
+            ("café", &[12], &[0, 4]),
+            ("a\u{1}b", &[13], &[0, 3]),
+            ("x.y.z", &[1, 2, 3, 4, 5], &[0, 1, 1, 2, 2, 3, 3, 4, 4, 5]),
+        ];
+        for (w, ids, offsets) in cases {
+            put(&mut c, w, ids, offsets);
+        }
+        // A gap in the offsets (a dropped char) must be kept exactly.
+        put(&mut c, "a\u{1}c", &[14, 15], &[0, 1, 2, 3]);
+        for (w, ids, offsets) in cases {
+            assert_eq!(get(&c, w), Some((ids.to_vec(), offsets.to_vec())), "{w}");
+        }
+        assert_eq!(get(&c, "a\u{1}c"), Some((vec![14, 15], vec![0, 1, 2, 3])));
+        assert_eq!(get(&c, "word"), None);
+        // Growing keeps every entry.
+        for i in 0..20_000u32 {
+            let w = format!("w{i}");
+            put(&mut c, &w, &[i], &[0, w.len() as u32]);
+        }
+        assert_eq!(get(&c, "w19999"), Some((vec![19_999], vec![0, 6])));
+        assert_eq!(get(&c, "x.y.z").unwrap().0, vec![1, 2, 3, 4, 5]);
     }
 }

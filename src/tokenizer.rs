@@ -5,7 +5,7 @@ use aho_corasick::{AhoCorasick, MatchKind};
 use rayon::prelude::*;
 use rustc_hash::FxHashSet;
 
-use crate::cache::{self, WordCache};
+use crate::cache::{self, Caches, ChunkHit, WordCache};
 use crate::decode::Decoder;
 use crate::encode::{Piece, WordPiece, WordPieceConfig};
 use crate::error::{Error, Result};
@@ -155,9 +155,11 @@ pub struct SeqOut {
     word: Vec<u8>,
     normalized: Normalized,
     batch: Vec<Span>,
+    word_batch: Vec<Span>,
 }
 
-/// Words (or, with `len` 0, one punctuation byte) found ahead of emitting them.
+/// Chunks, or words (with `len` 0: one punctuation byte), found ahead of
+/// emitting them.
 #[derive(Clone, Copy, Debug, Default)]
 struct Span {
     start: u32,
@@ -282,6 +284,46 @@ fn end_of_alnum(text: &[u8], mut i: usize) -> usize {
     i
 }
 
+/// The ASCII whitespace bytes that split raw text into chunks.
+#[inline]
+fn is_chunk_separator(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r')
+}
+
+/// The first chunk separator at or after `i` (or the text's end).
+#[inline]
+fn next_chunk_separator(text: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = ONES * 0x80;
+    while i + 8 <= text.len() {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(&text[i..i + 8]);
+        let x = u64::from_le_bytes(b);
+        // High bit set for bytes below 0x21 (exact for the lowest one, which
+        // is all we look at); separators are among them.
+        let low = x.wrapping_sub(ONES * 0x21) & !x & HIGH;
+        if low == 0 {
+            i += 8;
+            continue;
+        }
+        let at = i + (low.trailing_zeros() / 8) as usize;
+        if is_chunk_separator(text[at]) {
+            return at;
+        }
+        i = at + 1;
+    }
+    while i < text.len() && !is_chunk_separator(text[i]) {
+        i += 1;
+    }
+    i
+}
+
+/// Chars in UTF-8 `bytes`: the bytes that are not continuation bytes.
+#[inline]
+fn count_utf8_chars(bytes: &[u8]) -> u32 {
+    bytes.iter().filter(|&&b| (b & 0xC0) != 0x80).count() as u32
+}
+
 #[derive(Clone, Debug)]
 pub struct Tokenizer {
     pub vocab: Vocab,
@@ -303,6 +345,10 @@ pub struct Tokenizer {
     ascii_text: AsciiTable,
     /// Identifies this model's entries in the per-thread word caches.
     model_id: u64,
+    /// Whether chunks of text between ASCII whitespace bytes encode
+    /// independently of each other: true when normalization keeps those bytes
+    /// whitespace, the pre-tokenizer splits there, and no added token holds one.
+    chunkable: bool,
 }
 
 /// BERT's special tokens, in their conventional order.
@@ -377,6 +423,16 @@ impl Tokenizer {
             }
         }
         ascii_text.word_is_alnum = ascii_text.classes_words_as_alnum();
+        let chunkable = b" \t\n\r".iter().all(|&b| {
+            let c = b as char;
+            normalizer
+                .as_ref()
+                .map_or(Some(c), |n| n.normalize_ascii(c))
+                .is_some_and(char::is_whitespace)
+                && !added_tokens
+                    .iter()
+                    .any(|t| t.content.as_bytes().contains(&b))
+        });
         Ok(Self {
             vocab,
             model,
@@ -393,6 +449,7 @@ impl Tokenizer {
             ascii,
             ascii_text,
             model_id: cache::new_model_id(),
+            chunkable,
         })
     }
 
@@ -462,31 +519,183 @@ impl Tokenizer {
 
     /// Appends the ids (and, if asked, offsets) of one sequence to `out`.
     pub fn encode_sequence_into(&self, text: &str, out: &mut SeqOut) {
+        cache::with_cache(self.model_id, |caches| {
+            if self.chunkable {
+                self.encode_chunks(text, out, caches);
+            } else {
+                self.encode_text(text, 0, out, caches);
+            }
+        });
+    }
+
+    /// Splits `text` at ASCII whitespace bytes into chunks, which encode
+    /// independently (see `chunkable`), and looks each chunk up in the chunk
+    /// cache: in real text almost every chunk ("the", "word,", "(see") has been
+    /// seen before, so its ids (and offsets) are copied without normalizing,
+    /// splitting or matching anything.
+    fn encode_chunks(&self, text: &str, out: &mut SeqOut, caches: &mut Caches) {
+        let bytes = text.as_bytes();
+        let n = bytes.len();
+        // Char offsets equal byte offsets in ASCII text; otherwise count chars.
+        let count_chars = out.with_offsets && !text.is_ascii();
+        let (mut counted_bytes, mut counted_chars) = (0usize, 0u32);
+        let mut batch = std::mem::take(&mut out.batch);
+        let mut i = 0;
+        while i < n {
+            // 1. Find the next chunks, start loading their cache slots.
+            batch.clear();
+            while batch.len() < BATCH {
+                while i < n && is_chunk_separator(bytes[i]) {
+                    i += 1;
+                }
+                if i == n {
+                    break;
+                }
+                let start = i;
+                i = next_chunk_separator(bytes, i);
+                let len = i - start;
+                let (mut key, mut hash) = ([0; 2], 0);
+                if len <= cache::MAX_CHUNK {
+                    key = cache::key_at(bytes, start, len);
+                    hash = cache::hash(key, len);
+                    caches.chunks.prefetch(hash);
+                }
+                batch.push(Span {
+                    start: start as u32,
+                    len: len as u32,
+                    key,
+                    hash,
+                });
+            }
+            // 2. Emit them in order. Hits write a fixed three ids (and six
+            // offsets) at `pos` (`opos`) into room made ahead, then advance by
+            // their count: no length-dependent copies.
+            let with_offsets = out.with_offsets;
+            let room = |out: &mut SeqOut, left: usize| {
+                let (pos, opos) = (out.ids.len(), out.offsets.len());
+                out.ids.resize(pos + cache::PIECES * left, 0);
+                if with_offsets {
+                    out.offsets.resize(opos + 2 * cache::PIECES * left, 0);
+                }
+                (pos, opos)
+            };
+            let (mut pos, mut opos) = room(out, batch.len());
+            for (k, sp) in batch.iter().enumerate() {
+                let (start, len) = (sp.start as usize, sp.len as usize);
+                let at = if count_chars {
+                    counted_chars += count_utf8_chars(&bytes[counted_bytes..start]);
+                    counted_bytes = start;
+                    counted_chars
+                } else {
+                    sp.start
+                };
+                let hit = if len <= cache::MAX_CHUNK {
+                    caches.chunks.get(sp.hash, sp.key, len)
+                } else {
+                    None
+                };
+                if let Some(ChunkHit::Inline { ids, n, ends }) = hit {
+                    out.ids[pos..pos + cache::PIECES].copy_from_slice(ids);
+                    pos += n;
+                    if with_offsets && n > 0 {
+                        let chars = if count_chars {
+                            cache::char_count(sp.key, len)
+                        } else {
+                            sp.len
+                        };
+                        // Token k spans bounds[k]..bounds[k + 1].
+                        let mut bounds = [at, at + ends[0] as u32, at + ends[1] as u32, 0];
+                        bounds[n] = at + chars;
+                        out.offsets[opos..opos + 2 * cache::PIECES].copy_from_slice(&[
+                            bounds[0], bounds[1], bounds[1], bounds[2], bounds[2], bounds[3],
+                        ]);
+                        opos += 2 * n;
+                    }
+                    continue;
+                }
+                out.ids.truncate(pos);
+                out.offsets.truncate(opos);
+                match hit {
+                    Some(ChunkHit::Spilled { ids, offsets }) => {
+                        out.ids.extend_from_slice(ids);
+                        if with_offsets {
+                            out.offsets.extend(offsets.iter().map(|o| o + at));
+                        }
+                    }
+                    _ => {
+                        // Separators are ASCII, so chunks are whole chars.
+                        let chunk = &text[start..start + len];
+                        self.encode_new_chunk(chunk, sp, at, out, caches);
+                    }
+                }
+                (pos, opos) = room(out, batch.len() - k);
+            }
+            out.ids.truncate(pos);
+            out.offsets.truncate(opos);
+        }
+        out.batch = batch;
+    }
+
+    /// A chunk not in the cache: encoded from char 0 with offsets, cached if
+    /// short enough, then its offsets shifted to `at` (or dropped).
+    #[cold]
+    fn encode_new_chunk(
+        &self,
+        chunk: &str,
+        sp: &Span,
+        at: u32,
+        out: &mut SeqOut,
+        caches: &mut Caches,
+    ) {
+        if chunk.len() > cache::MAX_CHUNK {
+            self.encode_text(chunk, at, out, caches);
+            return;
+        }
+        let (n_ids, n_offsets) = (out.ids.len(), out.offsets.len());
+        let with_offsets = std::mem::replace(&mut out.with_offsets, true);
+        self.encode_text(chunk, 0, out, caches);
+        out.with_offsets = with_offsets;
+        caches.chunks.insert(
+            sp.hash,
+            sp.key,
+            chunk.len(),
+            &out.ids[n_ids..],
+            &out.offsets[n_offsets..],
+        );
+        if with_offsets {
+            out.offsets[n_offsets..].iter_mut().for_each(|o| *o += at);
+        } else {
+            out.offsets.truncate(n_offsets);
+        }
+    }
+
+    /// Encodes a text (or chunk) that starts at char `first_char` of the input.
+    fn encode_text(&self, text: &str, first_char: u32, out: &mut SeqOut, caches: &mut Caches) {
         // Most texts are ASCII without added tokens: one pass does it all, and
         // gives up at the first byte that could start an added token.
         let suffixed = !self.model.config.end_of_word_suffix.is_empty();
         if text.is_ascii() && !suffixed {
             let (n_ids, n_offsets) = (out.ids.len(), out.offsets.len());
-            if self.encode_ascii(text.as_bytes(), 0, out, &self.ascii_text) {
+            if self.encode_ascii(text.as_bytes(), first_char, out, &self.ascii_text, caches) {
                 return;
             }
             out.ids.truncate(n_ids);
             out.offsets.truncate(n_offsets);
         }
         let Some(matcher) = &self.added_matcher else {
-            self.encode_plain(text, 0, out);
+            self.encode_plain(text, first_char, out, caches);
             return;
         };
         if !text.bytes().any(|b| self.added_first_bytes[b as usize]) {
-            self.encode_plain(text, 0, out);
+            self.encode_plain(text, first_char, out, caches);
             return;
         }
         let mut last = 0usize;
-        let mut last_char = 0u32;
+        let mut last_char = first_char;
         for m in matcher.find_iter(text) {
             let start_char = last_char + text[last..m.start()].chars().count() as u32;
             if m.start() > last {
-                self.encode_plain(&text[last..m.start()], last_char, out);
+                self.encode_plain(&text[last..m.start()], last_char, out, caches);
             }
             let end_char = start_char + text[m.start()..m.end()].chars().count() as u32;
             let t = &self.added_tokens[m.pattern().as_usize()];
@@ -495,15 +704,15 @@ impl Tokenizer {
             last_char = end_char;
         }
         if last < text.len() {
-            self.encode_plain(&text[last..], last_char, out);
+            self.encode_plain(&text[last..], last_char, out, caches);
         }
     }
 
     /// A segment without added tokens; `first_char` is its char offset in the input.
-    fn encode_plain(&self, segment: &str, first_char: u32, out: &mut SeqOut) {
+    fn encode_plain(&self, segment: &str, first_char: u32, out: &mut SeqOut, caches: &mut Caches) {
         if segment.is_ascii() && self.model.config.end_of_word_suffix.is_empty() {
             let (n_ids, n_offsets) = (out.ids.len(), out.offsets.len());
-            if self.encode_ascii(segment.as_bytes(), first_char, out, &self.ascii) {
+            if self.encode_ascii(segment.as_bytes(), first_char, out, &self.ascii, caches) {
                 return;
             }
             out.ids.truncate(n_ids);
@@ -521,7 +730,7 @@ impl Tokenizer {
                     .extend(first_char..first_char + segment.chars().count() as u32);
             }
         }
-        self.encode_normalized(&normalized, out);
+        self.encode_normalized(&normalized, out, &mut caches.words);
         out.normalized = normalized;
     }
 
@@ -529,10 +738,18 @@ impl Tokenizer {
     /// bytes, words looked up in the thread's word cache. Returns false
     /// (output partly written) for input it does not handle, i.e. characters
     /// that cleaning drops.
-    fn encode_ascii(&self, seg: &[u8], first_char: u32, out: &mut SeqOut, t: &AsciiTable) -> bool {
+    fn encode_ascii(
+        &self,
+        seg: &[u8],
+        first_char: u32,
+        out: &mut SeqOut,
+        t: &AsciiTable,
+        caches: &mut Caches,
+    ) -> bool {
         let mut lowered = std::mem::take(&mut out.word);
-        let mut batch = std::mem::take(&mut out.batch);
-        let ok = cache::with_cache(self.model_id, |cache| {
+        let mut batch = std::mem::take(&mut out.word_batch);
+        let cache = &mut caches.words;
+        let ok = (|| {
             let n = seg.len();
             let mut i = 0;
             while i < n {
@@ -616,9 +833,9 @@ impl Tokenizer {
                 }
             }
             true
-        });
+        })();
         out.word = lowered;
-        out.batch = batch;
+        out.word_batch = batch;
         ok
     }
 
@@ -667,12 +884,12 @@ impl Tokenizer {
         out.pieces = pieces;
     }
 
-    fn encode_normalized(&self, normalized: &Normalized, out: &mut SeqOut) {
+    fn encode_normalized(&self, normalized: &Normalized, out: &mut SeqOut, cache: &mut WordCache) {
         let text = normalized.text.as_str();
         let source = &normalized.source;
         let suffix = self.model.config.end_of_word_suffix.as_bytes();
         let mut suffixed = std::mem::take(&mut out.word);
-        cache::with_cache(self.model_id, |cache| {
+        {
             self.pre_tokenizer.split(text, |w| {
                 let word = &text.as_bytes()[w.start..w.end];
                 let first = w.first_char as usize;
@@ -703,7 +920,7 @@ impl Tokenizer {
                     self.emit_word(word, cache, out, offsets);
                 }
             });
-        });
+        }
         out.word = suffixed;
     }
 
@@ -851,7 +1068,11 @@ impl Tokenizer {
             None => usize::MAX,
         };
         let total: usize = texts.iter().map(|t| t.len()).sum();
-        let chunk_bytes = (total / (rayon::current_num_threads() * 16)).clamp(1 << 16, 8 << 20);
+        // One thread: one part, whose buffers become the result (no join copy).
+        let chunk_bytes = match rayon::current_num_threads() {
+            1 => usize::MAX,
+            threads => (total / (threads * 16)).clamp(1 << 16, 8 << 20),
+        };
         let mut bounds = vec![0usize];
         let mut acc = 0usize;
         for (i, t) in texts.iter().enumerate() {
@@ -889,6 +1110,17 @@ impl Tokenizer {
                 (out, rows)
             })
             .collect();
+        if parts.len() == 1 {
+            let (out, part_rows) = parts.into_iter().next().unwrap_or_default();
+            let mut rows = Vec::with_capacity(texts.len() + 1);
+            rows.push(0);
+            rows.extend(part_rows);
+            return Ok(FlatBatch {
+                ids: out.ids,
+                offsets: out.offsets,
+                rows,
+            });
+        }
         // Join the parts in parallel: each copies into its own slice of the output.
         let n: usize = parts.iter().map(|p| p.0.ids.len()).sum();
         let mut ids = vec![0u32; n];

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from tokenizers import BertWordPieceTokenizer
+from tokenizers import Tokenizer as HFTokenizer
 
 import wpiece
 
 from adversarial import ADVERSARIAL
-from conftest import VOCAB_TXT, hf_bert, wp_bert
+from conftest import TOKENIZER_JSON, VOCAB_TXT, hf_bert, wp_bert
 
 
 def assert_same(hf_enc, wp_enc, text) -> None:
@@ -183,3 +186,99 @@ def _cached(lowercase: bool):
     if lowercase not in _CACHE:
         _CACHE[lowercase] = (hf_bert(lowercase), wp_bert(lowercase))
     return _CACHE[lowercase]
+
+
+# Documents made of a few recurring chunks, so the chunk cache is hit (and
+# missed) in every mode: cased/accented/CJK/control chars/added tokens, chunks
+# over the 16 cached bytes, more than three tokens, separators inside and out.
+chunk_words = st.sampled_from(
+    [
+        "the",
+        "The",
+        "word,",
+        "(see",
+        "don't",
+        "U.S.A.",
+        "café",
+        "Ñandú!",
+        "中文",
+        "naïve-ish",
+        "x\x01y",
+        "\x0b",
+        "[CLS]",
+        "a[UNK]b",
+        "##",
+        "e\u0301",
+        "İstanbul",
+        "incomprehensibilities",
+        "antidisestablishmentarianism,",
+        "👍🏽ok",
+        "Straße.",
+        "ab\u00a0cd",
+        "tab\tbed",
+        "ǅ",
+        "1,234.5",
+        "",
+    ]
+)
+chunk_separators = st.sampled_from([" ", "  ", "\t", "\n", "\r\n", " \u3000 ", "\x0c"])
+chunky_docs = st.lists(
+    st.lists(st.tuples(chunk_words, chunk_separators), max_size=12).map(
+        lambda parts: "".join(w + s for w, s in parts)
+    ),
+    min_size=1,
+    max_size=6,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(docs=chunky_docs, lowercase=st.booleans())
+def test_hypothesis_recurring_chunks(docs, lowercase) -> None:
+    hf, wp = _cached(lowercase)
+    expected = hf.encode_batch(docs)
+    for _ in range(2):  # the second round finds every chunk cached
+        ids, rows = wp.encode_batch_flat(docs)
+        ids_o, rows_o, offsets = wp.encode_batch_flat(docs, return_offsets=True)
+        for i, e in enumerate(expected):
+            assert ids[rows[i] : rows[i + 1]].tolist() == e.ids, docs[i]
+            assert ids_o[rows_o[i] : rows_o[i + 1]].tolist() == e.ids, docs[i]
+            got = [tuple(o) for o in offsets[rows_o[i] : rows_o[i + 1]].tolist()]
+            assert got == e.offsets, docs[i]
+    for doc, e in zip(docs, expected):
+        assert_same(e, wp.encode(doc), doc)
+
+
+def test_cached_chunk_offsets_after_non_ascii_text() -> None:
+    hf, wp = _cached(True)
+    for text in ["hello, world", "é hello, world", "中文 hello, world", "hello, world ü"]:
+        assert_same(hf.encode(text), wp.encode(text), text)
+
+
+def test_added_token_with_whitespace_matches_across_chunks(tmp_path, en_lines) -> None:
+    # An added token holding a space or tab: text can no longer be cut into
+    # independent chunks at whitespace, and the result must still be HF's.
+    spec = json.loads(TOKENIZER_JSON.read_text(encoding="utf-8"))
+    spec["truncation"] = spec["padding"] = None
+    vocab = spec["model"]["vocab"]
+    for old, new in [("[unused0]", "new york"), ("[unused1]", "a\tb")]:
+        token_id = vocab.pop(old)
+        vocab[new] = token_id
+        spec["added_tokens"].append(
+            {
+                "id": token_id,
+                "content": new,
+                "special": False,
+                "single_word": False,
+                "lstrip": False,
+                "rstrip": False,
+                "normalized": False,
+            }
+        )
+    path = tmp_path / "tokenizer.json"
+    path.write_text(json.dumps(spec), encoding="utf-8")
+    hf = HFTokenizer.from_file(str(path))
+    wp = wpiece.Tokenizer.from_file(path)
+    texts = ["I love new york and New York, new  york, a\tb a b", "new york"] + en_lines[:300]
+    for text in texts:
+        assert_same(hf.encode(text), wp.encode(text), text)
+    assert wp.encode("new york").ids[1:-1] == [vocab["new york"]]
