@@ -305,46 +305,61 @@ fn prefetch<T>(x: &T) {
     let _ = x;
 }
 
-/// Chunks up to this many bytes are cached.
-pub const MAX_CHUNK: usize = KEY;
+/// Chunks up to this many bytes are cached (the key's last byte holds the
+/// length).
+pub const MAX_CHUNK: usize = KEY - 1;
+/// Tokens stored inline in a chunk slot: 92% of English chunks have at most
+/// three and 95% at most four (bert-base-uncased).
+pub const INLINE: usize = 4;
 const CHUNK_SLOTS_MIN: usize = 1 << 12;
-/// 16 MiB per thread at most; the table stops taking chunks once half full.
+/// 64 MiB per thread at most; the table stops taking chunks once half full
+/// (a million chunks: 98% of the chunks of the 103 MB English corpus).
 const CHUNK_SLOTS_MAX: usize = 1 << 21;
 /// Set in `ChunkSlot::n` when the ids and offsets live in the arena.
 const SPILLED: u8 = 0x80;
+/// Inline ids take 24 bits; larger ids (huge vocabularies) spill.
+const MAX_INLINE_ID: u32 = (1 << 24) - 1;
 
-/// A cached chunk: up to three tokens that tile the chunk are stored inline;
+/// A cached chunk: up to four tokens that tile the chunk are stored inline;
 /// anything else (more tokens, gaps or overlaps in the offsets) in the arena.
+/// Half a cache line: a hit reads one line, and nothing else.
 #[derive(Clone, Copy)]
 #[repr(C, align(32))]
 pub struct ChunkSlot {
-    key: [u64; 2],
-    /// Inline: the ids. Spilled: `ids[0]` is where the entry starts in the arena.
-    ids: [u32; PIECES],
-    /// Chunk length in bytes; 0 marks an empty slot.
-    len: u8,
+    /// [`chunk_key`]; all zero marks an empty slot (chunks are never empty).
+    key: Key,
+    /// Inline: the ids, 24 bits each, little-endian. Spilled: the first four
+    /// bytes are where the entry starts in the arena.
+    ids: [u8; 3 * INLINE],
+    /// Inline: char offset (in the chunk) where each token but the last ends.
+    ends: [u8; INLINE - 1],
     /// Token count, or'ed with `SPILLED`.
     n: u8,
-    /// Inline: char offset (in the chunk) where each token but the last ends.
-    ends: [u8; PIECES - 1],
 }
 
 const EMPTY_CHUNK: ChunkSlot = ChunkSlot {
     key: [0; 2],
-    ids: [0; PIECES],
-    len: 0,
+    ids: [0; 3 * INLINE],
+    ends: [0; INLINE - 1],
     n: 0,
-    ends: [0; PIECES - 1],
 };
+
+/// The cache key of the chunk `text[start..start + len]` (len <= MAX_CHUNK):
+/// its bytes, zero padded, with the length in the last byte.
+#[inline]
+pub fn chunk_key(text: &[u8], start: usize, len: usize) -> Key {
+    let [lo, hi] = key_at(text, start, len);
+    [lo, hi | (len as u64) << 56]
+}
 
 /// What the chunk cache holds for a chunk.
 pub enum ChunkHit<'a> {
     /// `ids[..n]`; token k spans chars `ends[k - 1]..ends[k]` of the chunk,
     /// with 0 before the first and the chunk's char length after the last.
     Inline {
-        ids: &'a [u32; PIECES],
+        ids: [u32; INLINE],
         n: usize,
-        ends: [u8; PIECES - 1],
+        ends: [u8; INLINE - 1],
     },
     /// The ids, and flat char offsets `[s0, e0, s1, e1, ...]` in the chunk.
     Spilled { ids: &'a [u32], offsets: &'a [u32] },
@@ -379,30 +394,33 @@ impl ChunkCache {
         prefetch(&self.slots[index(h, self.slots.len())]);
     }
 
-    /// The cached tokens of the chunk with this hash, key and byte length.
+    /// The cached tokens of the chunk with this [`chunk_key`] and its hash.
     #[inline]
-    pub fn get(&self, h: u64, key: Key, len: usize) -> Option<ChunkHit<'_>> {
+    pub fn get(&self, h: u64, key: Key) -> Option<ChunkHit<'_>> {
         let mask = self.slots.len() - 1;
         let mut i = index(h, self.slots.len());
         for _ in 0..PROBES {
             let s = &self.slots[i];
-            if s.len as usize == len && s.key == key {
+            if s.key == key {
                 let n = (s.n & !SPILLED) as usize;
+                let b = &s.ids;
                 return Some(if s.n & SPILLED == 0 {
+                    let id =
+                        |k: usize| u32::from_le_bytes([b[3 * k], b[3 * k + 1], b[3 * k + 2], 0]);
                     ChunkHit::Inline {
-                        ids: &s.ids,
+                        ids: [id(0), id(1), id(2), id(3)],
                         n,
                         ends: s.ends,
                     }
                 } else {
-                    let at = s.ids[0] as usize;
+                    let at = u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize;
                     ChunkHit::Spilled {
                         ids: &self.arena[at..at + n],
                         offsets: &self.arena[at + n..at + 3 * n],
                     }
                 });
             }
-            if s.len == 0 {
+            if s.key == [0; 2] {
                 return None;
             }
             i = (i + 1) & mask;
@@ -410,10 +428,11 @@ impl ChunkCache {
         None
     }
 
-    /// Stores a chunk's ids and flat offsets (chars within the chunk);
-    /// `chars` is the chunk's length in chars.
-    pub fn insert(&mut self, h: u64, key: Key, len: usize, ids: &[u32], offsets: &[u32]) {
+    /// Stores a chunk's ids and flat offsets (chars within the chunk), under
+    /// its [`chunk_key`] and hash.
+    pub fn insert(&mut self, h: u64, key: Key, ids: &[u32], offsets: &[u32]) {
         debug_assert_eq!(offsets.len(), 2 * ids.len());
+        let len = (key[1] >> 56) as usize;
         if len == 0 || len > MAX_CHUNK || ids.len() > 127 {
             return;
         }
@@ -426,25 +445,24 @@ impl ChunkCache {
         let chars = char_count(key, len);
         let n = ids.len();
         // Inline when the tokens tile the chunk: each starts where the last ended.
-        let tiles = n <= PIECES
+        let tiles = n <= INLINE
+            && ids.iter().all(|&id| id <= MAX_INLINE_ID)
             && (n == 0
                 || (offsets[0] == 0
                     && offsets[2 * n - 1] == chars
                     && (1..n).all(|k| offsets[2 * k] == offsets[2 * k - 1])));
-        let mut slot = ChunkSlot {
-            key,
-            len: len as u8,
-            ..EMPTY_CHUNK
-        };
+        let mut slot = ChunkSlot { key, ..EMPTY_CHUNK };
         if tiles {
             slot.n = n as u8;
-            slot.ids[..n].copy_from_slice(ids);
+            for (k, id) in ids.iter().enumerate() {
+                slot.ids[3 * k..3 * k + 3].copy_from_slice(&id.to_le_bytes()[..3]);
+            }
             for k in 0..n.saturating_sub(1) {
                 slot.ends[k] = offsets[2 * k + 1] as u8;
             }
         } else {
             slot.n = n as u8 | SPILLED;
-            slot.ids[0] = self.arena.len() as u32;
+            slot.ids[..4].copy_from_slice(&(self.arena.len() as u32).to_le_bytes());
             self.arena.extend_from_slice(ids);
             self.arena.extend_from_slice(offsets);
         }
@@ -456,12 +474,12 @@ impl ChunkCache {
         let mut i = index(h, self.slots.len());
         loop {
             let s = &mut self.slots[i];
-            if s.len == 0 {
+            if s.key == [0; 2] {
                 *s = slot;
                 self.filled += 1;
                 return;
             }
-            if s.len == slot.len && s.key == slot.key {
+            if s.key == slot.key {
                 return;
             }
             i = (i + 1) & mask;
@@ -472,8 +490,8 @@ impl ChunkCache {
         let bigger = new_chunk_slots(2 * self.slots.len());
         let old = std::mem::replace(&mut self.slots, bigger);
         self.filled = 0;
-        for s in old.into_iter().filter(|s| s.len != 0) {
-            self.put(hash(s.key, s.len as usize), s);
+        for s in old.into_iter().filter(|s| s.key != [0; 2]) {
+            self.put(chunk_hash(s.key), s);
         }
     }
 }
@@ -503,6 +521,12 @@ fn new_chunk_slots(n: usize) -> Vec<ChunkSlot> {
     }
     slots.resize(n, EMPTY_CHUNK);
     slots
+}
+
+/// The hash of a [`chunk_key`].
+#[inline]
+pub fn chunk_hash(key: Key) -> u64 {
+    hash(key, 0)
 }
 
 /// Chars in the first `len` bytes of a key (UTF-8): bytes that are not
@@ -618,29 +642,30 @@ mod tests {
     fn chunks_inline_when_tiled_else_spilled() {
         let mut c = ChunkCache::new();
         let put = |c: &mut ChunkCache, w: &str, ids: &[u32], offsets: &[u32]| {
-            let key = key_of(w.as_bytes()).unwrap();
-            c.insert(hash(key, w.len()), key, w.len(), ids, offsets);
+            let key = chunk_key(w.as_bytes(), 0, w.len());
+            c.insert(chunk_hash(key), key, ids, offsets);
         };
         let get = |c: &ChunkCache, w: &str| -> Option<(Vec<u32>, Vec<u32>)> {
-            let key = key_of(w.as_bytes()).unwrap();
+            let key = chunk_key(w.as_bytes(), 0, w.len());
             let chars = w.chars().count() as u32;
-            c.get(hash(key, w.len()), key, w.len())
-                .map(|hit| match hit {
-                    ChunkHit::Inline { ids, n, ends } => {
-                        let mut b = vec![0u32];
-                        b.extend(ends.iter().take(n.saturating_sub(1)).map(|&e| e as u32));
-                        b.push(chars);
-                        let offsets = (0..n).flat_map(|k| [b[k], b[k + 1]]).collect();
-                        (ids[..n].to_vec(), offsets)
-                    }
-                    ChunkHit::Spilled { ids, offsets } => (ids.to_vec(), offsets.to_vec()),
-                })
+            c.get(chunk_hash(key), key).map(|hit| match hit {
+                ChunkHit::Inline { ids, n, ends } => {
+                    let mut b = vec![0u32];
+                    b.extend(ends.iter().take(n.saturating_sub(1)).map(|&e| e as u32));
+                    b.push(chars);
+                    let offsets = (0..n).flat_map(|k| [b[k], b[k + 1]]).collect();
+                    (ids[..n].to_vec(), offsets)
+                }
+                ChunkHit::Spilled { ids, offsets } => (ids.to_vec(), offsets.to_vec()),
+            })
         };
-        let cases: [(&str, &[u32], &[u32]); 4] = [
+        let cases: [(&str, &[u32], &[u32]); 6] = [
             ("word,", &[10, 11], &[0, 4, 4, 5]),
             ("café", &[12], &[0, 4]),
             ("a\u{1}b", &[13], &[0, 3]),
             ("x.y.z", &[1, 2, 3, 4, 5], &[0, 1, 1, 2, 2, 3, 3, 4, 4, 5]),
+            ("big-ids", &[1 << 24, 7], &[0, 3, 3, 7]),
+            ("a.b,", &[1, 2, 3, 4], &[0, 1, 1, 2, 2, 3, 3, 4]),
         ];
         for (w, ids, offsets) in cases {
             put(&mut c, w, ids, offsets);

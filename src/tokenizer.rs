@@ -556,8 +556,8 @@ impl Tokenizer {
                 let len = i - start;
                 let (mut key, mut hash) = ([0; 2], 0);
                 if len <= cache::MAX_CHUNK {
-                    key = cache::key_at(bytes, start, len);
-                    hash = cache::hash(key, len);
+                    key = cache::chunk_key(bytes, start, len);
+                    hash = cache::chunk_hash(key);
                     caches.chunks.prefetch(hash);
                 }
                 batch.push(Span {
@@ -573,9 +573,9 @@ impl Tokenizer {
             let with_offsets = out.with_offsets;
             let room = |out: &mut SeqOut, left: usize| {
                 let (pos, opos) = (out.ids.len(), out.offsets.len());
-                out.ids.resize(pos + cache::PIECES * left, 0);
+                out.ids.resize(pos + cache::INLINE * left, 0);
                 if with_offsets {
-                    out.offsets.resize(opos + 2 * cache::PIECES * left, 0);
+                    out.offsets.resize(opos + 2 * cache::INLINE * left, 0);
                 }
                 (pos, opos)
             };
@@ -590,12 +590,12 @@ impl Tokenizer {
                     sp.start
                 };
                 let hit = if len <= cache::MAX_CHUNK {
-                    caches.chunks.get(sp.hash, sp.key, len)
+                    caches.chunks.get(sp.hash, sp.key)
                 } else {
                     None
                 };
                 if let Some(ChunkHit::Inline { ids, n, ends }) = hit {
-                    out.ids[pos..pos + cache::PIECES].copy_from_slice(ids);
+                    out.ids[pos..pos + cache::INLINE].copy_from_slice(&ids);
                     pos += n;
                     if with_offsets && n > 0 {
                         let chars = if count_chars {
@@ -603,12 +603,12 @@ impl Tokenizer {
                         } else {
                             sp.len
                         };
-                        // Token k spans bounds[k]..bounds[k + 1].
-                        let mut bounds = [at, at + ends[0] as u32, at + ends[1] as u32, 0];
-                        bounds[n] = at + chars;
-                        out.offsets[opos..opos + 2 * cache::PIECES].copy_from_slice(&[
-                            bounds[0], bounds[1], bounds[1], bounds[2], bounds[2], bounds[3],
-                        ]);
+                        // Token k spans b[k]..b[k + 1].
+                        let e = |k: usize| at + ends[k] as u32;
+                        let mut b = [at, e(0), e(1), e(2), 0];
+                        b[n] = at + chars;
+                        out.offsets[opos..opos + 2 * cache::INLINE]
+                            .copy_from_slice(&[b[0], b[1], b[1], b[2], b[2], b[3], b[3], b[4]]);
                         opos += 2 * n;
                     }
                     continue;
@@ -658,7 +658,6 @@ impl Tokenizer {
         caches.chunks.insert(
             sp.hash,
             sp.key,
-            chunk.len(),
             &out.ids[n_ids..],
             &out.offsets[n_offsets..],
         );
@@ -1089,6 +1088,14 @@ impl Tokenizer {
             .par_windows(2)
             .map(|b| {
                 let mut out = SeqOut::new(with_offsets);
+                // Room for the usual token count (about one per 3-4 bytes of
+                // text) up front: growing by copying would move it all again.
+                let bytes: usize = texts[b[0]..b[1]].iter().map(|t| t.len()).sum();
+                let expected = bytes / 2 + 2 * (b[1] - b[0]) + 64;
+                out.ids.reserve(expected);
+                if with_offsets {
+                    out.offsets.reserve(2 * expected);
+                }
                 let mut rows = Vec::with_capacity(b[1] - b[0]);
                 for text in &texts[b[0]..b[1]] {
                     if let Some(p) = post {
