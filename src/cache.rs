@@ -501,24 +501,8 @@ impl ChunkCache {
 /// the TLB (measured: about 15% faster encoding of the 103 MB English corpus).
 fn new_chunk_slots(n: usize) -> Vec<ChunkSlot> {
     let mut slots = Vec::with_capacity(n);
-    #[cfg(target_os = "linux")]
-    if n * std::mem::size_of::<ChunkSlot>() >= 4 << 20 {
-        // Advise before the first write, so the pages are faulted in huge.
-        const PAGE: usize = 4096;
-        let start = slots.as_ptr() as usize;
-        let end = start + n * std::mem::size_of::<ChunkSlot>();
-        let first_page = start.div_ceil(PAGE) * PAGE;
-        // SAFETY: the range lies inside the allocation `slots` owns;
-        // MADV_HUGEPAGE only changes how the kernel backs the pages, never
-        // their contents. Failure (e.g. no THP support) is harmless.
-        unsafe {
-            libc::madvise(
-                first_page as *mut libc::c_void,
-                end - first_page,
-                libc::MADV_HUGEPAGE,
-            );
-        }
-    }
+    // Before the first write, so the pages are faulted in huge.
+    crate::memory::advise_huge_pages(&mut slots);
     slots.resize(n, EMPTY_CHUNK);
     slots
 }

@@ -9,6 +9,7 @@ pub mod decode;
 pub mod encode;
 pub mod error;
 pub mod io;
+pub mod memory;
 pub mod normalize;
 pub mod parallel;
 pub mod pretokenize;

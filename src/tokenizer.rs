@@ -1093,8 +1093,10 @@ impl Tokenizer {
                 let bytes: usize = texts[b[0]..b[1]].iter().map(|t| t.len()).sum();
                 let expected = bytes / 2 + 2 * (b[1] - b[0]) + 64;
                 out.ids.reserve(expected);
+                crate::memory::advise_huge_pages(&mut out.ids);
                 if with_offsets {
                     out.offsets.reserve(2 * expected);
+                    crate::memory::advise_huge_pages(&mut out.offsets);
                 }
                 let mut rows = Vec::with_capacity(b[1] - b[0]);
                 for text in &texts[b[0]..b[1]] {
@@ -1130,8 +1132,14 @@ impl Tokenizer {
         }
         // Join the parts in parallel: each copies into its own slice of the output.
         let n: usize = parts.iter().map(|p| p.0.ids.len()).sum();
-        let mut ids = vec![0u32; n];
-        let mut offsets = vec![0u32; if with_offsets { 2 * n } else { 0 }];
+        let zeroed = |len: usize| {
+            let mut v = Vec::with_capacity(len);
+            crate::memory::advise_huge_pages(&mut v);
+            v.resize(len, 0u32);
+            v
+        };
+        let mut ids = zeroed(n);
+        let mut offsets = zeroed(if with_offsets { 2 * n } else { 0 });
         let mut id_slices = Vec::with_capacity(parts.len());
         let mut offset_slices = Vec::with_capacity(parts.len());
         let (mut id_rest, mut offset_rest) = (&mut ids[..], &mut offsets[..]);
