@@ -5,6 +5,7 @@
 
 pub mod cache;
 pub mod charclass;
+pub mod chunk_cache;
 pub mod decode;
 pub mod encode;
 pub mod error;

@@ -5,7 +5,8 @@ use aho_corasick::{AhoCorasick, MatchKind};
 use rayon::prelude::*;
 use rustc_hash::FxHashSet;
 
-use crate::cache::{self, Caches, ChunkHit, WordCache};
+use crate::cache::{self, Caches, WordCache};
+use crate::chunk_cache::{self, ChunkHit, INLINE, MAX_CHUNK, MAX_LONG_CHUNK};
 use crate::decode::Decoder;
 use crate::encode::{Piece, WordPiece, WordPieceConfig};
 use crate::error::{Error, Result};
@@ -555,9 +556,9 @@ impl Tokenizer {
                 i = next_chunk_separator(bytes, i);
                 let len = i - start;
                 let (mut key, mut hash) = ([0; 2], 0);
-                if len <= cache::MAX_CHUNK {
-                    key = cache::chunk_key(bytes, start, len);
-                    hash = cache::chunk_hash(key);
+                if len <= MAX_CHUNK {
+                    key = chunk_cache::chunk_key(bytes, start, len);
+                    hash = chunk_cache::chunk_hash(key);
                     caches.chunks.prefetch(hash);
                 }
                 batch.push(Span {
@@ -573,9 +574,9 @@ impl Tokenizer {
             let with_offsets = out.with_offsets;
             let room = |out: &mut SeqOut, left: usize| {
                 let (pos, opos) = (out.ids.len(), out.offsets.len());
-                out.ids.resize(pos + cache::INLINE * left, 0);
+                out.ids.resize(pos + INLINE * left, 0);
                 if with_offsets {
-                    out.offsets.resize(opos + 2 * cache::INLINE * left, 0);
+                    out.offsets.resize(opos + 2 * INLINE * left, 0);
                 }
                 (pos, opos)
             };
@@ -589,25 +590,28 @@ impl Tokenizer {
                 } else {
                     sp.start
                 };
-                let hit = if len <= cache::MAX_CHUNK {
+                let hit = if len <= MAX_CHUNK {
                     caches.chunks.get(sp.hash, sp.key)
+                } else if len <= MAX_LONG_CHUNK {
+                    let key = chunk_cache::chunk_key(bytes, start, len);
+                    caches.long_chunks.get(chunk_cache::chunk_hash(key), key)
                 } else {
                     None
                 };
                 if let Some(ChunkHit::Inline { ids, n, ends }) = hit {
-                    out.ids[pos..pos + cache::INLINE].copy_from_slice(&ids);
+                    out.ids[pos..pos + INLINE].copy_from_slice(&ids);
                     pos += n;
                     if with_offsets && n > 0 {
-                        let chars = if count_chars {
-                            cache::char_count(sp.key, len)
-                        } else {
-                            sp.len
+                        let chars = match (count_chars, len <= MAX_CHUNK) {
+                            (false, _) => sp.len,
+                            (true, true) => chunk_cache::char_count(sp.key),
+                            (true, false) => count_utf8_chars(&bytes[start..start + len]),
                         };
                         // Token k spans b[k]..b[k + 1].
                         let e = |k: usize| at + ends[k] as u32;
                         let mut b = [at, e(0), e(1), e(2), 0];
                         b[n] = at + chars;
-                        out.offsets[opos..opos + 2 * cache::INLINE]
+                        out.offsets[opos..opos + 2 * INLINE]
                             .copy_from_slice(&[b[0], b[1], b[1], b[2], b[2], b[3], b[3], b[4]]);
                         opos += 2 * n;
                     }
@@ -647,7 +651,8 @@ impl Tokenizer {
         out: &mut SeqOut,
         caches: &mut Caches,
     ) {
-        if chunk.len() > cache::MAX_CHUNK {
+        let len = chunk.len();
+        if len > MAX_LONG_CHUNK {
             self.encode_text(chunk, at, out, caches);
             return;
         }
@@ -655,12 +660,14 @@ impl Tokenizer {
         let with_offsets = std::mem::replace(&mut out.with_offsets, true);
         self.encode_text(chunk, 0, out, caches);
         out.with_offsets = with_offsets;
-        caches.chunks.insert(
-            sp.hash,
-            sp.key,
-            &out.ids[n_ids..],
-            &out.offsets[n_offsets..],
-        );
+        let (ids, offsets) = (&out.ids[n_ids..], &out.offsets[n_offsets..]);
+        if len <= MAX_CHUNK {
+            caches.chunks.insert(sp.hash, sp.key, ids, offsets);
+        } else {
+            let key = chunk_cache::chunk_key(chunk.as_bytes(), 0, len);
+            let hash = chunk_cache::chunk_hash(key);
+            caches.long_chunks.insert(hash, key, ids, offsets);
+        }
         if with_offsets {
             out.offsets[n_offsets..].iter_mut().for_each(|o| *o += at);
         } else {
