@@ -157,6 +157,11 @@ pub struct SeqOut {
     normalized: Normalized,
     batch: Vec<Span>,
     word_batch: Vec<Span>,
+    /// Chunks of the next text found early, which text (address, length),
+    /// and where in it finding stopped.
+    ahead: Vec<Span>,
+    ahead_of: Option<(usize, usize)>,
+    ahead_end: usize,
 }
 
 /// Chunks, or words (with `len` 0: one punctuation byte), found ahead of
@@ -169,9 +174,8 @@ struct Span {
     hash: u64,
 }
 
-/// Words found (and their cache slots requested) before any is emitted:
-/// enough to hide memory latency, few enough to stay in L1.
-const BATCH: usize = 32;
+/// Words found (and their cache slots requested) before any is emitted.
+const WORD_BATCH: usize = 32;
 
 impl SeqOut {
     pub fn new(with_offsets: bool) -> Self {
@@ -283,6 +287,42 @@ fn end_of_alnum(text: &[u8], mut i: usize) -> usize {
         i += 1;
     }
     i
+}
+
+/// Chunks found ahead of emitting them: enough to hide memory latency, few
+/// enough to stay in L1.
+const BATCH: usize = 32;
+/// Chunks of the next text found at the end of one.
+const AHEAD: usize = 16;
+
+/// Appends the chunks of `bytes` from `*i` on to `batch` (until it holds
+/// `limit` or the text ends), asking the CPU to load their cache slots.
+#[inline]
+fn find_chunks(bytes: &[u8], i: &mut usize, batch: &mut Vec<Span>, limit: usize, caches: &Caches) {
+    let n = bytes.len();
+    while batch.len() < limit {
+        while *i < n && is_chunk_separator(bytes[*i]) {
+            *i += 1;
+        }
+        if *i == n {
+            return;
+        }
+        let start = *i;
+        *i = next_chunk_separator(bytes, start);
+        let len = *i - start;
+        let (mut key, mut hash) = ([0; 2], 0);
+        if len <= MAX_CHUNK {
+            key = chunk_cache::chunk_key(bytes, start, len);
+            hash = chunk_cache::chunk_hash(key);
+            caches.chunks.prefetch(hash);
+        }
+        batch.push(Span {
+            start: start as u32,
+            len: len as u32,
+            key,
+            hash,
+        });
+    }
 }
 
 /// The ASCII whitespace bytes that split raw text into chunks.
@@ -520,9 +560,15 @@ impl Tokenizer {
 
     /// Appends the ids (and, if asked, offsets) of one sequence to `out`.
     pub fn encode_sequence_into(&self, text: &str, out: &mut SeqOut) {
+        self.encode_sequence_before(text, None, out);
+    }
+
+    /// [`Tokenizer::encode_sequence_into`], told which text comes next (so
+    /// its first chunks can be looked for while this one is encoded).
+    fn encode_sequence_before(&self, text: &str, next: Option<&str>, out: &mut SeqOut) {
         cache::with_cache(self.model_id, |caches| {
             if self.chunkable {
-                self.encode_chunks(text, out, caches);
+                self.encode_chunks(text, next, out, caches);
             } else {
                 self.encode_text(text, 0, out, caches);
             }
@@ -533,40 +579,34 @@ impl Tokenizer {
     /// independently (see `chunkable`), and looks each chunk up in the chunk
     /// cache: in real text almost every chunk ("the", "word,", "(see") has been
     /// seen before, so its ids (and offsets) are copied without normalizing,
-    /// splitting or matching anything.
-    fn encode_chunks(&self, text: &str, out: &mut SeqOut, caches: &mut Caches) {
+    /// splitting or matching anything. Chunks are found, and their cache slots
+    /// requested, a batch ahead of emitting them; at the end of a text the
+    /// batch reaches into the `next` one.
+    fn encode_chunks(&self, text: &str, next: Option<&str>, out: &mut SeqOut, caches: &mut Caches) {
         let bytes = text.as_bytes();
         let n = bytes.len();
         // Char offsets equal byte offsets in ASCII text; otherwise count chars.
         let count_chars = out.with_offsets && !text.is_ascii();
         let (mut counted_bytes, mut counted_chars) = (0usize, 0u32);
         let mut batch = std::mem::take(&mut out.batch);
+        let mut ahead = std::mem::take(&mut out.ahead);
+        batch.clear();
         let mut i = 0;
-        while i < n {
+        // Chunks of this very text found at the end of the previous one.
+        if out.ahead_of.take() == Some((text.as_ptr() as usize, n)) {
+            batch.append(&mut ahead);
+            i = out.ahead_end;
+        }
+        loop {
             // 1. Find the next chunks, start loading their cache slots.
-            batch.clear();
-            while batch.len() < BATCH {
-                while i < n && is_chunk_separator(bytes[i]) {
-                    i += 1;
-                }
-                if i == n {
-                    break;
-                }
-                let start = i;
-                i = next_chunk_separator(bytes, i);
-                let len = i - start;
-                let (mut key, mut hash) = ([0; 2], 0);
-                if len <= MAX_CHUNK {
-                    key = chunk_cache::chunk_key(bytes, start, len);
-                    hash = chunk_cache::chunk_hash(key);
-                    caches.chunks.prefetch(hash);
-                }
-                batch.push(Span {
-                    start: start as u32,
-                    len: len as u32,
-                    key,
-                    hash,
-                });
+            find_chunks(bytes, &mut i, &mut batch, BATCH, caches);
+            let done = i == n;
+            if let (true, Some(next)) = (done, next) {
+                ahead.clear();
+                let mut j = 0;
+                find_chunks(next.as_bytes(), &mut j, &mut ahead, AHEAD, caches);
+                out.ahead_of = Some((next.as_ptr() as usize, next.len()));
+                out.ahead_end = j;
             }
             // 2. Emit them in order. Hits write a fixed three ids (and six
             // offsets) at `pos` (`opos`) into room made ahead, then advance by
@@ -636,8 +676,13 @@ impl Tokenizer {
             }
             out.ids.truncate(pos);
             out.offsets.truncate(opos);
+            batch.clear();
+            if done {
+                break;
+            }
         }
         out.batch = batch;
+        out.ahead = ahead;
     }
 
     /// A chunk not in the cache: encoded from char 0 with offsets, cached if
@@ -761,7 +806,7 @@ impl Tokenizer {
             while i < n {
                 // 1. Find the next words, start loading their cache slots.
                 batch.clear();
-                while i < n && batch.len() < BATCH {
+                while i < n && batch.len() < WORD_BATCH {
                     let b = seg[i];
                     // Tested in order of frequency; a plain branch predicts
                     // better than a jump table here.
@@ -1106,12 +1151,13 @@ impl Tokenizer {
                     crate::memory::advise_huge_pages(&mut out.offsets);
                 }
                 let mut rows = Vec::with_capacity(b[1] - b[0]);
-                for text in &texts[b[0]..b[1]] {
+                let part = &texts[b[0]..b[1]];
+                for (k, text) in part.iter().enumerate() {
                     if let Some(p) = post {
                         out.push(p.cls.1, (0, 0));
                     }
                     let start = out.ids.len();
-                    self.encode_sequence_into(text, &mut out);
+                    self.encode_sequence_before(text, part.get(k + 1).copied(), &mut out);
                     if out.ids.len() - start > keep {
                         out.ids.truncate(start + keep);
                         if with_offsets {
