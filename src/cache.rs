@@ -19,7 +19,7 @@ use crate::encode::Piece;
 
 const KEY: usize = 16;
 /// Tokens stored inline in a slot.
-pub const PIECES: usize = 3;
+const PIECES: usize = 3;
 const SLOTS: usize = 1 << 17;
 /// Slots looked at before giving up.
 pub const PROBES: usize = 8;

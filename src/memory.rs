@@ -37,6 +37,15 @@ pub fn advise_huge_pages<T>(v: &mut Vec<T>) {
     }
 }
 
+/// `n` copies of `value` in a buffer that asked for huge pages first (so its
+/// pages are faulted in huge).
+pub fn huge_filled<T: Clone>(n: usize, value: T) -> Vec<T> {
+    let mut v = Vec::with_capacity(n);
+    advise_huge_pages(&mut v);
+    v.resize(n, value);
+    v
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1185,14 +1185,8 @@ impl Tokenizer {
         }
         // Join the parts in parallel: each copies into its own slice of the output.
         let n: usize = parts.iter().map(|p| p.0.ids.len()).sum();
-        let zeroed = |len: usize| {
-            let mut v = Vec::with_capacity(len);
-            crate::memory::advise_huge_pages(&mut v);
-            v.resize(len, 0u32);
-            v
-        };
-        let mut ids = zeroed(n);
-        let mut offsets = zeroed(if with_offsets { 2 * n } else { 0 });
+        let mut ids = crate::memory::huge_filled(n, 0u32);
+        let mut offsets = crate::memory::huge_filled(if with_offsets { 2 * n } else { 0 }, 0u32);
         let mut id_slices = Vec::with_capacity(parts.len());
         let mut offset_slices = Vec::with_capacity(parts.len());
         let (mut id_rest, mut offset_rest) = (&mut ids[..], &mut offsets[..]);
