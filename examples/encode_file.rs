@@ -1,5 +1,6 @@
 //! Encodes a file (one document per line) with a vocab.txt and prints MB/s:
-//! `cargo run --release --example encode_file -- VOCAB FILE [REPEATS]`.
+//! `cargo run --release --example encode_file -- VOCAB FILE [REPEATS]`
+//! (`OFFSETS=1` in the environment: with char offsets).
 
 use std::time::Instant;
 
@@ -22,9 +23,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         &BERT_SPECIAL_TOKENS,
     )?;
     let lines: Vec<&str> = text.lines().collect();
+    let with_offsets = std::env::var_os("OFFSETS").is_some_and(|v| v == "1");
     for _ in 0..repeats {
         let t = Instant::now();
-        let (ids, _) = tok.encode_batch_ids(&lines, true, None)?;
+        let ids = tok.encode_batch_flat(&lines, true, None, with_offsets)?.ids;
         let s = t.elapsed().as_secs_f64();
         println!(
             "{:.1} MB/s, {} tokens",

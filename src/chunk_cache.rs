@@ -16,29 +16,35 @@ use crate::cache::{index, prefetch, PROBES};
 pub const MAX_CHUNK: usize = 15;
 /// Chunks up to this many bytes go to the long table (`W` = 4).
 pub const MAX_LONG_CHUNK: usize = 31;
-/// Tokens stored inline in a slot: 92% of English chunks have at most three
-/// and 95% at most four (bert-base-uncased).
-pub const INLINE: usize = 4;
+/// Tokens stored inline in a slot, 17 bits each: 97.8% of English chunks
+/// have at most seven (bert-base-uncased), and ids below 2^17 cover even
+/// multilingual BERT's 119,547 tokens.
+pub const INLINE: usize = 7;
+/// Ids (and offsets) written per hit: `INLINE` rounded up to a whole store.
+pub const WRITE: usize = 8;
+const ID_BITS: u32 = 17;
+const ID_MASK: u128 = (1 << ID_BITS) - 1;
 const MIN_SLOTS: usize = 1 << 12;
 /// Set in `Slot::n` when the ids and offsets live in the arena.
 const SPILLED: u8 = 0x80;
-/// Inline ids take 24 bits; larger ids (huge vocabularies) spill.
-const MAX_INLINE_ID: u32 = (1 << 24) - 1;
 
 /// A chunk key of `W` words: up to `8 * W - 1` bytes, zero padded, with the
 /// length in the last byte (so all zero means "empty": chunks are never empty).
 pub type ChunkKey<const W: usize> = [u64; W];
 
 /// One cached chunk. With `W` = 2 it is 32 bytes, half a cache line.
+///
+/// Inline entries keep only ids: token k (but the last) spans as many chars
+/// as `widths[id]` says, the last one ends with the chunk. Entries for which
+/// that does not hold (a char dropped by normalization, an unknown word with
+/// a suffix) spill with their offsets.
 #[derive(Clone, Copy)]
 #[repr(C, align(32))]
 struct Slot<const W: usize> {
     key: ChunkKey<W>,
-    /// Inline: the ids, 24 bits each, little-endian. Spilled: the first four
-    /// bytes are where the entry starts in the arena.
-    ids: [u8; 3 * INLINE],
-    /// Inline: char offset (in the chunk) where each token but the last ends.
-    ends: [u8; INLINE - 1],
+    /// Inline: the ids, `ID_BITS` each, little-endian. Spilled: the first
+    /// four bytes are where the entry starts in the arena.
+    packed: [u8; 15],
     /// Token count, or'ed with `SPILLED`.
     n: u8,
 }
@@ -46,8 +52,7 @@ struct Slot<const W: usize> {
 impl<const W: usize> Slot<W> {
     const EMPTY: Self = Self {
         key: [0; W],
-        ids: [0; 3 * INLINE],
-        ends: [0; INLINE - 1],
+        packed: [0; 15],
         n: 0,
     };
 }
@@ -109,13 +114,8 @@ pub fn char_count<const W: usize>(key: ChunkKey<W>) -> u32 {
 
 /// What the cache holds for a chunk.
 pub enum ChunkHit<'a> {
-    /// `ids[..n]`; token k spans chars `ends[k - 1]..ends[k]` of the chunk,
-    /// with 0 before the first and the chunk's char length after the last.
-    Inline {
-        ids: [u32; INLINE],
-        n: usize,
-        ends: [u8; INLINE - 1],
-    },
+    /// `ids[..n]` (the rest zero); offsets follow from the token widths.
+    Inline { ids: [u32; WRITE], n: usize },
     /// The ids, and flat char offsets `[s0, e0, s1, e1, ...]` in the chunk.
     Spilled { ids: &'a [u32], offsets: &'a [u32] },
 }
@@ -163,17 +163,17 @@ impl<const W: usize> ChunkCache<W> {
             let s = &self.slots[i];
             if s.key == key {
                 let n = (s.n & !SPILLED) as usize;
-                let b = &s.ids;
+                let mut b = [0u8; 16];
+                b[..15].copy_from_slice(&s.packed);
+                let bits = u128::from_le_bytes(b);
                 return Some(if s.n & SPILLED == 0 {
-                    let id =
-                        |k: usize| u32::from_le_bytes([b[3 * k], b[3 * k + 1], b[3 * k + 2], 0]);
+                    let id = |k: usize| ((bits >> (ID_BITS as usize * k)) & ID_MASK) as u32;
                     ChunkHit::Inline {
-                        ids: [id(0), id(1), id(2), id(3)],
+                        ids: [id(0), id(1), id(2), id(3), id(4), id(5), id(6), 0],
                         n,
-                        ends: s.ends,
                     }
                 } else {
-                    let at = u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize;
+                    let at = bits as u32 as usize;
                     ChunkHit::Spilled {
                         ids: &self.arena[at..at + n],
                         offsets: &self.arena[at + n..at + 3 * n],
@@ -189,61 +189,67 @@ impl<const W: usize> ChunkCache<W> {
     }
 
     /// Stores a chunk's ids and flat offsets (chars within the chunk), under
-    /// its key and [`chunk_hash`].
-    pub fn insert(&mut self, h: u64, key: ChunkKey<W>, ids: &[u32], offsets: &[u32]) {
+    /// its key and [`chunk_hash`]; `widths` gives each id's char count.
+    pub fn insert(
+        &mut self,
+        h: u64,
+        key: ChunkKey<W>,
+        ids: &[u32],
+        offsets: &[u32],
+        widths: &[u8],
+    ) {
         debug_assert_eq!(offsets.len(), 2 * ids.len());
         let len = (key[W - 1] >> 56) as usize;
         if len == 0 || len > self.max_len || ids.len() > 127 {
             return;
         }
         if 2 * (self.filled + 1) > self.slots.len() {
-            if self.slots.len() >= self.max_slots {
+            // At the cap the table fills on to three quarters: longer probes
+            // (within one or two cache lines) beat encoding a chunk again.
+            if self.slots.len() < self.max_slots {
+                self.grow();
+            } else if 4 * (self.filled + 1) > 3 * self.slots.len() {
                 return;
             }
-            self.grow();
         }
-        let chars = char_count(key);
+        let Some(at) = self.free_slot(h, key) else {
+            return;
+        };
         let n = ids.len();
-        // Inline when the tokens tile the chunk: each starts where the last ended.
-        let tiles = n <= INLINE
-            && ids.iter().all(|&id| id <= MAX_INLINE_ID)
-            && (n == 0
-                || (offsets[0] == 0
-                    && offsets[2 * n - 1] == chars
-                    && (1..n).all(|k| offsets[2 * k] == offsets[2 * k - 1])));
         let mut slot = Slot { key, ..Slot::EMPTY };
-        if tiles {
+        let bits = if inline_offsets(ids, offsets, char_count(key), widths) {
             slot.n = n as u8;
-            for (k, id) in ids.iter().enumerate() {
-                slot.ids[3 * k..3 * k + 3].copy_from_slice(&id.to_le_bytes()[..3]);
-            }
-            for k in 0..n.saturating_sub(1) {
-                slot.ends[k] = offsets[2 * k + 1] as u8;
-            }
+            ids.iter().enumerate().fold(0u128, |acc, (k, &id)| {
+                acc | (id as u128) << (ID_BITS as usize * k)
+            })
         } else {
             slot.n = n as u8 | SPILLED;
-            slot.ids[..4].copy_from_slice(&(self.arena.len() as u32).to_le_bytes());
+            let start = self.arena.len() as u128;
             self.arena.extend_from_slice(ids);
             self.arena.extend_from_slice(offsets);
-        }
-        self.put(h, slot);
+            start
+        };
+        slot.packed.copy_from_slice(&bits.to_le_bytes()[..15]);
+        self.slots[at] = slot;
+        self.filled += 1;
     }
 
-    fn put(&mut self, h: u64, slot: Slot<W>) {
+    /// The first free slot within `PROBES` of the place of hash `h` (where
+    /// `get` looks), unless `key` is there already.
+    fn free_slot(&self, h: u64, key: ChunkKey<W>) -> Option<usize> {
         let mask = self.slots.len() - 1;
         let mut i = index(h, self.slots.len());
-        loop {
-            let s = &mut self.slots[i];
+        for _ in 0..PROBES {
+            let s = &self.slots[i];
             if s.key == [0; W] {
-                *s = slot;
-                self.filled += 1;
-                return;
+                return Some(i);
             }
-            if s.key == slot.key {
-                return;
+            if s.key == key {
+                return None;
             }
             i = (i + 1) & mask;
         }
+        None
     }
 
     fn grow(&mut self) {
@@ -251,9 +257,29 @@ impl<const W: usize> ChunkCache<W> {
         let old = std::mem::replace(&mut self.slots, bigger);
         self.filled = 0;
         for s in old.into_iter().filter(|s| s.key != [0; W]) {
-            self.put(chunk_hash(s.key), s);
+            if let Some(at) = self.free_slot(chunk_hash(s.key), s.key) {
+                self.slots[at] = s;
+                self.filled += 1;
+            }
         }
     }
+}
+
+/// Whether an entry can be kept inline: few enough tokens with small enough
+/// ids, tiling the chunk (each starts where the last ended), each but the
+/// last exactly as wide as `widths` says.
+fn inline_offsets(ids: &[u32], offsets: &[u32], chars: u32, widths: &[u8]) -> bool {
+    let n = ids.len();
+    n <= INLINE
+        && ids.iter().all(|&id| (id as u128) <= ID_MASK)
+        && (n == 0
+            || (offsets[0] == 0
+                && offsets[2 * n - 1] == chars
+                && (1..n).all(|k| offsets[2 * k] == offsets[2 * k - 1])
+                && (0..n - 1).all(|k| {
+                    widths.get(ids[k] as usize).map(|&w| w as u32)
+                        == Some(offsets[2 * k + 1] - offsets[2 * k])
+                })))
 }
 
 /// Empty slots; large tables ask for huge pages: lookups of rare chunks land
@@ -311,18 +337,31 @@ mod tests {
         assert_eq!(char_count(key), long.chars().count() as u32);
     }
 
+    /// Test widths: ids below 10 are one char wide, 10 four, 20 five, 21 two.
+    fn widths() -> Vec<u8> {
+        let mut w = vec![1u8; 64];
+        w[10] = 4;
+        w[20] = 5;
+        w[21] = 2;
+        w
+    }
+
     fn put<const W: usize>(c: &mut ChunkCache<W>, w: &str, ids: &[u32], offsets: &[u32]) {
         let key = chunk_key::<W>(w.as_bytes(), 0, w.len());
-        c.insert(chunk_hash(key), key, ids, offsets);
+        c.insert(chunk_hash(key), key, ids, offsets, &widths());
     }
 
     fn get<const W: usize>(c: &ChunkCache<W>, w: &str) -> Option<(Vec<u32>, Vec<u32>)> {
         let key = chunk_key::<W>(w.as_bytes(), 0, w.len());
         let chars = w.chars().count() as u32;
+        let widths = widths();
         c.get(chunk_hash(key), key).map(|hit| match hit {
-            ChunkHit::Inline { ids, n, ends } => {
+            ChunkHit::Inline { ids, n } => {
+                assert!(ids[n..].iter().all(|&id| id == 0));
                 let mut b = vec![0u32];
-                b.extend(ends.iter().take(n.saturating_sub(1)).map(|&e| e as u32));
+                for &id in &ids[..n.saturating_sub(1)] {
+                    b.push(b.last().unwrap() + widths[id as usize] as u32);
+                }
                 b.push(chars);
                 let offsets = (0..n).flat_map(|k| [b[k], b[k + 1]]).collect();
                 (ids[..n].to_vec(), offsets)
@@ -331,44 +370,70 @@ mod tests {
         })
     }
 
+    fn is_inline<const W: usize>(c: &ChunkCache<W>, w: &str) -> bool {
+        let key = chunk_key::<W>(w.as_bytes(), 0, w.len());
+        matches!(c.get(chunk_hash(key), key), Some(ChunkHit::Inline { .. }))
+    }
+
     #[test]
-    fn chunks_inline_when_tiled_else_spilled() {
+    fn chunks_inline_when_widths_tile_else_spilled() {
         let mut c = ChunkCache::<2>::new(MAX_CHUNK, 1 << 16);
-        let cases: [(&str, &[u32], &[u32]); 6] = [
-            ("word,", &[10, 11], &[0, 4, 4, 5]),
-            ("café", &[12], &[0, 4]),
-            ("a\u{1}b", &[13], &[0, 3]),
-            ("x.y.z", &[1, 2, 3, 4, 5], &[0, 1, 1, 2, 2, 3, 3, 4, 4, 5]),
-            ("big-ids", &[1 << 24, 7], &[0, 3, 3, 7]),
-            ("a.b,", &[1, 2, 3, 4], &[0, 1, 1, 2, 2, 3, 3, 4]),
+        let seven: Vec<u32> = (1..8).collect();
+        let seven_offsets: Vec<u32> = (0..7).flat_map(|k| [k, k + 1]).collect();
+        let eight: Vec<u32> = (1..9).collect();
+        let eight_offsets: Vec<u32> = (0..8).flat_map(|k| [k, k + 1]).collect();
+        let cases: [(&str, &[u32], &[u32], bool); 10] = [
+            ("word,", &[10, 11], &[0, 4, 4, 5], true),
+            ("café", &[12], &[0, 4], true),
+            ("a\u{1}b", &[13], &[0, 3], true),
+            ("a.b,", &[1, 2, 3, 4], &[0, 1, 1, 2, 2, 3, 3, 4], true),
+            ("a.b.c.d", &seven, &seven_offsets, true),
+            ("a.b.c.d.", &eight, &eight_offsets, false),
+            ("big-ids", &[1 << 17, 7], &[0, 3, 3, 7], false),
+            ("max-id", &[(1 << 17) - 1], &[0, 6], true),
+            // Token 20 is five chars wide, but spans two here.
+            ("ab,", &[20, 11], &[0, 2, 2, 3], false),
+            // A gap in the offsets (a dropped char) must be kept exactly.
+            ("a\u{1}c", &[14, 15], &[0, 1, 2, 3], false),
         ];
-        for (w, ids, offsets) in cases {
+        for (w, ids, offsets, _) in cases {
             put(&mut c, w, ids, offsets);
         }
-        // A gap in the offsets (a dropped char) must be kept exactly.
-        put(&mut c, "a\u{1}c", &[14, 15], &[0, 1, 2, 3]);
-        for (w, ids, offsets) in cases {
+        for (w, ids, offsets, inline) in cases {
             assert_eq!(get(&c, w), Some((ids.to_vec(), offsets.to_vec())), "{w}");
+            assert_eq!(is_inline(&c, w), inline, "{w}");
         }
-        assert_eq!(get(&c, "a\u{1}c"), Some((vec![14, 15], vec![0, 1, 2, 3])));
         assert_eq!(get(&c, "word"), None);
-        // Growing keeps every entry; the cap stops new ones.
-        for i in 0..40_000u32 {
+        // Growing keeps every entry; at the cap the table fills to three
+        // quarters, then takes no more (and keeps no spilled data for them).
+        for i in 0..60_000u32 {
             let w = format!("w{i}");
             put(&mut c, &w, &[i], &[0, w.len() as u32]);
         }
         assert_eq!(get(&c, "w19999"), Some((vec![19_999], vec![0, 6])));
-        assert_eq!(get(&c, "x.y.z").unwrap().0, vec![1, 2, 3, 4, 5]);
+        assert_eq!(get(&c, "w40000"), Some((vec![40_000], vec![0, 6])));
+        assert_eq!(get(&c, "a.b.c.d.").unwrap().0, eight);
         assert_eq!(c.slots.len(), 1 << 16);
-        assert_eq!(get(&c, "w39999"), None);
+        assert!(c.filled <= 3 << 14 && c.filled > 3 << 13, "{}", c.filled);
+        assert_eq!(get(&c, "w59999"), None);
+        let arena = c.arena.len();
+        put(&mut c, "x.y.z.w.v.u.t.s", &eight, &eight_offsets);
+        assert_eq!(c.arena.len(), arena);
     }
 
     #[test]
     fn long_chunks_in_the_wide_table() {
         let mut c = ChunkCache::<4>::new(MAX_LONG_CHUNK, 1 << 14);
         let w = "incomprehensibilities,";
-        put(&mut c, w, &[1, 2, 3], &[0, 5, 5, 21, 21, 22]);
-        assert_eq!(get(&c, w), Some((vec![1, 2, 3], vec![0, 5, 5, 21, 21, 22])));
+        put(&mut c, w, &[20, 2, 3], &[0, 5, 5, 21, 21, 22]);
+        assert_eq!(
+            get(&c, w),
+            Some((vec![20, 2, 3], vec![0, 5, 5, 21, 21, 22]))
+        );
+        assert!(!is_inline(&c, w), "token 2 is one char wide, not 16");
+        let w = "incomprehensible";
+        put(&mut c, w, &[20, 21], &[0, 5, 5, 16]);
+        assert!(is_inline(&c, w));
         assert_eq!(get(&c, "incomprehensibilities;"), None);
     }
 }

@@ -6,7 +6,7 @@ use rayon::prelude::*;
 use rustc_hash::FxHashSet;
 
 use crate::cache::{self, Caches, WordCache};
-use crate::chunk_cache::{self, ChunkHit, INLINE, MAX_CHUNK, MAX_LONG_CHUNK};
+use crate::chunk_cache::{self, ChunkHit, MAX_CHUNK, MAX_LONG_CHUNK, WRITE};
 use crate::decode::Decoder;
 use crate::encode::{Piece, WordPiece, WordPieceConfig};
 use crate::error::{Error, Result};
@@ -156,6 +156,7 @@ pub struct SeqOut {
     word: Vec<u8>,
     normalized: Normalized,
     batch: Vec<Span>,
+    found: Vec<Span>,
     word_batch: Vec<Span>,
     /// Chunks of the next text found early, which text (address, length),
     /// and where in it finding stopped.
@@ -315,6 +316,10 @@ fn find_chunks(bytes: &[u8], i: &mut usize, batch: &mut Vec<Span>, limit: usize,
             key = chunk_cache::chunk_key(bytes, start, len);
             hash = chunk_cache::chunk_hash(key);
             caches.chunks.prefetch(hash);
+        } else if len <= MAX_LONG_CHUNK {
+            // The long key is rebuilt when emitting; the hash is kept.
+            hash = chunk_cache::chunk_hash(chunk_cache::chunk_key::<4>(bytes, start, len));
+            caches.long_chunks.prefetch(hash);
         }
         batch.push(Span {
             start: start as u32,
@@ -390,6 +395,9 @@ pub struct Tokenizer {
     /// independently of each other: true when normalization keeps those bytes
     /// whitespace, the pre-tokenizer splits there, and no added token holds one.
     chunkable: bool,
+    /// Each token's width in chars, without the continuing prefix (capped at
+    /// 255): lets cached chunks keep ids only and rebuild offsets.
+    token_widths: Vec<u8>,
 }
 
 /// BERT's special tokens, in their conventional order.
@@ -474,7 +482,17 @@ impl Tokenizer {
                     .iter()
                     .any(|t| t.content.as_bytes().contains(&b))
         });
+        let prefix = &model.config.continuing_subword_prefix;
+        let token_widths = vocab
+            .tokens()
+            .iter()
+            .map(|t| {
+                let bare = t.strip_prefix(prefix.as_str()).unwrap_or(t);
+                bare.chars().count().min(255) as u8
+            })
+            .collect();
         Ok(Self {
+            token_widths,
             vocab,
             model,
             normalizer,
@@ -585,10 +603,12 @@ impl Tokenizer {
     fn encode_chunks(&self, text: &str, next: Option<&str>, out: &mut SeqOut, caches: &mut Caches) {
         let bytes = text.as_bytes();
         let n = bytes.len();
-        // Char offsets equal byte offsets in ASCII text; otherwise count chars.
+        // Char offsets equal byte offsets in ASCII text; otherwise count
+        // chars: the bytes and chars before the last chunk emitted.
         let count_chars = out.with_offsets && !text.is_ascii();
-        let (mut counted_bytes, mut counted_chars) = (0usize, 0u32);
+        let mut count = (0usize, 0u32);
         let mut batch = std::mem::take(&mut out.batch);
+        let mut found = std::mem::take(&mut out.found);
         let mut ahead = std::mem::take(&mut out.ahead);
         batch.clear();
         let mut i = 0;
@@ -596,50 +616,83 @@ impl Tokenizer {
         if out.ahead_of.take() == Some((text.as_ptr() as usize, n)) {
             batch.append(&mut ahead);
             i = out.ahead_end;
-        }
-        loop {
-            // 1. Find the next chunks, start loading their cache slots.
+        } else {
             find_chunks(bytes, &mut i, &mut batch, BATCH, caches);
-            let done = i == n;
-            if let (true, Some(next)) = (done, next) {
+        }
+        // Double buffering: the chunks after `batch` are found (and their
+        // cache slots requested) before `batch` is emitted, so every slot has
+        // a whole batch's time to arrive.
+        loop {
+            found.clear();
+            let was_done = i == n;
+            find_chunks(bytes, &mut i, &mut found, BATCH, caches);
+            if let (false, true, Some(next)) = (was_done, i == n, next) {
                 ahead.clear();
                 let mut j = 0;
                 find_chunks(next.as_bytes(), &mut j, &mut ahead, AHEAD, caches);
                 out.ahead_of = Some((next.as_ptr() as usize, next.len()));
                 out.ahead_end = j;
             }
-            // 2. Emit them in order. Hits write a fixed three ids (and six
-            // offsets) at `pos` (`opos`) into room made ahead, then advance by
-            // their count: no length-dependent copies.
-            let with_offsets = out.with_offsets;
-            let room = |out: &mut SeqOut, left: usize| {
-                let (pos, opos) = (out.ids.len(), out.offsets.len());
-                out.ids.resize(pos + INLINE * left, 0);
-                if with_offsets {
-                    out.offsets.resize(opos + 2 * INLINE * left, 0);
-                }
-                (pos, opos)
+            self.emit_chunks(text, &batch, count_chars, &mut count, out, caches);
+            if found.is_empty() {
+                break;
+            }
+            std::mem::swap(&mut batch, &mut found);
+        }
+        out.batch = batch;
+        out.found = found;
+        out.ahead = ahead;
+    }
+
+    /// Emits found chunks in order: cached ones by copying, new ones by
+    /// encoding (and caching) them. With `count_chars`, `count` holds the
+    /// bytes and chars before the last chunk emitted (char offsets of
+    /// non-ASCII text).
+    fn emit_chunks(
+        &self,
+        text: &str,
+        batch: &[Span],
+        count_chars: bool,
+        count: &mut (usize, u32),
+        out: &mut SeqOut,
+        caches: &mut Caches,
+    ) {
+        let bytes = text.as_bytes();
+        // Hits write a fixed `WRITE` ids (and twice as many offsets) at `pos`
+        // (`opos`) into room made ahead, then advance by their count: no
+        // length-dependent copies.
+        let with_offsets = out.with_offsets;
+        let room = |out: &mut SeqOut, pos: usize, opos: usize, extra: usize, left: usize| {
+            let need = pos + extra + WRITE * left;
+            if out.ids.len() < need {
+                out.ids.resize(need, 0);
+            }
+            if with_offsets && out.offsets.len() < 2 * need - 2 * pos + opos {
+                out.offsets.resize(2 * need - 2 * pos + opos, 0);
+            }
+        };
+        let (mut pos, mut opos) = (out.ids.len(), out.offsets.len());
+        room(out, pos, opos, 0, batch.len());
+        for (k, sp) in batch.iter().enumerate() {
+            let (start, len) = (sp.start as usize, sp.len as usize);
+            let at = if count_chars {
+                count.1 += count_utf8_chars(&bytes[count.0..start]);
+                count.0 = start;
+                count.1
+            } else {
+                sp.start
             };
-            let (mut pos, mut opos) = room(out, batch.len());
-            for (k, sp) in batch.iter().enumerate() {
-                let (start, len) = (sp.start as usize, sp.len as usize);
-                let at = if count_chars {
-                    counted_chars += count_utf8_chars(&bytes[counted_bytes..start]);
-                    counted_bytes = start;
-                    counted_chars
-                } else {
-                    sp.start
-                };
-                let hit = if len <= MAX_CHUNK {
-                    caches.chunks.get(sp.hash, sp.key)
-                } else if len <= MAX_LONG_CHUNK {
-                    let key = chunk_cache::chunk_key(bytes, start, len);
-                    caches.long_chunks.get(chunk_cache::chunk_hash(key), key)
-                } else {
-                    None
-                };
-                if let Some(ChunkHit::Inline { ids, n, ends }) = hit {
-                    out.ids[pos..pos + INLINE].copy_from_slice(&ids);
+            let hit = if len <= MAX_CHUNK {
+                caches.chunks.get(sp.hash, sp.key)
+            } else if len <= MAX_LONG_CHUNK {
+                let key = chunk_cache::chunk_key(bytes, start, len);
+                caches.long_chunks.get(sp.hash, key)
+            } else {
+                None
+            };
+            match hit {
+                Some(ChunkHit::Inline { ids, n }) => {
+                    out.ids[pos..pos + WRITE].copy_from_slice(&ids);
                     pos += n;
                     if with_offsets && n > 0 {
                         let chars = match (count_chars, len <= MAX_CHUNK) {
@@ -647,42 +700,47 @@ impl Tokenizer {
                             (true, true) => chunk_cache::char_count(sp.key),
                             (true, false) => count_utf8_chars(&bytes[start..start + len]),
                         };
-                        // Token k spans b[k]..b[k + 1].
-                        let e = |k: usize| at + ends[k] as u32;
-                        let mut b = [at, e(0), e(1), e(2), 0];
-                        b[n] = at + chars;
-                        out.offsets[opos..opos + 2 * INLINE]
-                            .copy_from_slice(&[b[0], b[1], b[1], b[2], b[2], b[3], b[3], b[4]]);
+                        // Each token but the last is as wide as its
+                        // vocab entry; the last ends with the chunk.
+                        let o = &mut out.offsets[opos..opos + 2 * WRITE];
+                        let mut s = at;
+                        for (t, &id) in ids[..n - 1].iter().enumerate() {
+                            let e = s + self.token_widths[id as usize] as u32;
+                            o[2 * t] = s;
+                            o[2 * t + 1] = e;
+                            s = e;
+                        }
+                        o[2 * n - 2] = s;
+                        o[2 * n - 1] = at + chars;
                         opos += 2 * n;
                     }
-                    continue;
                 }
-                out.ids.truncate(pos);
-                out.offsets.truncate(opos);
-                match hit {
-                    Some(ChunkHit::Spilled { ids, offsets }) => {
-                        out.ids.extend_from_slice(ids);
-                        if with_offsets {
-                            out.offsets.extend(offsets.iter().map(|o| o + at));
+                Some(ChunkHit::Spilled { ids, offsets }) => {
+                    let left = batch.len() - k - 1;
+                    room(out, pos, opos, ids.len(), left);
+                    out.ids[pos..pos + ids.len()].copy_from_slice(ids);
+                    pos += ids.len();
+                    if with_offsets {
+                        let o = &mut out.offsets[opos..opos + offsets.len()];
+                        for (dst, src) in o.iter_mut().zip(offsets) {
+                            *dst = src + at;
                         }
-                    }
-                    _ => {
-                        // Separators are ASCII, so chunks are whole chars.
-                        let chunk = &text[start..start + len];
-                        self.encode_new_chunk(chunk, sp, at, out, caches);
+                        opos += offsets.len();
                     }
                 }
-                (pos, opos) = room(out, batch.len() - k);
-            }
-            out.ids.truncate(pos);
-            out.offsets.truncate(opos);
-            batch.clear();
-            if done {
-                break;
+                None => {
+                    out.ids.truncate(pos);
+                    out.offsets.truncate(opos);
+                    // Separators are ASCII, so chunks are whole chars.
+                    let chunk = &text[start..start + len];
+                    self.encode_new_chunk(chunk, sp, at, out, caches);
+                    (pos, opos) = (out.ids.len(), out.offsets.len());
+                    room(out, pos, opos, 0, batch.len() - k - 1);
+                }
             }
         }
-        out.batch = batch;
-        out.ahead = ahead;
+        out.ids.truncate(pos);
+        out.offsets.truncate(opos);
     }
 
     /// A chunk not in the cache: encoded from char 0 with offsets, cached if
@@ -707,11 +765,15 @@ impl Tokenizer {
         out.with_offsets = with_offsets;
         let (ids, offsets) = (&out.ids[n_ids..], &out.offsets[n_offsets..]);
         if len <= MAX_CHUNK {
-            caches.chunks.insert(sp.hash, sp.key, ids, offsets);
+            caches
+                .chunks
+                .insert(sp.hash, sp.key, ids, offsets, &self.token_widths);
         } else {
             let key = chunk_cache::chunk_key(chunk.as_bytes(), 0, len);
             let hash = chunk_cache::chunk_hash(key);
-            caches.long_chunks.insert(hash, key, ids, offsets);
+            caches
+                .long_chunks
+                .insert(hash, key, ids, offsets, &self.token_widths);
         }
         if with_offsets {
             out.offsets[n_offsets..].iter_mut().for_each(|o| *o += at);
