@@ -309,6 +309,25 @@ fn find_chunks(bytes: &[u8], i: &mut usize, batch: &mut Vec<Span>, limit: usize,
             return;
         }
         let start = *i;
+        // Most chunks end within the eight bytes from their start: then those
+        // bytes, masked, are already the first word of the key.
+        if start + 8 <= n {
+            let x = u64::from_le_bytes(bytes[start..start + 8].try_into().unwrap_or([0; 8]));
+            let len = first_separator_in_word(x);
+            if len < 8 && is_chunk_separator(bytes[start + len]) {
+                let key = [x & ((1u64 << (8 * len)) - 1), (len as u64) << 56];
+                let hash = chunk_cache::chunk_hash(key);
+                caches.chunks.prefetch(hash);
+                *i = start + len;
+                batch.push(Span {
+                    start: start as u32,
+                    len: len as u32,
+                    key,
+                    hash,
+                });
+                continue;
+            }
+        }
         *i = next_chunk_separator(bytes, start);
         let len = *i - start;
         let (mut key, mut hash) = ([0; 2], 0);
@@ -336,27 +355,32 @@ fn is_chunk_separator(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r')
 }
 
+/// The index of the first byte below 0x21 in the eight bytes of `x` (8 if
+/// none): separators are among those bytes.
+#[inline]
+fn first_separator_in_word(x: u64) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = ONES * 0x80;
+    // High bit set for bytes below 0x21: exact for the lowest one (borrows
+    // only run upwards), which is all we look at.
+    let low = x.wrapping_sub(ONES * 0x21) & !x & HIGH;
+    (low.trailing_zeros() / 8) as usize
+}
+
 /// The first chunk separator at or after `i` (or the text's end).
 #[inline]
 fn next_chunk_separator(text: &[u8], mut i: usize) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = ONES * 0x80;
     while i + 8 <= text.len() {
-        let mut b = [0u8; 8];
-        b.copy_from_slice(&text[i..i + 8]);
-        let x = u64::from_le_bytes(b);
-        // High bit set for bytes below 0x21 (exact for the lowest one, which
-        // is all we look at); separators are among them.
-        let low = x.wrapping_sub(ONES * 0x21) & !x & HIGH;
-        if low == 0 {
+        let x = u64::from_le_bytes(text[i..i + 8].try_into().unwrap_or([0; 8]));
+        let at = first_separator_in_word(x);
+        if at == 8 {
             i += 8;
             continue;
         }
-        let at = i + (low.trailing_zeros() / 8) as usize;
-        if is_chunk_separator(text[at]) {
-            return at;
+        if is_chunk_separator(text[i + at]) {
+            return i + at;
         }
-        i = at + 1;
+        i += at + 1;
     }
     while i < text.len() && !is_chunk_separator(text[i]) {
         i += 1;
