@@ -447,44 +447,102 @@ pub enum DocSource {
     JsonlField(String),
 }
 
-/// The documents of a file: its text and, for each document, a byte range of
-/// it (or, for JSON Lines, the extracted strings).
+/// A file's bytes: mapped from disk (plain files) or decompressed (`.gz`).
+pub enum FileBytes {
+    Mapped(memmap2::Mmap),
+    Read(Vec<u8>),
+}
+
+impl std::ops::Deref for FileBytes {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        match self {
+            FileBytes::Mapped(map) => map,
+            FileBytes::Read(bytes) => bytes,
+        }
+    }
+}
+
+/// The documents of a file: its bytes and, for each document, a byte range of
+/// them (or, for JSON Lines, the extracted strings).
 pub enum Documents {
-    Slices(String, Vec<(usize, usize)>),
+    Ranges {
+        path: std::path::PathBuf,
+        bytes: FileBytes,
+        ranges: Vec<(usize, usize)>,
+    },
     Owned(Vec<String>),
 }
 
 impl Documents {
-    pub fn as_strs(&self) -> Vec<&str> {
+    /// The documents as text; the file's bytes are checked to be UTF-8 here,
+    /// once, without copying them.
+    pub fn as_strs(&self) -> Result<Vec<&str>> {
         match self {
-            Documents::Slices(text, ranges) => ranges.iter().map(|&(a, b)| &text[a..b]).collect(),
-            Documents::Owned(docs) => docs.iter().map(String::as_str).collect(),
+            Documents::Ranges {
+                path,
+                bytes,
+                ranges,
+            } => {
+                let text = utf8(path, bytes)?;
+                Ok(ranges.iter().map(|&(a, b)| &text[a..b]).collect())
+            }
+            Documents::Owned(docs) => Ok(docs.iter().map(String::as_str).collect()),
         }
     }
+}
+
+fn utf8<'a>(path: &Path, bytes: &'a [u8]) -> Result<&'a str> {
+    std::str::from_utf8(bytes).map_err(|e| {
+        Error::Value(format!(
+            "{}: invalid UTF-8 at byte offset {}",
+            path.display(),
+            e.valid_up_to()
+        ))
+    })
+}
+
+/// A file's bytes: regular files are memory-mapped (no copy into the heap;
+/// the kernel reads ahead as we go), `.gz` files decompressed into memory.
+pub fn read_bytes(path: &Path) -> Result<FileBytes> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let meta = file.metadata().map_err(|e| Error::io(path, e))?;
+    if meta.is_dir() {
+        let e = std::io::Error::from(std::io::ErrorKind::IsADirectory);
+        return Err(Error::io(path, e));
+    }
+    let gz = path.extension().is_some_and(|e| e == "gz");
+    // Pipes and empty files (which cannot be mapped) are read.
+    if gz || !meta.is_file() || meta.len() == 0 {
+        let mut bytes = Vec::new();
+        if gz {
+            flate2::read::MultiGzDecoder::new(file).read_to_end(&mut bytes)
+        } else {
+            std::io::BufReader::new(file).read_to_end(&mut bytes)
+        }
+        .map_err(|e| Error::io(path, e))?;
+        return Ok(FileBytes::Read(bytes));
+    }
+    // SAFETY: the map is only read, and its bytes are checked to be UTF-8
+    // before any `&str` is made of them. What no check can exclude is another
+    // process changing the file while it is mapped (truncating it faults):
+    // the risk every tool that maps its input (ripgrep, git) accepts.
+    let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| Error::io(path, e))?;
+    #[cfg(unix)]
+    let _ = map.advise(memmap2::Advice::Sequential);
+    Ok(FileBytes::Mapped(map))
 }
 
 /// Reads the documents of a file (plain or `.gz`) without copying them one by
 /// one; errors name the file and, for bad UTF-8 or JSON, the byte offset or line.
 pub fn read_documents(path: &Path, source: &DocSource) -> Result<Documents> {
-    use std::io::Read;
-    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
-    let mut bytes = Vec::new();
-    if path.extension().is_some_and(|e| e == "gz") {
-        flate2::read::MultiGzDecoder::new(file).read_to_end(&mut bytes)
-    } else {
-        std::io::BufReader::new(file).read_to_end(&mut bytes)
-    }
-    .map_err(|e| Error::io(path, e))?;
-    let text = String::from_utf8(bytes).map_err(|e| {
-        Error::Value(format!(
-            "{}: invalid UTF-8 at byte offset {}",
-            path.display(),
-            e.utf8_error().valid_up_to()
-        ))
-    })?;
+    let bytes = read_bytes(path)?;
     let sep = match source {
         DocSource::Separated(sep) => sep.as_str(),
         DocSource::JsonlField(field) => {
+            let text = utf8(path, &bytes)?;
             let docs = text
                 .lines()
                 .enumerate()
@@ -511,27 +569,82 @@ pub fn read_documents(path: &Path, source: &DocSource) -> Result<Documents> {
             "the document separator cannot be empty".into(),
         ));
     }
+    // Ranges on bytes: the separator is valid UTF-8, so in valid UTF-8 text
+    // every match lies on char boundaries.
     let mut ranges = Vec::new();
     let mut start = 0;
-    for at in memchr::memmem::find_iter(text.as_bytes(), sep.as_bytes()) {
+    for at in memchr::memmem::find_iter(&bytes, sep.as_bytes()) {
         ranges.push((start, at));
         start = at + sep.len();
     }
-    if start < text.len() {
-        ranges.push((start, text.len()));
+    if start < bytes.len() {
+        ranges.push((start, bytes.len()));
     }
     if sep == "\n" {
         // As `str::lines`: a line may end in "\r\n".
         for r in &mut ranges {
-            if text[r.0..r.1].ends_with('\r') {
+            if bytes[r.0..r.1].ends_with(b"\r") {
                 r.1 -= 1;
             }
         }
     } else if ranges
         .last()
-        .is_some_and(|&(a, b)| text[a..b].trim().is_empty())
+        .is_some_and(|&(a, b)| std::str::from_utf8(&bytes[a..b]).is_ok_and(|t| t.trim().is_empty()))
     {
         ranges.pop();
     }
-    Ok(Documents::Slices(text, ranges))
+    Ok(Documents::Ranges {
+        path: path.to_path_buf(),
+        bytes,
+        ranges,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn docs(content: &[u8], name: &str, sep: &str) -> Result<Vec<String>> {
+        let dir = std::env::temp_dir().join(format!("wpiece-io-{}-{name}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(name);
+        std::fs::write(&path, content).unwrap();
+        let got = read_documents(&path, &DocSource::Separated(sep.into()))
+            .and_then(|d| Ok(d.as_strs()?.iter().map(|s| s.to_string()).collect()));
+        std::fs::remove_dir_all(&dir).unwrap();
+        got
+    }
+
+    #[test]
+    fn mapped_files_split_like_lines() {
+        assert_eq!(
+            docs(b"one\r\ntwo\n\nthree", "a.txt", "\n").unwrap(),
+            ["one", "two", "", "three"]
+        );
+        assert_eq!(docs(b"", "empty.txt", "\n").unwrap(), Vec::<String>::new());
+        // A last part of only (Unicode) whitespace is no document.
+        assert_eq!(
+            docs("a<s>b<s>\u{a0}\n".as_bytes(), "b.txt", "<s>").unwrap(),
+            ["a", "b"]
+        );
+        assert_eq!(
+            docs("é<s>ü".as_bytes(), "c.txt", "<s>").unwrap(),
+            ["é", "ü"]
+        );
+    }
+
+    #[test]
+    fn bad_files_give_errors_naming_them() {
+        let err = docs(b"fine\n\xff\n", "bad.txt", "\n").unwrap_err();
+        assert!(
+            matches!(&err, Error::Value(m) if m.ends_with("bad.txt: invalid UTF-8 at byte offset 5")),
+            "{err}"
+        );
+        let dir = std::env::temp_dir();
+        let err = read_documents(&dir, &DocSource::Separated("\n".into())).err();
+        assert!(matches!(err, Some(Error::Io(_))), "{err:?}");
+        let missing = dir.join("wpiece-no-such-file.txt");
+        let err = read_documents(&missing, &DocSource::Separated("\n".into())).err();
+        assert!(matches!(err, Some(Error::NotFound(_))), "{err:?}");
+    }
 }

@@ -546,7 +546,10 @@ impl PyTokenizer {
                     .iter()
                     .map(|p| io::read_documents(p, &source))
                     .collect::<Result<Vec<_>, _>>()?;
-                let refs: Vec<&str> = files.iter().flat_map(|f| f.as_strs()).collect();
+                let mut refs: Vec<&str> = Vec::new();
+                for f in &files {
+                    refs.extend(f.as_strs()?);
+                }
                 parallel::install(num_threads, || {
                     self.inner
                         .encode_batch_flat(&refs, add_special_tokens, trunc.as_ref(), false)
