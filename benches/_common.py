@@ -50,13 +50,23 @@ def run_child(code: str, env: dict[str, str] | None = None, timeout: float = 360
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def median_runs(make, engines: list[str], repeats: int) -> dict[str, list[dict]]:
-    """Alternates engines run by run (A B A B ...), so noise hits both alike."""
+def median_runs(
+    make, engines: list[str], repeats: int, fewer: dict[str, int] | None = None
+) -> dict[str, list[dict]]:
+    """Alternates engines run by run (A B A B ...), so noise hits both alike.
+    `fewer` caps the runs of slow engines (they take part in the first rounds)."""
     results: dict[str, list[dict]] = {e: [] for e in engines}
-    for _ in range(repeats):
+    for r in range(repeats):
         for e in engines:
-            results[e].append(make(e))
+            if r < (fewer or {}).get(e, repeats):
+                results[e].append(make(e))
     return results
+
+
+def paired_ratio(a: list[dict], b: list[dict], key: str = "mb_s") -> float:
+    """Median over rounds of a's figure over b's from the same round: on a
+    noisy host, runs seconds apart share more of the noise than whole medians."""
+    return statistics.median(x[key] / y[key] for x, y in zip(a, b))
 
 
 def med(rows: list[dict], key: str) -> float:
