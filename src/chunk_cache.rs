@@ -4,11 +4,12 @@
 //! Chunks are looked up by their raw bytes, before any normalization, so a hit
 //! skips normalizing, splitting and matching altogether. The key is the chunk
 //! itself (zero padded, length in the last byte), compared in full: a hit is
-//! never a guess. Open addressing with linear probing; slots hold everything
-//! inline (a hit reads one cache line), except entries with more than
-//! `INLINE` tokens or offsets that do not tile the chunk, which spill to an
-//! arena. Tables grow by doubling up to a cap, then take no more chunks: in
-//! Zipf-distributed text the frequent chunks come first.
+//! never a guess. Open addressing with linear probing within `PROBES` slots;
+//! slots hold everything inline (a hit usually reads one cache line), except
+//! entries with more than `INLINE` tokens, ids of 2^17 or more, or offsets
+//! that the token widths do not give, which spill to an arena. Tables grow
+//! by doubling up to a cap, fill to three quarters there, then take no more
+//! chunks: in Zipf-distributed text the frequent chunks come first.
 
 use crate::cache::{index, prefetch, PROBES};
 
@@ -132,7 +133,7 @@ pub struct ChunkCache<const W: usize> {
 
 impl<const W: usize> ChunkCache<W> {
     /// A cache for chunks of up to `max_len` bytes with at most `max_slots`
-    /// slots (half of them filled at most).
+    /// slots (half of them filled below the cap, three quarters at it).
     pub fn new(max_len: usize, max_slots: usize) -> Self {
         assert!(max_len < 8 * W && max_slots.is_power_of_two());
         Self {
@@ -205,7 +206,7 @@ impl<const W: usize> ChunkCache<W> {
         }
         if 2 * (self.filled + 1) > self.slots.len() {
             // At the cap the table fills on to three quarters: longer probes
-            // (within one or two cache lines) beat encoding a chunk again.
+            // (a few cache lines at most) beat encoding a chunk again.
             if self.slots.len() < self.max_slots {
                 self.grow();
             } else if 4 * (self.filled + 1) > 3 * self.slots.len() {
@@ -278,7 +279,7 @@ fn inline_offsets(ids: &[u32], offsets: &[u32], chars: u32, widths: &[u8]) -> bo
                 && (1..n).all(|k| offsets[2 * k] == offsets[2 * k - 1])
                 && (0..n - 1).all(|k| {
                     widths.get(ids[k] as usize).map(|&w| w as u32)
-                        == Some(offsets[2 * k + 1] - offsets[2 * k])
+                        == offsets[2 * k + 1].checked_sub(offsets[2 * k])
                 })))
 }
 

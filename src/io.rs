@@ -503,9 +503,10 @@ fn utf8<'a>(path: &Path, bytes: &'a [u8]) -> Result<&'a str> {
     })
 }
 
-/// A file's bytes: regular files are memory-mapped (no copy into the heap;
-/// the kernel reads ahead as we go), `.gz` files decompressed into memory.
-pub fn read_bytes(path: &Path) -> Result<FileBytes> {
+/// A file's bytes: regular files are memory-mapped if `mmap` (no copy into
+/// the heap; the kernel reads ahead as we go), else read; `.gz` files are
+/// decompressed into memory.
+pub fn read_bytes(path: &Path, mmap: bool) -> Result<FileBytes> {
     use std::io::Read;
     let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
     let meta = file.metadata().map_err(|e| Error::io(path, e))?;
@@ -515,7 +516,7 @@ pub fn read_bytes(path: &Path) -> Result<FileBytes> {
     }
     let gz = path.extension().is_some_and(|e| e == "gz");
     // Pipes and empty files (which cannot be mapped) are read.
-    if gz || !meta.is_file() || meta.len() == 0 {
+    if gz || !mmap || !meta.is_file() || meta.len() == 0 {
         let mut bytes = Vec::new();
         if gz {
             flate2::read::MultiGzDecoder::new(file).read_to_end(&mut bytes)
@@ -526,19 +527,22 @@ pub fn read_bytes(path: &Path) -> Result<FileBytes> {
         return Ok(FileBytes::Read(bytes));
     }
     // SAFETY: the map is only read, and its bytes are checked to be UTF-8
-    // before any `&str` is made of them. What no check can exclude is another
-    // process changing the file while it is mapped (truncating it faults):
-    // the risk every tool that maps its input (ripgrep, git) accepts.
+    // before any `&str` is made of them. No check can exclude another process
+    // changing the file while it is mapped: truncating it kills the process
+    // (SIGBUS), rewriting it in place breaks the UTF-8 check. That is the
+    // contract of every memory map; the Python API documents it and offers
+    // `mmap=False`.
     let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| Error::io(path, e))?;
     #[cfg(unix)]
     let _ = map.advise(memmap2::Advice::Sequential);
     Ok(FileBytes::Mapped(map))
 }
 
-/// Reads the documents of a file (plain or `.gz`) without copying them one by
-/// one; errors name the file and, for bad UTF-8 or JSON, the byte offset or line.
-pub fn read_documents(path: &Path, source: &DocSource) -> Result<Documents> {
-    let bytes = read_bytes(path)?;
+/// Reads the documents of a file (plain or `.gz`; mapped if `mmap`) without
+/// copying them one by one; errors name the file and, for bad UTF-8 or JSON,
+/// the byte offset or line.
+pub fn read_documents(path: &Path, source: &DocSource, mmap: bool) -> Result<Documents> {
+    let bytes = read_bytes(path, mmap)?;
     let sep = match source {
         DocSource::Separated(sep) => sep.as_str(),
         DocSource::JsonlField(field) => {
@@ -609,8 +613,14 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join(name);
         std::fs::write(&path, content).unwrap();
-        let got = read_documents(&path, &DocSource::Separated(sep.into()))
-            .and_then(|d| Ok(d.as_strs()?.iter().map(|s| s.to_string()).collect()));
+        let read = |mmap| {
+            read_documents(&path, &DocSource::Separated(sep.into()), mmap)
+                .and_then(|d| Ok(d.as_strs()?.iter().map(|s| s.to_string()).collect()))
+        };
+        let got: Result<Vec<String>> = read(true);
+        if let (Ok(mapped), Ok(read)) = (&got, read(false)) {
+            assert_eq!(mapped, &read);
+        }
         std::fs::remove_dir_all(&dir).unwrap();
         got
     }
@@ -641,10 +651,10 @@ mod tests {
             "{err}"
         );
         let dir = std::env::temp_dir();
-        let err = read_documents(&dir, &DocSource::Separated("\n".into())).err();
+        let err = read_documents(&dir, &DocSource::Separated("\n".into()), true).err();
         assert!(matches!(err, Some(Error::Io(_))), "{err:?}");
         let missing = dir.join("wpiece-no-such-file.txt");
-        let err = read_documents(&missing, &DocSource::Separated("\n".into())).err();
+        let err = read_documents(&missing, &DocSource::Separated("\n".into()), true).err();
         assert!(matches!(err, Some(Error::NotFound(_))), "{err:?}");
     }
 }

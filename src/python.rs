@@ -523,7 +523,7 @@ impl PyTokenizer {
 
     /// Encodes files read in Rust (no Python string per document): flat ids
     /// and row offsets, as `encode_batch_flat`.
-    #[pyo3(signature = (paths, separator="\n", jsonl_field=None, add_special_tokens=true, truncation=None, num_threads=None))]
+    #[pyo3(signature = (paths, separator="\n", jsonl_field=None, add_special_tokens=true, truncation=None, num_threads=None, mmap=true))]
     #[allow(clippy::too_many_arguments)]
     fn encode_files<'py>(
         &self,
@@ -534,6 +534,7 @@ impl PyTokenizer {
         add_special_tokens: bool,
         truncation: TruncationArg,
         num_threads: Option<usize>,
+        mmap: bool,
     ) -> PyResult<Bound<'py, PyTuple>> {
         let trunc = truncation_setting(truncation)?;
         let source = match jsonl_field {
@@ -544,7 +545,7 @@ impl PyTokenizer {
             guard(|| {
                 let files = paths
                     .iter()
-                    .map(|p| io::read_documents(p, &source))
+                    .map(|p| io::read_documents(p, &source, mmap))
                     .collect::<Result<Vec<_>, _>>()?;
                 let mut refs: Vec<&str> = Vec::new();
                 for f in &files {

@@ -388,6 +388,16 @@ fn next_chunk_separator(text: &[u8], mut i: usize) -> usize {
     i
 }
 
+/// Offsets (and chunk positions) are 32-bit: a text of 4 GiB or more is refused.
+fn check_length(bytes: usize) -> Result<()> {
+    if bytes > u32::MAX as usize {
+        return Err(Error::Value(format!(
+            "a text of {bytes} bytes is too long: texts must be under 4 GiB"
+        )));
+    }
+    Ok(())
+}
+
 /// Chars in UTF-8 `bytes`: the bytes that are not continuation bytes.
 #[inline]
 fn count_utf8_chars(bytes: &[u8]) -> u32 {
@@ -622,8 +632,8 @@ impl Tokenizer {
     /// cache: in real text almost every chunk ("the", "word,", "(see") has been
     /// seen before, so its ids (and offsets) are copied without normalizing,
     /// splitting or matching anything. Chunks are found, and their cache slots
-    /// requested, a batch ahead of emitting them; at the end of a text the
-    /// batch reaches into the `next` one.
+    /// requested, a batch ahead of emitting them; once a text is all found,
+    /// the first chunks of the `next` one are.
     fn encode_chunks(&self, text: &str, next: Option<&str>, out: &mut SeqOut, caches: &mut Caches) {
         let bytes = text.as_bytes();
         let n = bytes.len();
@@ -643,14 +653,16 @@ impl Tokenizer {
         } else {
             find_chunks(bytes, &mut i, &mut batch, BATCH, caches);
         }
+        let mut looked_ahead = false;
         // Double buffering: the chunks after `batch` are found (and their
         // cache slots requested) before `batch` is emitted, so every slot has
-        // a whole batch's time to arrive.
+        // a whole batch's time to arrive. Once this text is all found, the
+        // first chunks of the next one are (most texts are that short).
         loop {
             found.clear();
-            let was_done = i == n;
             find_chunks(bytes, &mut i, &mut found, BATCH, caches);
-            if let (false, true, Some(next)) = (was_done, i == n, next) {
+            if let (true, false, Some(next)) = (i == n, looked_ahead, next) {
+                looked_ahead = true;
                 ahead.clear();
                 let mut j = 0;
                 find_chunks(next.as_bytes(), &mut j, &mut ahead, AHEAD, caches);
@@ -1080,6 +1092,8 @@ impl Tokenizer {
         add_special_tokens: bool,
         truncation: Option<&Truncation>,
     ) -> Result<Encoding> {
+        check_length(text.len())?;
+        check_length(pair.map_or(0, str::len))?;
         let mut a = self.encode_sequence(text, 0);
         let mut b = pair.map(|p| self.encode_sequence(p, 1));
         let post = if add_special_tokens {
@@ -1204,6 +1218,7 @@ impl Tokenizer {
             }
             None => usize::MAX,
         };
+        texts.iter().try_for_each(|t| check_length(t.len()))?;
         let total: usize = texts.iter().map(|t| t.len()).sum();
         // One thread: one part, whose buffers become the result (no join copy).
         let chunk_bytes = match rayon::current_num_threads() {
@@ -1435,5 +1450,44 @@ impl Tokenizer {
         tok.truncation = self.truncation.clone();
         tok.padding = self.padding.clone();
         Ok(tok)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn texts_of_4_gib_or_more_are_refused() {
+        assert!(check_length(u32::MAX as usize).is_ok());
+        let err = check_length(u32::MAX as usize + 1).unwrap_err();
+        assert!(matches!(err, Error::Value(m) if m.contains("under 4 GiB")));
+    }
+
+    #[test]
+    fn separators_found_a_word_at_a_time() {
+        for text in [
+            "abc def",
+            "abcdefgh ij",
+            "a\u{1}b c",
+            "é\td",
+            "abcdefghijklmnop",
+            "",
+        ] {
+            let b = text.as_bytes();
+            let expected = b.iter().position(|&c| is_chunk_separator(c));
+            assert_eq!(
+                next_chunk_separator(b, 0),
+                expected.unwrap_or(b.len()),
+                "{text:?}"
+            );
+        }
+        let x = u64::from_le_bytes(*b"ab\x01cd ef");
+        assert_eq!(
+            first_separator_in_word(x),
+            2,
+            "control bytes are flagged too"
+        );
+        assert_eq!(first_separator_in_word(u64::from_le_bytes(*b"abcdefgh")), 8);
     }
 }

@@ -221,6 +221,7 @@ def test_encode_files_plain_gz_separator_and_jsonl(tmp_path, en_lines) -> None:
         tok.encode_files([tmp_path / "a.txt", tmp_path / "b.txt.gz"]),
         tok.encode_files(str(tmp_path / "c.txt"), separator="<|end|>"),
         tok.encode_files(tmp_path / "d.jsonl", jsonl_field="text", num_threads=1),
+        tok.encode_files([tmp_path / "a.txt", tmp_path / "b.txt.gz"], mmap=False),
     ]
     for ids, rows in runs:
         assert [ids[rows[i] : rows[i + 1]].tolist() for i in range(len(rows) - 1)] == expected

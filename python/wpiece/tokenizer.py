@@ -451,12 +451,17 @@ class Tokenizer:
         separator: str = "\n",
         jsonl_field: Optional[str] = None,
         num_threads: Optional[int] = None,
+        mmap: bool = True,
     ) -> tuple[np.ndarray, np.ndarray]:
         """Encodes whole files read in Rust, with no Python string per document:
         flat ``uint32`` ids and row offsets, as :meth:`encode_batch_flat`.
 
         Documents are the lines (or the parts between ``separator``) of plain or
         ``.gz`` files, or the string field ``jsonl_field`` of JSON Lines files.
+        Plain files are memory-mapped unless ``mmap=False``: no copy of the
+        text, but a file that another process truncates while it is encoded
+        kills the interpreter (SIGBUS), as with any memory map. Pass
+        ``mmap=False`` for files that may change meanwhile (they are then read).
 
         >>> import wpiece
         >>> tok = Tokenizer.from_file(wpiece.sample_vocab_path())
@@ -468,7 +473,7 @@ class Tokenizer:
         paths = [Path(os.fspath(p)) for p in items]
         _check_threads(num_threads)
         ids, rows = self._core.encode_files(
-            paths, separator, jsonl_field, add_special_tokens, self._truncation, num_threads
+            paths, separator, jsonl_field, add_special_tokens, self._truncation, num_threads, mmap
         )
         return ids, rows
 
