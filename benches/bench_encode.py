@@ -152,6 +152,7 @@ def main() -> None:
     ]
     chart_rows = []
     parity_lines = []
+    scaling_lines = []
     for name in args.corpora.split(","):
         path = files[name]
         if args.mb:
@@ -162,22 +163,33 @@ def main() -> None:
             engines = [e for e in args.engines.split(",") if e in ENGINES] + ["nanotoken"] * (
                 "nanotoken" not in args.engines.split(",")
             )
-        for threads in [int(t) for t in args.threads.split(",")]:
-            res = median_runs(
-                lambda e, p=path, t=threads: measure(e, p, t),
-                engines,
-                args.repeats,
-                fewer={"hf": args.hf_repeats},
-            )
+        # Every round runs each engine at each thread count, so the ratios to
+        # nanotoken and to the engine's own one-thread run pair runs seconds apart.
+        thread_counts = [int(t) for t in args.threads.split(",")]
+        keys = [(e, t) for e in engines for t in thread_counts]
+        res = median_runs(
+            lambda key, p=path: measure(key[0], p, key[1]),
+            keys,
+            args.repeats,
+            fewer={("hf", t): args.hf_repeats for t in thread_counts},
+        )
+        for threads in thread_counts:
             for e in engines:
-                mb_s = med(res[e], "mb_s")
+                runs = res[(e, threads)]
+                mb_s = med(runs, "mb_s")
                 chart_rows.append((name, threads, e, mb_s))
                 md.append(
                     f"| {name} | {threads} | {e} | {mb_s:.1f} | "
-                    f"{med(res[e], 'tokens_s') / 1e6:.1f} | {med(res[e], 'peak_rss_mb'):.0f} | "
-                    f"{paired_ratio(res[e], res['nanotoken']):.2f}x |"
+                    f"{med(runs, 'tokens_s') / 1e6:.1f} | {med(runs, 'peak_rss_mb'):.0f} | "
+                    f"{paired_ratio(runs, res[('nanotoken', threads)]):.2f}x |"
                 )
                 print(md[-1], flush=True)
+        if len(thread_counts) > 1:
+            top = max(thread_counts)
+            for e in engines:
+                scale = paired_ratio(res[(e, top)], res[(e, 1)])
+                scaling_lines.append(f"- {name}, {e}: {scale:.2f}x")
+                print(scaling_lines[-1], flush=True)
         if args.no_parity:
             continue
         p = run_child(LOAD.format(path=str(path)) + PARITY.format(vocab=str(VOCAB)))
@@ -195,6 +207,8 @@ def main() -> None:
         f"## Encoding (medians of {args.repeats} runs, HF {args.hf_repeats}, each in its own "
         "process; vs nanotoken: median of the ratios within a round)\n\n"
         + "\n".join(md)
+        + "\n\nTwo threads over one (median of the ratios within a round):\n\n"
+        + "\n".join(scaling_lines)
         + "\n\nParity with HF on every document:\n\n"
         + "\n".join(parity_lines)
         + "\n\nCommand: `python benches/bench_encode.py"
