@@ -296,16 +296,21 @@ impl WordCache {
 /// Asks the CPU to start loading `x`'s cache line.
 #[inline]
 pub fn prefetch<T>(x: &T) {
+    prefetch_address((x as *const T).cast());
+}
+
+/// Asks the CPU to start loading the cache line at `p` (any address: a
+/// prefetch reads nothing and cannot fault).
+#[inline]
+pub fn prefetch_address(p: *const u8) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: a prefetch is only a hint; it reads nothing and cannot fault,
-    // and the pointer comes from a live reference anyway.
+    // whatever the address.
     unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-            (x as *const T).cast::<i8>(),
-        )
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.cast::<i8>())
     };
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = x;
+    let _ = p;
 }
 
 thread_local! {

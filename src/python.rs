@@ -7,8 +7,9 @@ use numpy::{IntoPyArray, PyArrayMethods};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString, PyTuple};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
+use crate::cache;
 use crate::encode::{UnknownPolicy, WordPieceConfig};
 use crate::error::Error;
 use crate::io;
@@ -200,6 +201,67 @@ impl PyTokenizer {
 
     fn strs<'a>(items: &'a [Bound<'_, PyString>]) -> PyResult<Vec<&'a str>> {
         items.iter().map(|s| s.to_str()).collect()
+    }
+}
+
+/// The strs of a big batch, each held by a reference (they must outlive the
+/// GIL's release). Python strings lie anywhere in memory, so every pass over
+/// them (taking references, reading their text, dropping them) asks for the
+/// object a few items ahead: otherwise each of a million documents costs a
+/// cache miss in a row, all while the GIL is held.
+struct TextList<'py> {
+    items: Vec<Bound<'py, PyString>>,
+}
+
+/// How many items ahead the passes over a `TextList` prefetch.
+const TEXTS_AHEAD: usize = 16;
+
+impl<'py> TextList<'py> {
+    fn extract(obj: &Bound<'py, PyAny>) -> PyResult<Self> {
+        let Ok(list) = obj.downcast::<PyList>() else {
+            return Ok(Self {
+                items: obj.extract()?,
+            });
+        };
+        let n = list.len();
+        let mut items = Vec::with_capacity(n);
+        for k in 0..n {
+            if k + TEXTS_AHEAD < n {
+                // SAFETY: the index is in bounds and the GIL is held (nothing
+                // can shrink the list meanwhile); the borrowed pointer is only
+                // used as a prefetch address.
+                let ahead =
+                    unsafe { pyo3::ffi::PyList_GET_ITEM(list.as_ptr(), (k + TEXTS_AHEAD) as _) };
+                cache::prefetch_address(ahead as *const u8);
+            }
+            items.push(list.get_item(k)?.downcast_into::<PyString>()?);
+        }
+        Ok(Self { items })
+    }
+
+    fn strs(&self) -> PyResult<Vec<&str>> {
+        let items = &self.items;
+        let mut out = Vec::with_capacity(items.len());
+        for (k, s) in items.iter().enumerate() {
+            if let Some(ahead) = items.get(k + TEXTS_AHEAD) {
+                cache::prefetch_address(ahead.as_ptr() as *const u8);
+            }
+            out.push(s.to_str()?);
+        }
+        Ok(out)
+    }
+}
+
+impl Drop for TextList<'_> {
+    fn drop(&mut self) {
+        let addresses: Vec<*const u8> =
+            self.items.iter().map(|s| s.as_ptr() as *const u8).collect();
+        for (k, item) in self.items.drain(..).enumerate() {
+            if let Some(&ahead) = addresses.get(k + TEXTS_AHEAD) {
+                cache::prefetch_address(ahead);
+            }
+            drop(item);
+        }
     }
 }
 
@@ -490,13 +552,14 @@ impl PyTokenizer {
     fn encode_batch_flat<'py>(
         &self,
         py: Python<'py>,
-        texts: Vec<Bound<'py, PyString>>,
+        texts: &Bound<'py, PyAny>,
         add_special_tokens: bool,
         truncation: TruncationArg,
         num_threads: Option<usize>,
         return_offsets: bool,
     ) -> PyResult<Bound<'py, PyTuple>> {
-        let texts = Self::strs(&texts)?;
+        let items = TextList::extract(texts)?;
+        let texts = items.strs()?;
         let trunc = truncation_setting(truncation)?;
         let flat = py.allow_threads(|| {
             guard(|| {

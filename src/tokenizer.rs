@@ -1284,34 +1284,20 @@ impl Tokenizer {
                 rows,
             });
         }
-        // Join the parts in parallel: each copies into its own slice of the output.
-        let n: usize = parts.iter().map(|p| p.0.ids.len()).sum();
-        let mut ids = crate::memory::huge_filled(n, 0u32);
-        let mut offsets = crate::memory::huge_filled(if with_offsets { 2 * n } else { 0 }, 0u32);
-        let mut id_slices = Vec::with_capacity(parts.len());
-        let mut offset_slices = Vec::with_capacity(parts.len());
-        let (mut id_rest, mut offset_rest) = (&mut ids[..], &mut offsets[..]);
-        for (out, _) in &parts {
-            let (head, tail) = std::mem::take(&mut id_rest).split_at_mut(out.ids.len());
-            id_slices.push(head);
-            id_rest = tail;
-            let (head, tail) = std::mem::take(&mut offset_rest).split_at_mut(out.offsets.len());
-            offset_slices.push(head);
-            offset_rest = tail;
-        }
-        parts.par_iter().zip(id_slices).zip(offset_slices).for_each(
-            |(((out, _), id_slice), offset_slice)| {
-                id_slice.copy_from_slice(&out.ids);
-                offset_slice.copy_from_slice(&out.offsets);
-            },
-        );
+        // Join the parts, each copied into its own slice of the output and
+        // dropped right after.
         let mut rows = Vec::with_capacity(texts.len() + 1);
         rows.push(0);
         let mut base = 0;
-        for (out, part_rows) in &parts {
+        let (mut id_parts, mut offset_parts) = (Vec::new(), Vec::new());
+        for (out, part_rows) in parts {
             rows.extend(part_rows.iter().map(|r| r + base));
             base += out.ids.len();
+            id_parts.push(out.ids);
+            offset_parts.push(out.offsets);
         }
+        let ids = crate::memory::concat_parts(id_parts);
+        let offsets = crate::memory::concat_parts(offset_parts);
         Ok(FlatBatch { ids, offsets, rows })
     }
 }

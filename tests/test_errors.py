@@ -117,6 +117,13 @@ def test_type_errors() -> None:
         tok.encode_batch(["a", 3])  # type: ignore[list-item]
     with pytest.raises(TypeError):
         tok.encode_batch("abc")
+    # The flat path reads lists item by item (prefetching ahead): a bad item
+    # anywhere, even past the first prefetch window, is a TypeError.
+    texts: list = ["a"] * 40
+    texts[33] = b"bytes"
+    with pytest.raises(TypeError, match="bytes"):
+        tok.encode_batch_flat(texts)
+    assert tok._core.encode_batch_flat(("a", "a a"), False, None, 1, False)[1].tolist() == [0, 1, 3]
     with pytest.raises(TypeError, match="unknown options"):
         wpiece.Tokenizer.from_file(TOKENIZER_JSON, lower=True)
 
