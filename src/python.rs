@@ -167,15 +167,17 @@ impl PyTokenizer {
     fn run_batch(
         &self,
         py: Python<'_>,
-        texts: &[Bound<'_, PyString>],
-        pairs: Option<&[Bound<'_, PyString>]>,
+        texts: &Bound<'_, PyAny>,
+        pairs: Option<&Bound<'_, PyAny>>,
         add_special_tokens: bool,
         truncation: TruncationArg,
         padding: Option<Padding>,
         num_threads: Option<usize>,
     ) -> PyResult<Vec<Encoding>> {
-        let texts = Self::strs(texts)?;
-        let pairs = pairs.map(Self::strs).transpose()?;
+        let text_items = TextList::extract(texts)?;
+        let pair_items = pairs.map(TextList::extract).transpose()?;
+        let texts = text_items.strs()?;
+        let pairs = pair_items.as_ref().map(TextList::strs).transpose()?;
         let trunc = truncation_setting(truncation)?;
         py.allow_threads(|| {
             guard(|| {
@@ -197,10 +199,6 @@ impl PyTokenizer {
             enc,
             tok: Arc::clone(&self.inner),
         }
-    }
-
-    fn strs<'a>(items: &'a [Bound<'_, PyString>]) -> PyResult<Vec<&'a str>> {
-        items.iter().map(|s| s.to_str()).collect()
     }
 }
 
@@ -462,8 +460,8 @@ impl PyTokenizer {
     fn encode_batch(
         &self,
         py: Python<'_>,
-        texts: Vec<Bound<'_, PyString>>,
-        pairs: Option<Vec<Bound<'_, PyString>>>,
+        texts: &Bound<'_, PyAny>,
+        pairs: Option<&Bound<'_, PyAny>>,
         add_special_tokens: bool,
         truncation: TruncationArg,
         padding: PaddingArg,
@@ -472,8 +470,8 @@ impl PyTokenizer {
         let pad = padding_setting(&self.inner, padding)?;
         let encs = self.run_batch(
             py,
-            &texts,
-            pairs.as_deref(),
+            texts,
+            pairs,
             add_special_tokens,
             truncation,
             pad,
@@ -489,8 +487,8 @@ impl PyTokenizer {
     fn encode_batch_arrays<'py>(
         &self,
         py: Python<'py>,
-        texts: Vec<Bound<'py, PyString>>,
-        pairs: Option<Vec<Bound<'py, PyString>>>,
+        texts: &Bound<'py, PyAny>,
+        pairs: Option<&Bound<'py, PyAny>>,
         add_special_tokens: bool,
         truncation: TruncationArg,
         padding: PaddingArg,
@@ -509,8 +507,8 @@ impl PyTokenizer {
         };
         let encs = self.run_batch(
             py,
-            &texts,
-            pairs.as_deref(),
+            texts,
+            pairs,
             add_special_tokens,
             truncation,
             pad_setting,
@@ -733,8 +731,9 @@ impl PyWordCounter {
     }
 
     /// Counts the words of documents (the GIL is released while counting).
-    fn add_texts(&mut self, py: Python<'_>, texts: Vec<Bound<'_, PyString>>) -> PyResult<()> {
-        let texts = PyTokenizer::strs(&texts)?;
+    fn add_texts(&mut self, py: Python<'_>, texts: &Bound<'_, PyAny>) -> PyResult<()> {
+        let items = TextList::extract(texts)?;
+        let texts = items.strs()?;
         let splitter = &self.splitter;
         let part = py
             .allow_threads(|| parallel::install(self.num_threads, || splitter.count_docs(&texts)));
