@@ -311,28 +311,27 @@ fn find_chunks(bytes: &[u8], i: &mut usize, batch: &mut Vec<Span>, limit: usize,
         let start = *i;
         // Most chunks end within the eight bytes from their start: then those
         // bytes, masked, are already the first word of the key.
-        if start + 8 <= n {
-            let x = u64::from_le_bytes(bytes[start..start + 8].try_into().unwrap_or([0; 8]));
-            let len = first_separator_in_word(x);
-            if len < 8 && is_chunk_separator(bytes[start + len]) {
-                let key = [x & ((1u64 << (8 * len)) - 1), (len as u64) << 56];
-                let hash = chunk_cache::chunk_hash(key);
-                caches.chunks.prefetch(hash);
-                *i = start + len;
-                batch.push(Span {
-                    start: start as u32,
-                    len: len as u32,
-                    key,
-                    hash,
-                });
-                continue;
+        let word = bytes
+            .get(start..start + 8)
+            .map(|w| u64::from_le_bytes(w.try_into().unwrap_or([0; 8])));
+        let in_word = word
+            .map(|x| (x, first_separator_in_word(x)))
+            .filter(|&(_, len)| len < 8 && is_chunk_separator(bytes[start + len]));
+        let (len, key) = match in_word {
+            Some((x, len)) => (len, [x & ((1u64 << (8 * len)) - 1), (len as u64) << 56]),
+            None => {
+                let len = next_chunk_separator(bytes, start) - start;
+                let key = if len <= MAX_CHUNK {
+                    chunk_cache::chunk_key(bytes, start, len)
+                } else {
+                    [0; 2]
+                };
+                (len, key)
             }
-        }
-        *i = next_chunk_separator(bytes, start);
-        let len = *i - start;
-        let (mut key, mut hash) = ([0; 2], 0);
+        };
+        *i = start + len;
+        let mut hash = 0;
         if len <= MAX_CHUNK {
-            key = chunk_cache::chunk_key(bytes, start, len);
             hash = chunk_cache::chunk_hash(key);
             caches.chunks.prefetch(hash);
         } else if len <= MAX_LONG_CHUNK {
