@@ -37,6 +37,33 @@ pub fn advise_huge_pages<T>(v: &mut Vec<T>) {
     }
 }
 
+/// glibc's malloc serves any allocation above this many bytes with its own
+/// mapping (the ceiling of its dynamic mmap threshold on 64-bit systems), and
+/// unmaps it when it is freed.
+const ALWAYS_MAPPED: usize = 32 << 20;
+
+/// Reserves room for `additional` more elements of a batch part's output and
+/// advises huge pages for it. A large reservation (at least `MIN_BYTES`) is
+/// made past `ALWAYS_MAPPED` bytes of address space (pages are only backed
+/// once written): otherwise glibc, which raises its mmap threshold after each
+/// large buffer is freed, would take the next parts from per-thread arenas,
+/// which keep their pages after a free. Then the parts of a two-thread batch
+/// stayed resident after the join, and into the next call (measured: peak RSS
+/// of two passes over the English corpus with offsets, 1,288 MB at two
+/// threads against 904 at one).
+pub fn reserve_output<T>(v: &mut Vec<T>, additional: usize) {
+    let size = std::mem::size_of::<T>().max(1);
+    let mut n = additional;
+    if cfg!(all(target_os = "linux", target_env = "gnu")) && additional * size >= MIN_BYTES {
+        n = n.max((ALWAYS_MAPPED + (1 << 20)) / size);
+    }
+    // Address space can run out (a limit on it): then just what is needed.
+    if v.try_reserve(n).is_err() {
+        v.reserve(additional);
+    }
+    advise_huge_pages(v);
+}
+
 /// `n` copies of `value` in a buffer that asked for huge pages first (so its
 /// pages are faulted in huge).
 pub fn huge_filled<T: Clone>(n: usize, value: T) -> Vec<T> {
@@ -94,6 +121,23 @@ mod tests {
         assert!(
             joined[..3 << 20].iter().all(|&x| x == 7) && joined[3 << 20..].iter().all(|&x| x == 8)
         );
+    }
+
+    #[test]
+    fn large_outputs_reserve_past_the_always_mapped_size() {
+        let mut big: Vec<u32> = Vec::new();
+        reserve_output(&mut big, 3 << 20);
+        if cfg!(all(target_os = "linux", target_env = "gnu")) {
+            assert!(big.capacity() * 4 > ALWAYS_MAPPED);
+        }
+        assert!(big.capacity() >= 3 << 20);
+        big.extend(0..3 << 20);
+        assert!(big.iter().enumerate().all(|(i, &x)| i as u32 == x));
+        // Small reservations are left as they are.
+        let mut small: Vec<u32> = vec![5];
+        reserve_output(&mut small, 1000);
+        assert!(small.capacity() >= 1001 && small.capacity() < 1 << 20);
+        assert_eq!(small, [5]);
     }
 
     #[test]

@@ -1244,11 +1244,9 @@ impl Tokenizer {
                 // text) up front: growing by copying would move it all again.
                 let bytes: usize = texts[b[0]..b[1]].iter().map(|t| t.len()).sum();
                 let expected = bytes / 2 + 2 * (b[1] - b[0]) + 64;
-                out.ids.reserve(expected);
-                crate::memory::advise_huge_pages(&mut out.ids);
+                crate::memory::reserve_output(&mut out.ids, expected);
                 if with_offsets {
-                    out.offsets.reserve(2 * expected);
-                    crate::memory::advise_huge_pages(&mut out.offsets);
+                    crate::memory::reserve_output(&mut out.offsets, 2 * expected);
                 }
                 let mut rows = Vec::with_capacity(b[1] - b[0]);
                 let part = &texts[b[0]..b[1]];
