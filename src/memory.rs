@@ -1,4 +1,5 @@
-//! Asking the kernel for huge pages for large, freshly allocated buffers.
+//! Large buffers: huge pages for them, and parts of a batch that the
+//! allocator returns to the kernel once joined.
 //!
 //! Output buffers of a big batch (hundreds of MB) and the chunk cache (up to
 //! 64 MiB) would otherwise be faulted in 4 KiB at a time, and random lookups
@@ -37,25 +38,29 @@ pub fn advise_huge_pages<T>(v: &mut Vec<T>) {
     }
 }
 
-/// glibc's malloc serves any allocation above this many bytes with its own
-/// mapping (the ceiling of its dynamic mmap threshold on 64-bit systems), and
-/// unmaps it when it is freed.
-const ALWAYS_MAPPED: usize = 32 << 20;
+/// glibc's dynamic mmap threshold never rises past this (on 64-bit), so a
+/// larger request is normally served by a mapping of its own and unmapped
+/// when freed.
+const MMAP_CEILING: usize = 32 << 20;
 
 /// Reserves room for `additional` more elements of a batch part's output and
-/// advises huge pages for it. A large reservation (at least `MIN_BYTES`) is
-/// made past `ALWAYS_MAPPED` bytes of address space (pages are only backed
-/// once written): otherwise glibc, which raises its mmap threshold after each
-/// large buffer is freed, would take the next parts from per-thread arenas,
-/// which keep their pages after a free. Then the parts of a two-thread batch
-/// stayed resident after the join, and into the next call (measured: peak RSS
-/// of two passes over the English corpus with offsets, 1,288 MB at two
-/// threads against 904 at one).
-pub fn reserve_output<T>(v: &mut Vec<T>, additional: usize) {
+/// advises huge pages for it. A part that is `joined` (copied out and freed
+/// within the call) and large is reserved past `MMAP_CEILING` (address space
+/// only): glibc raises its mmap threshold after each large free, and parts
+/// below it would come from per-thread arenas, which keep their pages once
+/// freed, so they stayed resident after the join.
+pub fn reserve_output<T>(v: &mut Vec<T>, additional: usize, joined: bool) {
     let size = std::mem::size_of::<T>().max(1);
     let mut n = additional;
-    if cfg!(all(target_os = "linux", target_env = "gnu")) && additional * size >= MIN_BYTES {
-        n = n.max((ALWAYS_MAPPED + (1 << 20)) / size);
+    let glibc64 = cfg!(all(
+        target_os = "linux",
+        target_env = "gnu",
+        target_pointer_width = "64"
+    ));
+    if glibc64 && joined && additional.saturating_mul(size) >= MIN_BYTES {
+        // A margin above the ceiling, for malloc's own rounding.
+        let past_ceiling = (MMAP_CEILING + (1 << 20)) / size;
+        n = n.max(past_ceiling.saturating_sub(v.len()));
     }
     // Address space can run out (a limit on it): then just what is needed.
     if v.try_reserve(n).is_err() {
@@ -123,21 +128,37 @@ mod tests {
         );
     }
 
+    /// Whether glibc served `p` with a mapping of its own: the size word of
+    /// its chunk header, right before `p`, has the IS_MMAPPED bit (2).
+    #[cfg(all(target_os = "linux", target_env = "gnu", target_pointer_width = "64"))]
+    fn has_own_mapping(p: *const u32) -> bool {
+        // SAFETY: `p` was returned by glibc's malloc, whose chunk header (in
+        // the same mapping) holds the size word just before it.
+        let size_word = unsafe { std::ptr::read((p as *const usize).sub(1)) };
+        size_word & 2 != 0
+    }
+
     #[test]
-    fn large_outputs_reserve_past_the_always_mapped_size() {
-        let mut big: Vec<u32> = Vec::new();
-        reserve_output(&mut big, 3 << 20);
-        if cfg!(all(target_os = "linux", target_env = "gnu")) {
-            assert!(big.capacity() * 4 > ALWAYS_MAPPED);
-        }
-        assert!(big.capacity() >= 3 << 20);
-        big.extend(0..3 << 20);
-        assert!(big.iter().enumerate().all(|(i, &x)| i as u32 == x));
+    #[cfg(all(target_os = "linux", target_env = "gnu", target_pointer_width = "64"))]
+    fn joined_parts_get_mappings_of_their_own() {
+        // Freeing a large mapped buffer raises glibc's mmap threshold to its
+        // size (or it is higher already): a plain 12 MiB buffer then comes
+        // from an arena.
+        drop(std::hint::black_box(vec![1u8; 28 << 20]));
+        let mut plain: Vec<u32> = Vec::new();
+        reserve_output(&mut plain, 3 << 20, false);
+        let mut part: Vec<u32> = Vec::new();
+        reserve_output(&mut part, 3 << 20, true);
+        assert!(plain.capacity() >= 3 << 20 && plain.capacity() < 4 << 20);
+        assert!(part.capacity() * 4 >= MMAP_CEILING + (1 << 20));
+        assert!(has_own_mapping(part.as_ptr()));
+        assert!(!has_own_mapping(plain.as_ptr()));
+        part.extend(0..3 << 20);
+        assert!(part.iter().enumerate().all(|(i, &x)| i as u32 == x));
         // Small reservations are left as they are.
-        let mut small: Vec<u32> = vec![5];
-        reserve_output(&mut small, 1000);
-        assert!(small.capacity() >= 1001 && small.capacity() < 1 << 20);
-        assert_eq!(small, [5]);
+        let mut small: Vec<u32> = Vec::new();
+        reserve_output(&mut small, 1000, true);
+        assert!(small.capacity() >= 1000 && small.capacity() < 1 << 20);
     }
 
     #[test]

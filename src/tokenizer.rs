@@ -1236,6 +1236,9 @@ impl Tokenizer {
         if *bounds.last().unwrap_or(&0) != texts.len() {
             bounds.push(texts.len());
         }
+        // Several parts are copied into one result (and freed); a single one
+        // becomes it.
+        let joined = bounds.len() > 2;
         let parts: Vec<(SeqOut, Vec<usize>)> = bounds
             .par_windows(2)
             .map(|b| {
@@ -1244,9 +1247,9 @@ impl Tokenizer {
                 // text) up front: growing by copying would move it all again.
                 let bytes: usize = texts[b[0]..b[1]].iter().map(|t| t.len()).sum();
                 let expected = bytes / 2 + 2 * (b[1] - b[0]) + 64;
-                crate::memory::reserve_output(&mut out.ids, expected);
+                crate::memory::reserve_output(&mut out.ids, expected, joined);
                 if with_offsets {
-                    crate::memory::reserve_output(&mut out.offsets, 2 * expected);
+                    crate::memory::reserve_output(&mut out.offsets, 2 * expected, joined);
                 }
                 let mut rows = Vec::with_capacity(b[1] - b[0]);
                 let part = &texts[b[0]..b[1]];
