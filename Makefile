@@ -43,6 +43,7 @@ fmt:
 bench: $(VENV)/bin/python
 	$(PY) -m pip install -q -e ".[bench]"
 	$(PY) benches/bench_encode.py
+	$(PY) benches/bench_scaling.py
 	$(PY) benches/bench_train.py
 
 clean:
