@@ -23,21 +23,12 @@ import statistics
 from pathlib import Path
 
 from _common import ROOT, ensure_corpus, head_bytes, med, median_runs, run_child
+from bench_encode import ENGINES as ENCODE_ENGINES
 
 VOCAB = ROOT / "tests" / "data" / "vocab.txt"
 
-ENGINES = {
-    "wpiece": """
-import wpiece
-tok = wpiece.Tokenizer.from_file({vocab!r})
-run = lambda: tok.encode_batch_flat(lines, num_threads={threads})[0].size
-""",
-    "nanotoken": """
-import nanotoken
-tok = nanotoken.Tokenizer.from_vocab({vocab!r})
-run = lambda: int(tok.encode_batch(lines).lengths.sum())
-""",
-}
+# The peers as bench_encode.py runs them.
+ENGINES = {e: ENCODE_ENGINES[e] for e in ("wpiece", "nanotoken")}
 
 PASSES = """
 lines = open({path!r}, encoding="utf-8").read().splitlines()
