@@ -4,6 +4,7 @@
 
 use std::time::Instant;
 
+use wpiece::cancel::Cancel;
 use wpiece::encode::WordPieceConfig;
 use wpiece::normalize::NormalizerConfig;
 use wpiece::pretokenize::PreTokenizer;
@@ -26,7 +27,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let with_offsets = std::env::var_os("OFFSETS").is_some_and(|v| v == "1");
     for _ in 0..repeats {
         let t = Instant::now();
-        let ids = tok.encode_batch_flat(&lines, true, None, with_offsets)?.ids;
+        let ids = tok
+            .encode_batch_flat(&lines, true, None, with_offsets, Cancel::never())?
+            .ids;
         let s = t.elapsed().as_secs_f64();
         println!(
             "{:.1} MB/s, {} tokens",

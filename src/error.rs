@@ -12,6 +12,10 @@ pub enum Error {
     NotFound(String),
     /// Other I/O failure (Python `OSError`).
     Io(String),
+    /// A size asked for that memory cannot hold (Python `MemoryError`).
+    Memory(String),
+    /// The caller asked the work to stop (Ctrl-C: Python `KeyboardInterrupt`).
+    Interrupted,
 }
 
 pub type Result<T> = std::result::Result<T, Error>;
@@ -19,9 +23,12 @@ pub type Result<T> = std::result::Result<T, Error>;
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::Value(m) | Error::Unsupported(m) | Error::NotFound(m) | Error::Io(m) => {
-                f.write_str(m)
-            }
+            Error::Value(m)
+            | Error::Unsupported(m)
+            | Error::NotFound(m)
+            | Error::Io(m)
+            | Error::Memory(m) => f.write_str(m),
+            Error::Interrupted => f.write_str("interrupted"),
         }
     }
 }

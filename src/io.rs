@@ -89,6 +89,24 @@ fn get_u64(obj: &Map<String, Value>, key: &str) -> Result<Option<u64>> {
     }
 }
 
+/// An id or type id: HF keeps these as u32, so a larger value is an error, not wrapped.
+fn as_u32(v: &Value, what: &str) -> Result<u32> {
+    v.as_u64()
+        .and_then(|n| u32::try_from(n).ok())
+        .ok_or_else(|| {
+            bad(format!(
+                "{what} should be an integer from 0 to 2^32-1, got {v}"
+            ))
+        })
+}
+
+fn get_u32(obj: &Map<String, Value>, key: &str) -> Result<Option<u32>> {
+    match obj.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => as_u32(v, key).map(Some),
+    }
+}
+
 fn component<'a>(
     root: &'a Map<String, Value>,
     key: &str,
@@ -109,10 +127,7 @@ fn special_pair(v: Option<&Value>, what: &str) -> Result<(String, u32)> {
             let name = a[0]
                 .as_str()
                 .ok_or_else(|| bad(format!("{what} token name")))?;
-            let id = a[1]
-                .as_u64()
-                .ok_or_else(|| bad(format!("{what} token id")))?;
-            Ok((name.to_owned(), id as u32))
+            Ok((name.to_owned(), as_u32(&a[1], &format!("{what} token id"))?))
         }
         _ => Err(bad(format!("{what} should be [token, id]"))),
     }
@@ -169,16 +184,23 @@ fn template_post_processor(o: &Map<String, Value>) -> Result<PostProcessor> {
         .and_then(Value::as_object)
         .ok_or_else(not_bert)?;
     let id_of = |name: &str| -> Result<u32> {
-        let ids = specials
+        let special = specials
             .get(name)
-            .and_then(|s| s.get("ids"))
+            .and_then(Value::as_object)
+            .ok_or_else(|| bad(format!("special token {name} is not defined")))?;
+        let ids = special
+            .get("ids")
             .and_then(Value::as_array)
             .ok_or_else(|| bad(format!("special token {name} has no ids")))?;
+        // HF emits `tokens` as the strings of the ids: honoured only when it is the name.
+        let tokens = special.get("tokens").and_then(Value::as_array);
+        if tokens.is_some_and(|t| t.len() != 1 || t[0].as_str() != Some(name)) {
+            return Err(unsupported(format!(
+                "special token {name} whose tokens are not [{name:?}]"
+            )));
+        }
         match ids.as_slice() {
-            [id] => id
-                .as_u64()
-                .map(|i| i as u32)
-                .ok_or_else(|| bad("special token id")),
+            [id] => as_u32(id, &format!("id of special token {name}")),
             _ => Err(unsupported(format!(
                 "special token {name} with several ids"
             ))),
@@ -215,9 +237,8 @@ pub fn tokenizer_from_json(text: &str) -> Result<Tokenizer> {
     for (token, id) in vocab_map {
         let id = id
             .as_u64()
-            .filter(|&i| i <= u32::MAX as u64)
-            .ok_or_else(|| bad(format!("id of {token:?}")))?;
-        pairs.push((token.clone(), id as u32));
+            .ok_or_else(|| bad(format!("id of {token:?} should be a non-negative integer")))?;
+        pairs.push((token.clone(), id));
     }
     let vocab = Vocab::from_pairs(pairs)?;
     let model_config = WordPieceConfig {
@@ -300,7 +321,7 @@ pub fn tokenizer_from_json(text: &str) -> Result<Tokenizer> {
                 .ok_or_else(|| bad("added token should be an object"))?;
             let content =
                 get_str(o, "content")?.ok_or_else(|| bad("added token without content"))?;
-            let id = get_u64(o, "id")?.ok_or_else(|| bad("added token without id"))? as u32;
+            let id = get_u32(o, "id")?.ok_or_else(|| bad("added token without id"))?;
             for flag in ["lstrip", "rstrip", "single_word", "normalized"] {
                 if get_bool(o, flag, false)? {
                     return Err(unsupported(format!(
@@ -358,8 +379,8 @@ pub fn tokenizer_from_json(text: &str) -> Result<Tokenizer> {
         tok.padding = Some(Padding {
             length,
             pad_to_multiple_of: get_u64(o, "pad_to_multiple_of")?.map(|n| n as usize),
-            pad_id: get_u64(o, "pad_id")?.unwrap_or(0) as u32,
-            pad_type_id: get_u64(o, "pad_type_id")?.unwrap_or(0) as u32,
+            pad_id: get_u32(o, "pad_id")?.unwrap_or(0),
+            pad_type_id: get_u32(o, "pad_type_id")?.unwrap_or(0),
             pad_token: get_str(o, "pad_token")?.unwrap_or("[PAD]").to_owned(),
         });
     }

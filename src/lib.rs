@@ -4,6 +4,7 @@
 //! behind the `python` feature.
 
 pub mod cache;
+pub mod cancel;
 pub mod charclass;
 pub mod chunk_cache;
 pub mod decode;

@@ -7,6 +7,33 @@
 //! 2 MiB pages when transparent huge pages are enabled (the default setting
 //! "madvise" needs exactly this call).
 
+use crate::error::{Error, Result};
+
+/// Refuses, before anything is allocated, a buffer sized by the input that
+/// could not fit in this machine's memory: the allocator would abort the
+/// process (or the kernel kill it) instead of raising an error.
+pub fn check_fits(bytes: usize, what: &str) -> Result<()> {
+    match physical_memory() {
+        Some(total) if bytes as u128 > total as u128 => Err(Error::Memory(format!(
+            "{what} needs {bytes} bytes, more than this machine's {total} bytes of memory"
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// Installed memory in bytes, where the platform says.
+fn physical_memory() -> Option<u64> {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: sysinfo only writes into the struct it is given.
+        let mut info: libc::sysinfo = unsafe { std::mem::zeroed() };
+        if unsafe { libc::sysinfo(&mut info) } == 0 {
+            return Some((info.totalram as u64).saturating_mul(info.mem_unit as u64));
+        }
+    }
+    None
+}
+
 /// Buffers smaller than this are left alone.
 const MIN_BYTES: usize = 4 << 20;
 

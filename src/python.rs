@@ -5,11 +5,15 @@ use std::sync::Arc;
 
 use numpy::{IntoPyArray, PyArrayMethods};
 use pyo3::create_exception;
-use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyRuntimeError, PyValueError};
+use pyo3::exceptions::{
+    PyFileNotFoundError, PyKeyboardInterrupt, PyMemoryError, PyOSError, PyRuntimeError,
+    PyValueError,
+};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 use crate::cache;
+use crate::cancel::Cancel;
 use crate::encode::{UnknownPolicy, WordPieceConfig};
 use crate::error::Error;
 use crate::io;
@@ -37,6 +41,8 @@ fn to_py(e: Error) -> PyErr {
         Error::Unsupported(m) => UnsupportedComponentError::new_err(m),
         Error::NotFound(m) => PyFileNotFoundError::new_err(m),
         Error::Io(m) => PyOSError::new_err(m),
+        Error::Memory(m) => PyMemoryError::new_err(m),
+        Error::Interrupted => PyKeyboardInterrupt::new_err("interrupted"),
     }
 }
 
@@ -55,6 +61,59 @@ fn guard<T>(f: impl FnOnce() -> Result<T, Error>) -> PyResult<T> {
             )))
         }
     }
+}
+
+/// Inputs smaller than this finish in milliseconds: they run inline, without
+/// a watcher for Ctrl-C (which costs a thread start).
+const INTERRUPTIBLE_BYTES: usize = 256 << 10;
+
+/// How often a long call looks for Ctrl-C.
+const SIGNAL_POLL: std::time::Duration = std::time::Duration::from_millis(50);
+
+/// Runs `work` with the GIL released. Large inputs (`bytes`) run on a scoped
+/// thread while this one checks for signals every 50 ms: on Ctrl-C the work
+/// is told to stop (it polls its `Cancel` between documents), and once it
+/// has, the signal's exception (`KeyboardInterrupt`) is raised.
+fn interruptible<T: Send>(
+    py: Python<'_>,
+    bytes: usize,
+    work: impl FnOnce(&Cancel) -> Result<T, Error> + Send,
+) -> PyResult<T> {
+    if bytes < INTERRUPTIBLE_BYTES {
+        return py.allow_threads(|| guard(|| work(Cancel::never())));
+    }
+    let cancel = Cancel::new();
+    let mut signal: Option<PyErr> = None;
+    let result = py.allow_threads(|| {
+        std::thread::scope(|scope| {
+            let (waiter, cancel) = (std::thread::current(), &cancel);
+            let worker = scope.spawn(move || {
+                let r = guard(|| work(cancel));
+                waiter.unpark();
+                r
+            });
+            while !worker.is_finished() {
+                std::thread::park_timeout(SIGNAL_POLL);
+                if signal.is_none() && !worker.is_finished() {
+                    if let Err(e) = Python::with_gil(|py| py.check_signals()) {
+                        signal = Some(e);
+                        cancel.cancel();
+                    }
+                }
+            }
+            worker
+                .join()
+                .unwrap_or_else(|_| Err(PyRuntimeError::new_err("wpiece internal error")))
+        })
+    });
+    match signal {
+        Some(e) => Err(e),
+        None => result,
+    }
+}
+
+fn text_bytes(texts: &[&str]) -> usize {
+    texts.iter().map(|t| t.len()).sum()
 }
 
 fn unknown_policy(name: &str) -> PyResult<UnknownPolicy> {
@@ -76,7 +135,9 @@ fn pre_tokenizer(name: &str) -> PyResult<PreTokenizer> {
 }
 
 type TruncationArg = Option<(usize, String)>;
-type PaddingArg = Option<(Option<usize>, Option<usize>, String, u32)>;
+/// `(length or None, pad_to_multiple_of, pad_id or None, pad_token, pad_type_id)`;
+/// a missing pad id is the id of the pad token.
+type PaddingArg = Option<(Option<usize>, Option<usize>, Option<u32>, String, u32)>;
 
 fn truncation_setting(arg: TruncationArg) -> PyResult<Option<Truncation>> {
     arg.map(|(max_length, name)| {
@@ -91,10 +152,13 @@ fn truncation_setting(arg: TruncationArg) -> PyResult<Option<Truncation>> {
 }
 
 fn padding_setting(tok: &Tokenizer, arg: PaddingArg) -> PyResult<Option<Padding>> {
-    arg.map(|(length, multiple, pad_token, pad_type_id)| {
-        let pad_id = tok.token_to_id(&pad_token).ok_or_else(|| {
-            PyValueError::new_err(format!("pad token {pad_token:?} is not in the vocabulary"))
-        })?;
+    arg.map(|(length, multiple, pad_id, pad_token, pad_type_id)| {
+        let pad_id = match pad_id {
+            Some(id) => id,
+            None => tok.token_to_id(&pad_token).ok_or_else(|| {
+                PyValueError::new_err(format!("pad token {pad_token:?} is not in the vocabulary"))
+            })?,
+        };
         Ok(Padding {
             length: length.map_or(PadLength::Longest, PadLength::Fixed),
             pad_to_multiple_of: multiple,
@@ -179,18 +243,18 @@ impl PyTokenizer {
         let texts = text_items.strs()?;
         let pairs = pair_items.as_ref().map(TextList::strs).transpose()?;
         let trunc = truncation_setting(truncation)?;
-        py.allow_threads(|| {
-            guard(|| {
-                parallel::install(num_threads, || {
-                    self.inner.encode_batch_with(
-                        &texts,
-                        pairs.as_deref(),
-                        add_special_tokens,
-                        trunc.as_ref(),
-                        padding.as_ref(),
-                    )
-                })
-            })
+        let bytes = text_bytes(&texts) + pairs.as_deref().map_or(0, text_bytes);
+        interruptible(py, bytes, |cancel| {
+            parallel::install(num_threads, || {
+                self.inner.encode_batch_with(
+                    &texts,
+                    pairs.as_deref(),
+                    add_special_tokens,
+                    trunc.as_ref(),
+                    padding.as_ref(),
+                    cancel,
+                )
+            })?
         })
     }
 
@@ -448,7 +512,7 @@ impl PyTokenizer {
                 let mut e =
                     self.inner
                         .encode_with(text, pair, add_special_tokens, trunc.as_ref())?;
-                pad_batch(std::slice::from_mut(&mut e), pad.as_ref());
+                pad_batch(std::slice::from_mut(&mut e), pad.as_ref())?;
                 Ok(e)
             })
         })?;
@@ -559,17 +623,16 @@ impl PyTokenizer {
         let items = TextList::extract(texts)?;
         let texts = items.strs()?;
         let trunc = truncation_setting(truncation)?;
-        let flat = py.allow_threads(|| {
-            guard(|| {
-                parallel::install(num_threads, || {
-                    self.inner.encode_batch_flat(
-                        &texts,
-                        add_special_tokens,
-                        trunc.as_ref(),
-                        return_offsets,
-                    )
-                })
-            })
+        let flat = interruptible(py, text_bytes(&texts), |cancel| {
+            parallel::install(num_threads, || {
+                self.inner.encode_batch_flat(
+                    &texts,
+                    add_special_tokens,
+                    trunc.as_ref(),
+                    return_offsets,
+                    cancel,
+                )
+            })?
         })?;
         let rows: Vec<i64> = flat.rows.into_iter().map(|r| r as i64).collect();
         let ids = flat.ids.into_pyarray(py).into_any();
@@ -602,21 +665,26 @@ impl PyTokenizer {
             Some(f) => io::DocSource::JsonlField(f),
             None => io::DocSource::Separated(separator.to_owned()),
         };
-        let flat = py.allow_threads(|| {
-            guard(|| {
-                let files = paths
-                    .iter()
-                    .map(|p| io::read_documents(p, &source, mmap))
-                    .collect::<Result<Vec<_>, _>>()?;
-                let mut refs: Vec<&str> = Vec::new();
-                for f in &files {
-                    refs.extend(f.as_strs()?);
-                }
-                parallel::install(num_threads, || {
-                    self.inner
-                        .encode_batch_flat(&refs, add_special_tokens, trunc.as_ref(), false)
-                })
-            })
+        // Files are of any size: always watch for Ctrl-C.
+        let flat = interruptible(py, usize::MAX, |cancel| {
+            let mut files = Vec::with_capacity(paths.len());
+            for p in &paths {
+                cancel.check()?;
+                files.push(io::read_documents(p, &source, mmap)?);
+            }
+            let mut refs: Vec<&str> = Vec::new();
+            for f in &files {
+                refs.extend(f.as_strs()?);
+            }
+            parallel::install(num_threads, || {
+                self.inner.encode_batch_flat(
+                    &refs,
+                    add_special_tokens,
+                    trunc.as_ref(),
+                    false,
+                    cancel,
+                )
+            })?
         })?;
         let rows: Vec<i64> = flat.rows.into_iter().map(|r| r as i64).collect();
         PyTuple::new(
@@ -671,9 +739,9 @@ impl PyTokenizer {
             .map(|t| (t.max_length, t.strategy.name()))
     }
 
-    /// Padding stored in the loaded file: `(length or None, pad_to_multiple_of, pad_token, pad_type_id)`.
+    /// Padding stored in the loaded file, as the padding argument of the encode calls.
     #[getter]
-    fn padding(&self) -> Option<(Option<usize>, Option<usize>, String, u32)> {
+    fn padding(&self) -> PaddingArg {
         self.inner.padding.as_ref().map(|p| {
             let len = match p.length {
                 PadLength::Longest => None,
@@ -682,6 +750,7 @@ impl PyTokenizer {
             (
                 len,
                 p.pad_to_multiple_of,
+                Some(p.pad_id),
                 p.pad_token.clone(),
                 p.pad_type_id,
             )
@@ -712,9 +781,7 @@ impl PyWordCounter {
         pre_tokenizer: &str,
         num_threads: Option<usize>,
     ) -> PyResult<Self> {
-        if num_threads == Some(0) {
-            return Err(PyValueError::new_err("num_threads must be at least 1"));
-        }
+        parallel::check_threads(num_threads).map_err(to_py)?;
         Ok(Self {
             splitter: WordSplitter {
                 normalizer: normalize.then_some(NormalizerConfig {
@@ -734,22 +801,25 @@ impl PyWordCounter {
     fn add_texts(&mut self, py: Python<'_>, texts: &Bound<'_, PyAny>) -> PyResult<()> {
         let items = TextList::extract(texts)?;
         let texts = items.strs()?;
-        let splitter = &self.splitter;
-        let part = py
-            .allow_threads(|| parallel::install(self.num_threads, || splitter.count_docs(&texts)));
+        let (splitter, threads) = (&self.splitter, self.num_threads);
+        let part = interruptible(py, text_bytes(&texts), |cancel| {
+            parallel::install(threads, || splitter.count_docs(&texts, cancel))?
+        })?;
         self.counts.merge(part);
         Ok(())
     }
 
-    /// Counts a text file, plain or `.gz`, one document per line.
+    /// Counts a text file, plain or `.gz`, one document per line; on an
+    /// error or Ctrl-C none of the file is counted.
     fn add_file(&mut self, py: Python<'_>, path: std::path::PathBuf) -> PyResult<()> {
-        let mut counts = std::mem::take(&mut self.counts);
         let (splitter, threads) = (&self.splitter, self.num_threads);
-        let result = py.allow_threads(|| {
-            guard(|| parallel::install(threads, || splitter.count_file(&path, &mut counts)))
-        });
-        self.counts = counts;
-        result
+        let part = interruptible(py, usize::MAX, |cancel| {
+            let mut part = WordCounts::default();
+            parallel::install(threads, || splitter.count_file(&path, &mut part, cancel))??;
+            Ok(part)
+        })?;
+        self.counts.merge(part);
+        Ok(())
     }
 
     /// Adds ready `(word, count)` pairs, taken as words as they are.

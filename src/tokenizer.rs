@@ -6,6 +6,7 @@ use rayon::prelude::*;
 use rustc_hash::FxHashSet;
 
 use crate::cache::{self, Caches, WordCache};
+use crate::cancel::Cancel;
 use crate::chunk_cache::{self, ChunkHit, MAX_CHUNK, MAX_LONG_CHUNK, WRITE};
 use crate::decode::Decoder;
 use crate::encode::{Piece, WordPiece, WordPieceConfig};
@@ -133,14 +134,27 @@ impl Encoding {
         self.attention_mask.append(&mut other.attention_mask);
     }
 
-    fn pad_to(&mut self, len: usize, p: &Padding) {
-        while self.ids.len() < len {
-            self.ids.push(p.pad_id);
-            self.type_ids.push(p.pad_type_id);
-            self.offsets.push((0, 0));
-            self.special_tokens_mask.push(1);
-            self.attention_mask.push(0);
-        }
+    /// Bytes one token takes across the columns.
+    const BYTES_PER_TOKEN: usize = 4 + 4 + 8 + 1 + 1;
+
+    fn pad_to(&mut self, len: usize, p: &Padding) -> Result<()> {
+        let Some(extra) = len.checked_sub(self.ids.len()).filter(|&n| n > 0) else {
+            return Ok(());
+        };
+        let oom = |_| Error::Memory(format!("cannot allocate memory to pad to {len} tokens"));
+        self.ids.try_reserve_exact(extra).map_err(oom)?;
+        self.type_ids.try_reserve_exact(extra).map_err(oom)?;
+        self.offsets.try_reserve_exact(extra).map_err(oom)?;
+        self.special_tokens_mask
+            .try_reserve_exact(extra)
+            .map_err(oom)?;
+        self.attention_mask.try_reserve_exact(extra).map_err(oom)?;
+        self.ids.resize(len, p.pad_id);
+        self.type_ids.resize(len, p.pad_type_id);
+        self.offsets.resize(len, (0, 0));
+        self.special_tokens_mask.resize(len, 1);
+        self.attention_mask.resize(len, 0);
+        Ok(())
     }
 }
 
@@ -1145,10 +1159,12 @@ impl Tokenizer {
             add_special_tokens,
             self.truncation.as_ref(),
             self.padding.as_ref(),
+            Cancel::never(),
         )
     }
 
-    /// [`Tokenizer::encode_batch`] with explicit truncation and padding settings.
+    /// [`Tokenizer::encode_batch`] with explicit truncation and padding
+    /// settings; stops with `Error::Interrupted` soon after `cancel` is raised.
     pub fn encode_batch_with(
         &self,
         texts: &[&str],
@@ -1156,6 +1172,7 @@ impl Tokenizer {
         add_special_tokens: bool,
         truncation: Option<&Truncation>,
         padding: Option<&Padding>,
+        cancel: &Cancel,
     ) -> Result<Vec<Encoding>> {
         if let Some(p) = pairs {
             if p.len() != texts.len() {
@@ -1169,9 +1186,12 @@ impl Tokenizer {
         let mut out: Vec<Encoding> = texts
             .par_iter()
             .enumerate()
-            .map(|(i, t)| self.encode_with(t, pairs.map(|p| p[i]), add_special_tokens, truncation))
+            .map(|(i, t)| {
+                cancel.check()?;
+                self.encode_with(t, pairs.map(|p| p[i]), add_special_tokens, truncation)
+            })
             .collect::<Result<_>>()?;
-        pad_batch(&mut out, padding);
+        pad_batch(&mut out, padding)?;
         Ok(out)
     }
 }
@@ -1186,18 +1206,26 @@ impl Tokenizer {
         add_special_tokens: bool,
         truncation: Option<&Truncation>,
     ) -> Result<(Vec<u32>, Vec<usize>)> {
-        let flat = self.encode_batch_flat(texts, add_special_tokens, truncation, false)?;
+        let flat = self.encode_batch_flat(
+            texts,
+            add_special_tokens,
+            truncation,
+            false,
+            Cancel::never(),
+        )?;
         Ok((flat.ids, flat.rows))
     }
 
     /// [`Tokenizer::encode_batch_ids`], with char offsets of every token when
-    /// `with_offsets` (special tokens get `(0, 0)`).
+    /// `with_offsets` (special tokens get `(0, 0)`); stops with
+    /// `Error::Interrupted` soon after `cancel` is raised.
     pub fn encode_batch_flat(
         &self,
         texts: &[&str],
         add_special_tokens: bool,
         truncation: Option<&Truncation>,
         with_offsets: bool,
+        cancel: &Cancel,
     ) -> Result<FlatBatch> {
         let post = if add_special_tokens {
             self.post_processor.as_ref()
@@ -1254,6 +1282,7 @@ impl Tokenizer {
                 let mut rows = Vec::with_capacity(b[1] - b[0]);
                 let part = &texts[b[0]..b[1]];
                 for (k, text) in part.iter().enumerate() {
+                    cancel.check()?;
                     if let Some(p) = post {
                         out.push(p.cls.1, (0, 0));
                     }
@@ -1270,9 +1299,9 @@ impl Tokenizer {
                     }
                     rows.push(out.ids.len());
                 }
-                (out, rows)
+                Ok((out, rows))
             })
-            .collect();
+            .collect::<Result<_>>()?;
         if parts.len() == 1 {
             let (out, part_rows) = parts.into_iter().next().unwrap_or_default();
             let mut rows = Vec::with_capacity(texts.len() + 1);
@@ -1312,19 +1341,34 @@ pub struct FlatBatch {
     pub rows: Vec<usize>,
 }
 
-/// Pads encodings (to the longest, or to a fixed length).
-pub fn pad_batch(encodings: &mut [Encoding], padding: Option<&Padding>) {
-    let Some(p) = padding else { return };
+/// Pads encodings (to the longest, or to a fixed length). The length comes
+/// from the caller, so the memory it takes is checked before any is
+/// allocated: padding to 2^40 is an error, not an abort.
+pub fn pad_batch(encodings: &mut [Encoding], padding: Option<&Padding>) -> Result<()> {
+    let Some(p) = padding else { return Ok(()) };
     let mut target = match p.length {
         PadLength::Longest => encodings.iter().map(Encoding::len).max().unwrap_or(0),
         PadLength::Fixed(n) => n,
     };
     if let Some(m) = p.pad_to_multiple_of.filter(|&m| m > 0) {
-        target = target.div_ceil(m) * m;
+        target = target.div_ceil(m).checked_mul(m).ok_or_else(|| {
+            Error::Memory(format!(
+                "padding {target} tokens to a multiple of {m} overflows"
+            ))
+        })?;
     }
+    let added = encodings
+        .iter()
+        .map(|e| target.saturating_sub(e.len()))
+        .fold(0usize, usize::saturating_add);
+    crate::memory::check_fits(
+        added.saturating_mul(Encoding::BYTES_PER_TOKEN),
+        &format!("padding to {target} tokens"),
+    )?;
     for e in encodings.iter_mut() {
-        e.pad_to(target, p);
+        e.pad_to(target, p)?;
     }
+    Ok(())
 }
 
 impl Tokenizer {

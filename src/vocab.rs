@@ -26,32 +26,30 @@ impl Vocab {
     }
 
     /// Builds a vocab from (token, id) pairs whose ids must be 0..n without gaps.
-    pub fn from_pairs(pairs: impl IntoIterator<Item = (String, u32)>) -> Result<Self> {
-        let mut slots: Vec<Option<String>> = Vec::new();
+    /// Ids are checked against the number of pairs before anything is sized
+    /// by them: one huge id must not allocate a huge table.
+    pub fn from_pairs(pairs: impl IntoIterator<Item = (String, u64)>) -> Result<Self> {
+        let pairs: Vec<(String, u64)> = pairs.into_iter().collect();
+        let n = pairs.len();
+        let mut slots: Vec<Option<String>> = vec![None; n];
         for (token, id) in pairs {
-            let id = id as usize;
-            if id >= slots.len() {
-                slots.resize(id + 1, None);
-            }
-            if let Some(prev) = &slots[id] {
+            let slot = usize::try_from(id)
+                .ok()
+                .and_then(|i| slots.get_mut(i))
+                .ok_or_else(|| {
+                    Error::Value(format!(
+                        "vocabulary ids must be 0 to n-1 without gaps (n = {n}), but {token:?} has id {id}"
+                    ))
+                })?;
+            if let Some(prev) = slot {
                 return Err(Error::Value(format!(
                     "id {id} is given to both {prev:?} and {token:?}"
                 )));
             }
-            slots[id] = Some(token);
+            *slot = Some(token);
         }
-        let mut tokens = Vec::with_capacity(slots.len());
-        for (id, slot) in slots.into_iter().enumerate() {
-            match slot {
-                Some(t) => tokens.push(t),
-                None => {
-                    return Err(Error::Value(format!(
-                        "vocabulary has no token with id {id}"
-                    )))
-                }
-            }
-        }
-        Self::new(tokens)
+        // n pairs, n slots, no slot taken twice: every slot is full.
+        Self::new(slots.into_iter().flatten().collect())
     }
 
     /// Parses `vocab.txt`: one token per line, the line number is the id.

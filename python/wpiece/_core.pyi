@@ -16,7 +16,7 @@ __all__ = [
 ]
 
 _Truncation = Optional[tuple[int, str]]
-_Padding = Optional[tuple[Optional[int], Optional[int], str, int]]
+_Padding = Optional[tuple[Optional[int], Optional[int], Optional[int], str, int]]
 
 class UnsupportedComponentError(ValueError): ...
 

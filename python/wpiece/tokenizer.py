@@ -17,6 +17,9 @@ __all__ = ["Tokenizer", "Encoding", "BERT_SPECIAL_TOKENS"]
 
 PathLike = Union[str, "os.PathLike[str]"]
 Padding = Union[bool, Literal["longest", "max_length"]]
+# (length or None, pad_to_multiple_of or None, pad_id or None, pad_token, pad_type_id);
+# a pad id of None is the id of the pad token.
+_PaddingTuple = tuple[Optional[int], Optional[int], Optional[int], str, int]
 
 BERT_SPECIAL_TOKENS: tuple[str, ...] = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
 
@@ -97,7 +100,7 @@ class Tokenizer:
     def _init_from_core(self, core: _core.Tokenizer) -> None:
         self._core = core
         self._truncation: Optional[tuple[int, str]] = core.truncation
-        self._padding: Optional[tuple[Optional[int], Optional[int], str, int]] = core.padding
+        self._padding: Optional[_PaddingTuple] = core.padding
         self.training_record: Optional[Any] = None
 
     @classmethod
@@ -270,17 +273,27 @@ class Tokenizer:
         pad_to_multiple_of: Optional[int] = None,
         pad_token: str = "[PAD]",
         pad_type_id: int = 0,
+        pad_id: Optional[int] = None,
     ) -> None:
         """Pad batches to the longest encoding, or to ``length``.
+
+        Padding tokens get ``pad_id`` (by default the id of ``pad_token``) and
+        the string ``pad_token``, as in HF ``tokenizers``. A length that memory
+        cannot hold raises ``MemoryError`` when encoding, never an abort.
 
         >>> tok = Tokenizer(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "a"])
         >>> tok.enable_padding(length=5)
         >>> tok.encode("a").ids
         [2, 4, 3, 0, 0]
         """
-        if self._core.token_to_id(pad_token) is None:
+        _check_int(length, "length", optional=True)
+        _check_int(pad_to_multiple_of, "pad_to_multiple_of", optional=True)
+        _check_int(pad_type_id, "pad_type_id", upper=_U32_MAX)
+        _check_int(pad_id, "pad_id", optional=True, upper=_U32_MAX)
+        _check_str(pad_token, "pad_token")
+        if pad_id is None and self._core.token_to_id(pad_token) is None:
             raise ValueError(f"pad token {pad_token!r} is not in the vocabulary")
-        self._padding = (length, pad_to_multiple_of, pad_token, pad_type_id)
+        self._padding = (length, pad_to_multiple_of, pad_id, pad_token, pad_type_id)
 
     def no_padding(self) -> None:
         """Turn padding off."""
@@ -291,10 +304,11 @@ class Tokenizer:
         """The padding settings, or None."""
         if self._padding is None:
             return None
-        length, multiple, token, type_id = self._padding
+        length, multiple, pad_id, token, type_id = self._padding
         return {
             "length": length,
             "pad_to_multiple_of": multiple,
+            "pad_id": self._core.token_to_id(token) if pad_id is None else pad_id,
             "pad_token": token,
             "pad_type_id": type_id,
         }
@@ -320,13 +334,15 @@ class Tokenizer:
         elif truncation is False:
             trunc = None
         pad = self._padding
-        pad_token = "[PAD]" if pad is None else pad[2]
+        # The pad token, its id and type id stay those of the tokenizer's padding.
+        pad_id, pad_token, pad_type_id = (None, "[PAD]", 0) if pad is None else pad[2:]
         if padding is True or padding == "longest":
-            pad = (None, None, pad_token, 0)
+            pad = (None, None, pad_id, pad_token, pad_type_id)
         elif padding == "max_length":
             if max_length is None:
                 raise ValueError("padding='max_length' needs max_length")
-            pad = (max_length, None, pad_token, 0)
+            _check_int(max_length, "max_length")
+            pad = (max_length, None, pad_id, pad_token, pad_type_id)
         elif padding is not False:
             raise ValueError(
                 f"padding must be True, False, 'longest' or 'max_length', got {padding!r}"
@@ -409,7 +425,7 @@ class Tokenizer:
         texts = _str_list(texts, "texts")
         pair_list = None if pairs is None else _str_list(pairs, "pairs")
         trunc, pad = self._call_settings(padding, truncation, max_length)
-        if pad is not None and self._core.token_to_id(pad[2]) is None:
+        if pad is not None and pad[2] is None and self._core.token_to_id(pad[3]) is None:
             pad = None
         _check_threads(num_threads)
         return self._core.encode_batch_arrays(
@@ -544,6 +560,23 @@ class Tokenizer:
 def _check_threads(num_threads: Optional[int]) -> None:
     if num_threads is not None and num_threads < 1:
         raise ValueError("num_threads must be at least 1")
+
+
+_U32_MAX = 2**32 - 1
+
+
+def _check_int(
+    value: object, name: str, *, optional: bool = False, upper: Optional[int] = None
+) -> None:
+    """An int (numpy ints too, not bool or float) in 0..=upper."""
+    if value is None and optional:
+        return
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
+    n = value.__index__()  # type: ignore[attr-defined]
+    if n < 0 or (upper is not None and n > upper):
+        bound = "" if upper is None else f" and at most {upper}"
+        raise ValueError(f"{name} must be at least 0{bound}, got {n}")
 
 
 def _check_str(value: object, name: str) -> None:

@@ -12,6 +12,7 @@ use indexmap::IndexMap;
 use rayon::prelude::*;
 use rustc_hash::FxBuildHasher;
 
+use crate::cancel::Cancel;
 use crate::error::{Error, Result};
 use crate::normalize::NormalizerConfig;
 use crate::pretokenize::PreTokenizer;
@@ -84,8 +85,13 @@ impl WordSplitter {
         }
     }
 
-    /// Counts the words of `docs` in parallel, in first-appearance order.
-    pub fn count_docs<S: AsRef<str> + Sync>(&self, docs: &[S]) -> WordCounts {
+    /// Counts the words of `docs` in parallel, in first-appearance order;
+    /// stops with `Error::Interrupted` soon after `cancel` is raised.
+    pub fn count_docs<S: AsRef<str> + Sync>(
+        &self,
+        docs: &[S],
+        cancel: &Cancel,
+    ) -> Result<WordCounts> {
         // Chunks of similar byte size, so threads get even work.
         let total: usize = docs.iter().map(|d| d.as_ref().len()).sum();
         let target = (total / (rayon::current_num_threads() * 8)).max(1 << 16);
@@ -106,21 +112,22 @@ impl WordSplitter {
             .map(|b| {
                 let mut local = WordCounts::default();
                 for d in &docs[b[0]..b[1]] {
+                    cancel.check()?;
                     self.count_into(d.as_ref(), &mut local);
                 }
-                local
+                Ok(local)
             })
-            .collect();
+            .collect::<Result<_>>()?;
         let mut out = WordCounts::default();
         for p in parts {
             out.merge(p);
         }
-        out
+        Ok(out)
     }
 
     /// Counts the words of a text file (plain or `.gz`), one document per
     /// line, read in blocks so memory stays bounded.
-    pub fn count_file(&self, path: &Path, into: &mut WordCounts) -> Result<()> {
+    pub fn count_file(&self, path: &Path, into: &mut WordCounts, cancel: &Cancel) -> Result<()> {
         let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
         let reader: Box<dyn Read> = if path.extension().is_some_and(|e| e == "gz") {
             Box::new(flate2::read::MultiGzDecoder::new(file))
@@ -155,7 +162,7 @@ impl WordSplitter {
                 ))
             })?;
             let docs: Vec<&str> = text.lines().collect();
-            into.merge(self.count_docs(&docs));
+            into.merge(self.count_docs(&docs, cancel)?);
             offset += buf.len() as u64;
             buf.clear();
             if eof_block {
@@ -176,12 +183,14 @@ mod tests {
             .map(|i| format!("w{} common w{}", i % 97, i % 13))
             .collect();
         let splitter = WordSplitter::default();
-        let all = splitter.count_docs(&docs);
+        let all = splitter.count_docs(&docs, Cancel::never()).unwrap();
         let one = rayon::ThreadPoolBuilder::new()
             .num_threads(1)
             .build()
             .unwrap();
-        let single = one.install(|| splitter.count_docs(&docs));
+        let single = one
+            .install(|| splitter.count_docs(&docs, Cancel::never()))
+            .unwrap();
         let mut sequential = WordCounts::default();
         for d in &docs {
             splitter.count_into(d, &mut sequential);

@@ -517,7 +517,9 @@ mod tests {
             }),
             pre_tokenizer: PreTokenizer::Bert,
         };
-        splitter.count_docs(&corpus)
+        splitter
+            .count_docs(&corpus, crate::cancel::Cancel::never())
+            .unwrap()
     }
 
     #[test]
