@@ -107,6 +107,18 @@ fn get_u32(obj: &Map<String, Value>, key: &str) -> Result<Option<u32>> {
     }
 }
 
+/// `truncation` / `padding`: null (off) or an object.
+fn settings_object<'a>(
+    root: &'a Map<String, Value>,
+    key: &str,
+) -> Result<Option<&'a Map<String, Value>>> {
+    match root.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Object(o)) => Ok(Some(o)),
+        Some(v) => Err(bad(format!("{key} should be an object or null, got {v}"))),
+    }
+}
+
 fn component<'a>(
     root: &'a Map<String, Value>,
     key: &str,
@@ -347,7 +359,7 @@ pub fn tokenizer_from_json(text: &str) -> Result<Tokenizer> {
         decoder,
     )?;
 
-    if let Some(o) = root.get("truncation").and_then(Value::as_object) {
+    if let Some(o) = settings_object(root, "truncation")? {
         if get_u64(o, "stride")?.unwrap_or(0) != 0 {
             return Err(unsupported("truncation with stride"));
         }
@@ -363,7 +375,7 @@ pub fn tokenizer_from_json(text: &str) -> Result<Tokenizer> {
                 .ok_or_else(|| bad(format!("truncation strategy {strategy}")))?,
         });
     }
-    if let Some(o) = root.get("padding").and_then(Value::as_object) {
+    if let Some(o) = settings_object(root, "padding")? {
         if get_str(o, "direction")?.unwrap_or("Right") != "Right" {
             return Err(unsupported("padding on the left"));
         }

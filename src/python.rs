@@ -175,6 +175,8 @@ fn padding_setting(tok: &Tokenizer, arg: PaddingArg) -> PyResult<Option<Padding>
 pub struct PyEncoding {
     enc: Encoding,
     tok: Arc<Tokenizer>,
+    /// The string of padding tokens (HF names them by `pad_token`, whatever their id).
+    pad_token: Option<Arc<str>>,
 }
 
 #[pymethods]
@@ -189,10 +191,15 @@ impl PyEncoding {
     }
     #[getter]
     fn tokens(&self) -> Vec<String> {
-        self.enc
-            .ids
+        let e = &self.enc;
+        e.ids
             .iter()
-            .map(|&i| self.tok.id_to_token(i).unwrap_or_default().to_owned())
+            .zip(&e.attention_mask)
+            .map(|(&i, &attended)| match (&self.pad_token, attended) {
+                // Only padding is not attended to.
+                (Some(pad), 0) => pad.to_string(),
+                _ => self.tok.id_to_token(i).unwrap_or_default().to_owned(),
+            })
             .collect()
     }
     #[getter]
@@ -258,10 +265,11 @@ impl PyTokenizer {
         })
     }
 
-    fn wrap(&self, enc: Encoding) -> PyEncoding {
+    fn wrap(&self, enc: Encoding, pad_token: Option<&Arc<str>>) -> PyEncoding {
         PyEncoding {
             enc,
             tok: Arc::clone(&self.inner),
+            pad_token: pad_token.cloned(),
         }
     }
 }
@@ -516,7 +524,8 @@ impl PyTokenizer {
                 Ok(e)
             })
         })?;
-        Ok(self.wrap(enc))
+        let pad_token = pad.map(|p| Arc::from(p.pad_token));
+        Ok(self.wrap(enc, pad_token.as_ref()))
     }
 
     #[pyo3(signature = (texts, pairs=None, add_special_tokens=true, truncation=None, padding=None, num_threads=None))]
@@ -532,6 +541,7 @@ impl PyTokenizer {
         num_threads: Option<usize>,
     ) -> PyResult<Vec<PyEncoding>> {
         let pad = padding_setting(&self.inner, padding)?;
+        let pad_token: Option<Arc<str>> = pad.as_ref().map(|p| Arc::from(p.pad_token.as_str()));
         let encs = self.run_batch(
             py,
             texts,
@@ -541,7 +551,10 @@ impl PyTokenizer {
             pad,
             num_threads,
         )?;
-        Ok(encs.into_iter().map(|e| self.wrap(e)).collect())
+        Ok(encs
+            .into_iter()
+            .map(|e| self.wrap(e, pad_token.as_ref()))
+            .collect())
     }
 
     /// Padded 2-D int64 arrays `input_ids`, `attention_mask`, `token_type_ids`

@@ -485,8 +485,9 @@ impl Tokenizer {
         if let Some(p) = &post_processor {
             for (name, id) in [&p.cls, &p.sep] {
                 if vocab.id(name) != Some(*id) {
-                    return Err(Error::Value(format!(
-                        "post-processor token {name:?} with id {id} is not in the vocabulary"
+                    return Err(Error::Unsupported(format!(
+                        "post-processor token {name:?} with id {id}, which is not that \
+                         token's id in the vocabulary"
                     )));
                 }
             }

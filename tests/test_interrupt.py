@@ -1,0 +1,109 @@
+"""Ctrl-C stops every long call within about a second (KeyboardInterrupt) and
+leaves nothing behind. Each case runs in a child process that says when it is
+about to start the long call; the parent sends SIGINT half a second later and
+times how long the child takes to exit."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import EN_FIXTURE, VOCAB_TXT
+
+# Generous: the machine is shared and noisy; without the fix these calls run on
+# for many seconds after the signal.
+BOUND_S = 2.0
+
+CHILD = """
+import sys, time
+import wpiece
+{setup}
+print("ready", flush=True)
+try:
+    {call}
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+    sys.exit(130)
+print("finished", flush=True)
+"""
+
+
+def interrupt(setup: str, call: str, cwd: Path) -> tuple[float, str]:
+    """Runs the call in a child, SIGINTs it mid-call; (seconds to exit, stdout)."""
+    code = CHILD.format(setup=textwrap.dedent(setup), call=call)
+    child = subprocess.Popen(
+        [sys.executable, "-c", code], stdout=subprocess.PIPE, text=True, cwd=cwd
+    )
+    assert child.stdout is not None
+    assert child.stdout.readline().strip() == "ready"
+    time.sleep(0.5)
+    sent = time.monotonic()
+    child.send_signal(signal.SIGINT)
+    try:
+        out, _ = child.communicate(timeout=120)
+    finally:
+        child.kill()
+    elapsed = time.monotonic() - sent
+    assert child.returncode == 130, (child.returncode, out)
+    assert "interrupted" in out
+    return elapsed, out
+
+
+# About 1.2 GB of text by reference (no memory for copies): many seconds of work.
+DOCS = f"""
+docs = open({str(EN_FIXTURE)!r}, encoding="utf-8").read().splitlines()
+docs = docs * (1_200_000_000 // sum(map(len, docs)))
+tok = wpiece.Tokenizer.from_file({str(VOCAB_TXT)!r})
+"""
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_batch_encode_flat_stops_on_ctrl_c(tmp_path: Path, threads: int) -> None:
+    elapsed, _ = interrupt(DOCS, f"tok.encode_batch_flat(docs, num_threads={threads})", tmp_path)
+    assert elapsed < BOUND_S
+
+
+def test_batch_encode_to_encodings_stops_on_ctrl_c(tmp_path: Path) -> None:
+    elapsed, _ = interrupt(DOCS, "tok.encode_batch(docs)", tmp_path)
+    assert elapsed < BOUND_S
+
+
+def test_batch_encode_numpy_stops_on_ctrl_c(tmp_path: Path) -> None:
+    elapsed, _ = interrupt(DOCS, "tok.encode_batch_numpy(docs[:3_000_000])", tmp_path)
+    assert elapsed < BOUND_S
+
+
+def big_file(tmp_path: Path) -> Path:
+    """About 400 MB of real English lines, written in large blocks."""
+    block = EN_FIXTURE.read_bytes()
+    path = tmp_path / "big.txt"
+    with path.open("wb") as f:
+        for _ in range(400_000_000 // len(block)):
+            f.write(block)
+    return path
+
+
+def test_file_encode_stops_on_ctrl_c(tmp_path: Path) -> None:
+    path = big_file(tmp_path)
+    setup = f"tok = wpiece.Tokenizer.from_file({str(VOCAB_TXT)!r})"
+    elapsed, _ = interrupt(setup, f"tok.encode_files({str(path)!r}, num_threads=1)", tmp_path)
+    assert elapsed < BOUND_S
+
+
+def test_counting_a_file_stops_on_ctrl_c(tmp_path: Path) -> None:
+    path = big_file(tmp_path)
+    elapsed, _ = interrupt(
+        "", f"wpiece.train({str(path)!r}, vocab_size=1000, num_threads=1)", tmp_path
+    )
+    assert elapsed < BOUND_S
+
+
+def test_counting_texts_stops_on_ctrl_c(tmp_path: Path) -> None:
+    elapsed, _ = interrupt(DOCS, "wpiece.train_from_iterator(docs, vocab_size=1000)", tmp_path)
+    assert elapsed < BOUND_S
