@@ -69,15 +69,25 @@ run = lambda: sum(len(e.ids) for e in enc(lines))
 """,
 }
 
+# The headline is what a user pays: one pass over text this process has never
+# seen (the warm-up only starts thread pools, on text of its own). A second
+# pass over the same text (every cache warm) is reported beside it, labelled.
 TIMED = """
 full = lines
-lines = lines[:{warm_lines}]
-n_tokens = run()  # warm-up: thread pools, caches
+lines = ["warm up the pools"] * 64
+run()
 lines = full
 t = time.perf_counter()
 n_tokens = run()
 seconds = time.perf_counter() - t
-RESULT = {"seconds": seconds, "mb_s": nbytes / seconds / 1e6, "tokens_s": n_tokens / seconds}
+if {repeat}:
+    t = time.perf_counter()
+    run()
+    again = time.perf_counter() - t
+else:
+    again = seconds  # no cache: a second pass costs what the first did
+RESULT = {"seconds": seconds, "mb_s": nbytes / seconds / 1e6, "tokens_s": n_tokens / seconds,
+          "mb_s_repeat": nbytes / again / 1e6}
 """
 
 PARITY = """
@@ -99,8 +109,8 @@ def measure(engine: str, path: Path, threads: int) -> dict:
     code = (
         LOAD.format(path=str(path))
         + ENGINES[engine].format(vocab=str(VOCAB), threads=threads)
-        # HF keeps no cache: a short warm-up (its thread pool) saves minutes.
-        + TIMED.replace("{warm_lines}", "2000" if engine == "hf" else "None")
+        # HF keeps no cache: a second pass would only cost minutes.
+        + TIMED.replace("{repeat}", str(engine != "hf"))
     )
     return run_child(code, env)
 
@@ -147,8 +157,9 @@ def main() -> None:
     corpus = ensure_corpus()
     files = {"en": corpus / "en.txt", "multi": corpus / "multi.txt"}
     md = [
-        "| corpus | threads | engine | MB/s | M tokens/s | peak RSS MB | vs nanotoken |",
-        "|---|---|---|---|---|---|---|",
+        "| corpus | threads | engine | one pass MB/s | M tokens/s | vs nanotoken "
+        "| peak RSS MB | repeated text MB/s | repeated vs nanotoken |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     chart_rows = []
     parity_lines = []
@@ -178,10 +189,12 @@ def main() -> None:
                 runs = res[(e, threads)]
                 mb_s = med(runs, "mb_s")
                 chart_rows.append((name, threads, e, mb_s))
+                nano = res[("nanotoken", threads)]
                 md.append(
                     f"| {name} | {threads} | {e} | {mb_s:.1f} | "
-                    f"{med(runs, 'tokens_s') / 1e6:.1f} | {med(runs, 'peak_rss_mb'):.0f} | "
-                    f"{paired_ratio(runs, res[('nanotoken', threads)]):.2f}x |"
+                    f"{med(runs, 'tokens_s') / 1e6:.1f} | {paired_ratio(runs, nano):.2f}x | "
+                    f"{med(runs, 'peak_rss_mb'):.0f} | {med(runs, 'mb_s_repeat'):.1f} | "
+                    f"{paired_ratio(runs, nano, 'mb_s_repeat'):.2f}x |"
                 )
                 print(md[-1], flush=True)
         if len(thread_counts) > 1:
@@ -206,6 +219,10 @@ def main() -> None:
     text = (
         f"## Encoding (medians of {args.repeats} runs, HF {args.hf_repeats}, each in its own "
         "process; vs nanotoken: median of the ratios within a round)\n\n"
+        "*One pass* is the headline: the whole corpus once, in a process that has not seen "
+        "it (what encoding a dataset costs). *Repeated text* is a second pass in the same "
+        "process, every cache warm: a service that sees the same text again, not a "
+        "dataset.\n\n"
         + "\n".join(md)
         + "\n\nTwo threads over one (median of the ratios within a round):\n\n"
         + "\n".join(scaling_lines)
