@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: install demo test test-rust test-python lint fmt bench clean
+.PHONY: install demo test test-rust test-python lint fmt fuzz bench clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,13 @@ lint: install
 	$(PY) -m mypy.stubtest wpiece._core
 
 test: lint test-rust test-python
+
+# The hostile-input campaign, longer than CI's run of it: 50x the property
+# cases in Rust (proptest) and 20x the Hypothesis examples, plus the hostile
+# files and Ctrl-C tests.
+fuzz: install
+	PROPTEST_CASES=20000 cargo test --release --quiet --test fuzz_encode --test fuzz_loaders
+	WPIECE_FUZZ_SCALE=20 $(PY) -m pytest tests
 
 fmt:
 	cargo fmt --all

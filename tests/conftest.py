@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,14 @@ DATA = Path(__file__).parent / "data"
 VOCAB_TXT = DATA / "vocab.txt"
 TOKENIZER_JSON = DATA / "tokenizer.json"
 EN_FIXTURE = DATA / "en_fixture.txt"
+
+# `make fuzz` multiplies every property test's examples (CI runs the base count).
+FUZZ_SCALE = int(os.environ.get("WPIECE_FUZZ_SCALE", "1"))
+
+
+def examples(n: int) -> int:
+    """Hypothesis examples for a property test: n in CI, more under `make fuzz`."""
+    return n * FUZZ_SCALE
 
 
 def hf_bert(lowercase: bool = True) -> HFTokenizer:

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 import wpiece
 
-from conftest import VOCAB_TXT
+from conftest import VOCAB_TXT, examples
 from reference import bert_tokenize, wordpiece_word
 
 LETTERS = "abcé中#"
@@ -26,7 +26,7 @@ def vocab_and_words(draw):
     return prefix, vocab, words, max_chars
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(data=vocab_and_words(), per_char=st.booleans())
 def test_trie_encoder_equals_reference(data, per_char) -> None:
     prefix, vocab, words, max_chars = data
@@ -59,7 +59,7 @@ stable_text = st.text(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(text=stable_text, lowercase=st.booleans())
 def test_pipeline_equals_reference_bert(text, lowercase) -> None:
     tok = _bert(lowercase)

@@ -14,7 +14,7 @@ from tokenizers import Tokenizer as HFTokenizer
 import wpiece
 
 from adversarial import ADVERSARIAL
-from conftest import TOKENIZER_JSON, VOCAB_TXT, hf_bert, wp_bert
+from conftest import TOKENIZER_JSON, VOCAB_TXT, examples, hf_bert, wp_bert
 
 
 def assert_same(hf_enc, wp_enc, text) -> None:
@@ -164,7 +164,7 @@ mixed_text = st.lists(
 ).map("".join)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(text=unicode_text)
 def test_hypothesis_unicode_uncased(text) -> None:
     hf, wp = _cached(True)
@@ -172,7 +172,7 @@ def test_hypothesis_unicode_uncased(text) -> None:
     assert wp.decode(hf.encode(text).ids) == hf.decode(hf.encode(text).ids)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(text=mixed_text)
 def test_hypothesis_unicode_cased(text) -> None:
     hf, wp = _cached(False)
@@ -231,7 +231,7 @@ chunky_docs = st.lists(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(docs=chunky_docs, lowercase=st.booleans())
 def test_hypothesis_recurring_chunks(docs, lowercase) -> None:
     hf, wp = _cached(lowercase)
