@@ -107,3 +107,37 @@ def test_counting_a_file_stops_on_ctrl_c(tmp_path: Path) -> None:
 def test_counting_texts_stops_on_ctrl_c(tmp_path: Path) -> None:
     elapsed, _ = interrupt(DOCS, "wpiece.train_from_iterator(docs, vocab_size=1000)", tmp_path)
     assert elapsed < BOUND_S
+
+
+def test_cli_train_stops_on_ctrl_c_and_writes_nothing(tmp_path: Path) -> None:
+    path = big_file(tmp_path)
+    out = tmp_path / "tok"
+    child = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "wpiece",
+            "train",
+            str(path),
+            "--vocab-size",
+            "1000",
+            "--threads",
+            "1",
+            "--no-progress",
+            "-o",
+            str(out),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+    )
+    time.sleep(2.0)  # interpreter start and import, then well into counting
+    assert child.poll() is None, "training ended before it could be interrupted"
+    sent = time.monotonic()
+    child.send_signal(signal.SIGINT)
+    _, err = child.communicate(timeout=120)
+    assert time.monotonic() - sent < BOUND_S
+    assert child.returncode == 130
+    assert "Traceback" not in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["big.txt"]
