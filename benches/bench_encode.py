@@ -217,8 +217,9 @@ def main() -> None:
     out.mkdir(exist_ok=True)
     chart(chart_rows, out / "encode.png")
     text = (
-        f"## Encoding (medians of {args.repeats} runs, HF {args.hf_repeats}, each in its own "
-        "process; vs nanotoken: median of the ratios within a round)\n\n"
+        f"## Encoding (medians of {args.repeats} runs"
+        + ("" if args.no_hf else f", HF {args.hf_repeats}")
+        + ", each in its own process; vs nanotoken: median of the ratios within a round)\n\n"
         "*One pass* is the headline: the whole corpus once, in a process that has not seen "
         "it (what encoding a dataset costs). *Repeated text* is a second pass in the same "
         "process, every cache warm: a service that sees the same text again, not a "
@@ -229,6 +230,8 @@ def main() -> None:
         + "\n\nParity with HF on every document:\n\n"
         + "\n".join(parity_lines)
         + "\n\nCommand: `python benches/bench_encode.py"
+        + (f" --repeats {args.repeats}" if args.repeats != 5 else "")
+        + (" --no-hf" if args.no_hf else "")
         + (f" --mb {args.mb}" if args.mb else "")
         + "`\n"
     )
