@@ -14,6 +14,8 @@ pub enum Error {
     Io(String),
     /// A size asked for that memory cannot hold (Python `MemoryError`).
     Memory(String),
+    /// A sum that does not fit in 64 bits (Python `OverflowError`).
+    Overflow(String),
     /// The caller asked the work to stop (Ctrl-C: Python `KeyboardInterrupt`).
     Interrupted,
 }
@@ -27,7 +29,8 @@ impl fmt::Display for Error {
             | Error::Unsupported(m)
             | Error::NotFound(m)
             | Error::Io(m)
-            | Error::Memory(m) => f.write_str(m),
+            | Error::Memory(m)
+            | Error::Overflow(m) => f.write_str(m),
             Error::Interrupted => f.write_str("interrupted"),
         }
     }

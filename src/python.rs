@@ -6,8 +6,8 @@ use std::sync::Arc;
 use numpy::{IntoPyArray, PyArrayMethods};
 use pyo3::create_exception;
 use pyo3::exceptions::{
-    PyFileNotFoundError, PyKeyboardInterrupt, PyMemoryError, PyOSError, PyRuntimeError,
-    PyValueError,
+    PyFileNotFoundError, PyKeyboardInterrupt, PyMemoryError, PyOSError, PyOverflowError,
+    PyRuntimeError, PyValueError,
 };
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
@@ -42,6 +42,7 @@ fn to_py(e: Error) -> PyErr {
         Error::NotFound(m) => PyFileNotFoundError::new_err(m),
         Error::Io(m) => PyOSError::new_err(m),
         Error::Memory(m) => PyMemoryError::new_err(m),
+        Error::Overflow(m) => PyOverflowError::new_err(m),
         Error::Interrupted => PyKeyboardInterrupt::new_err("interrupted"),
     }
 }
@@ -836,10 +837,11 @@ impl PyWordCounter {
     }
 
     /// Adds ready `(word, count)` pairs, taken as words as they are.
-    fn add_counts(&mut self, items: Vec<(String, u64)>) {
+    fn add_counts(&mut self, items: Vec<(String, u64)>) -> PyResult<()> {
         for (w, c) in items {
-            self.counts.add(&w, c);
+            self.counts.try_add(&w, c).map_err(to_py)?;
         }
+        Ok(())
     }
 
     fn __len__(&self) -> usize {
@@ -890,21 +892,35 @@ impl PyWordCounter {
             end_of_word_suffix: end_of_word_suffix.to_owned(),
             score,
         };
+        // Training runs on this thread: every 50 ms it looks for Ctrl-C (and
+        // calls `progress`); an exception from either ends training with it.
+        let mut raised: Option<PyErr> = None;
         let out = py.allow_threads(|| {
             let mut last = std::time::Instant::now();
             let mut report = |done: usize, vocab_len: usize| {
-                if let Some(cb) = &progress {
-                    if last.elapsed().as_millis() >= 100 {
-                        last = std::time::Instant::now();
-                        Python::with_gil(|py| {
-                            let _ = cb.call1(py, (done, vocab_len));
-                        });
-                    }
+                if last.elapsed() < SIGNAL_POLL {
+                    return Ok(());
                 }
+                last = std::time::Instant::now();
+                Python::with_gil(|py| {
+                    py.check_signals()?;
+                    match &progress {
+                        Some(cb) if done > 0 => cb.call1(py, (done, vocab_len)).map(drop),
+                        _ => Ok(()),
+                    }
+                })
+                .map_err(|e| {
+                    raised = Some(e);
+                    Error::Interrupted
+                })
             };
             let (words, counts): (Vec<&str>, Vec<u64>) = self.counts.iter().unzip();
             guard(|| train::train(&words, &counts, &config, &mut report))
-        })?;
+        });
+        if let Some(e) = raised {
+            return Err(e);
+        }
+        let out = out?;
         let merges: Vec<_> = out
             .merges
             .into_iter()

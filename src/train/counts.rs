@@ -42,6 +42,21 @@ impl WordCounts {
         }
     }
 
+    /// `add`, for counts given by a caller: a total past 2^64-1 is an error.
+    pub fn try_add(&mut self, word: &str, count: u64) -> Result<()> {
+        match self.map.get_mut(word) {
+            Some(c) => {
+                *c = c.checked_add(count).ok_or_else(|| {
+                    Error::Overflow(format!("the count of {word:?} exceeds 2^64-1"))
+                })?
+            }
+            None => {
+                self.map.insert(word.into(), count);
+            }
+        }
+        Ok(())
+    }
+
     /// Appends `other`, keeping this map's words first.
     pub fn merge(&mut self, other: WordCounts) {
         if self.map.is_empty() {

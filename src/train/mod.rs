@@ -1,26 +1,28 @@
 //! Exact WordPiece training with incremental updates.
 //!
-//! State: word types (first-appearance order) with counts and current symbol
-//! sequences, unit frequencies f(s), pair frequencies p(x, y), the words that
-//! hold each pair, and a max-heap of versioned entries ordered by the exact
-//! score p / (f(x) f(y)) (or p alone for `Score::Frequency`), ties going to the
-//! pair met first scanning words in order, left to right.
+//! State: the units of every word type in one linked arena (word types in
+//! first-appearance order), unit frequencies f(s), pair frequencies p(x, y)
+//! with the positions of each pair's occurrences, and a max-heap of versioned
+//! entries ordered by the exact score p / (f(x) f(y)) (or p alone for
+//! `Score::Frequency`), ties going to the pair met first scanning words in
+//! order, left to right.
 //!
-//! A merge of (A, B) into C touches only the words holding (A, B). Every pair
-//! containing A, B or C gets a fresh entry, because f(A) and f(B) fell (so
-//! their scores rose) and f(C) changed; older entries are recognised as stale
-//! by their version when popped.
+//! A merge of (A, B) into C visits only the occurrences of (A, B), however
+//! long the words holding them. Every pair containing A, B or C gets a fresh
+//! entry, because f(A) and f(B) fell (so their scores rose) and f(C) changed;
+//! older entries are recognised as stale by their version when popped.
 
 pub mod counts;
 pub mod pairs;
 pub mod queue;
 
+use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::error::{Error, Result};
-use pairs::{first_position, PairTable, BARRIER, NOWHERE};
+use pairs::{PairTable, NOWHERE};
 use queue::Entry;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -94,25 +96,44 @@ pub struct TrainOutput {
     pub total_words: u64,
 }
 
-struct Word {
-    syms: Vec<u32>,
-    /// Char position of each symbol in the word; fixed for the word's lifetime.
-    starts: Vec<u32>,
+/// Where a node's unit stands: no unit (merged into its left neighbour).
+const DEAD: u32 = u32::MAX - 1;
+/// No neighbour.
+const NONE: u32 = u32::MAX;
+/// A character outside the alphabet: it forms no pairs and has no frequency.
+const BARRIER: u32 = u32::MAX;
+
+/// Every word type's units in one arena, words in first-appearance order and
+/// each left to right, linked to their neighbours within the word. A merge
+/// rewrites two nodes in place, so its cost follows the occurrences it
+/// touches, not the length of the words holding them.
+#[derive(Default)]
+struct Nodes {
+    unit: Vec<u32>,
+    next: Vec<u32>,
+    prev: Vec<u32>,
+    word: Vec<u32>,
 }
 
 struct State<'a> {
     config: &'a TrainerConfig,
     strings: Vec<String>,
     ids: FxHashMap<String, u32>,
+    /// f(unit).
     freq: Vec<u64>,
-    words: Vec<Word>,
-    counts: &'a [u64],
+    nodes: Nodes,
+    /// Count of each word (indexed like `Nodes::word`).
+    counts: Vec<u64>,
     pairs: PairTable,
     heap: BinaryHeap<Entry>,
     /// Per pair: the merge step that last queued it (dedups pushes).
     queued_at: Vec<u32>,
     step: u32,
     total_tokens: u64,
+    /// Pairs whose frequency or first occurrence changed in this merge.
+    touched: Vec<u32>,
+    /// Pairs whose first occurrence was merged away in this merge.
+    lost_first: Vec<u32>,
 }
 
 impl State<'_> {
@@ -147,6 +168,43 @@ impl State<'_> {
     fn mergeable(&self, pair: u32) -> bool {
         let f = self.pairs.states[pair as usize].freq;
         f > 0 && f >= self.config.min_frequency
+    }
+
+    /// Whether the pair `(left, right)` stands at `node` now.
+    fn holds(&self, node: u32, left: u32, right: u32) -> bool {
+        let n = &self.nodes;
+        let next = n.next[node as usize];
+        n.unit[node as usize] == left && next != NONE && n.unit[next as usize] == right
+    }
+
+    /// Counts the pair `(left, right)` at `node` (a word counted `count` times).
+    fn add_occurrence(&mut self, left: u32, right: u32, node: u32, count: u64) {
+        if left == BARRIER || right == BARRIER {
+            return;
+        }
+        let id = self.pairs.get_or_create(left, right);
+        let s = &mut self.pairs.states[id as usize];
+        s.freq += count;
+        s.occurrences.push(Reverse(node));
+        s.first = s.first.min(node);
+        self.pairs.list(id);
+        self.touched.push(id);
+    }
+
+    /// Uncounts the pair `(left, right)` at `node`, about to be merged away.
+    fn remove_occurrence(&mut self, left: u32, right: u32, node: u32, count: u64) {
+        if left == BARRIER || right == BARRIER {
+            return;
+        }
+        let Some(id) = self.pairs.id(left, right) else {
+            return;
+        };
+        let s = &mut self.pairs.states[id as usize];
+        s.freq -= count;
+        if s.first == node {
+            self.lost_first.push(id);
+        }
+        self.touched.push(id);
     }
 
     /// Gives `pair` a new version and, if it can still be merged, a fresh entry.
@@ -188,8 +246,9 @@ impl State<'_> {
         self.heap = BinaryHeap::from(live);
     }
 
-    /// Merges `pair` in every word that holds it; returns the merged symbol.
-    fn merge(&mut self, pair: u32) -> u32 {
+    /// Merges `pair` wherever it stands, left to right without overlap;
+    /// returns the merged unit.
+    fn merge(&mut self, pair: u32, cancel: &mut dyn FnMut() -> Result<()>) -> Result<u32> {
         self.step += 1;
         let (a, b) = {
             let s = &self.pairs.states[pair as usize];
@@ -204,155 +263,153 @@ impl State<'_> {
         );
         let c = self.intern(merged);
 
-        let holders: Vec<u32> = self.pairs.sorted_words(pair).to_vec();
-        self.pairs.states[pair as usize].words = Vec::new();
-        let mut touched: Vec<u32> = Vec::new();
-        let mut lost_first: Vec<(u32, u32)> = Vec::new();
-        // (left, right, delta, first new position) per pair of one word.
-        let mut changes: Vec<(u32, u32, i64, u32)> = Vec::new();
-
-        for w in holders {
-            let word = &self.words[w as usize];
-            if first_position(&word.syms, &word.starts, a, b).is_none() {
+        let mut at: Vec<u32> = std::mem::take(&mut self.pairs.states[pair as usize].occurrences)
+            .into_iter()
+            .map(|Reverse(node)| node)
+            .collect();
+        // Left to right: an occurrence overlapping the one before it is gone by then.
+        at.sort_unstable();
+        for (k, node) in at.into_iter().enumerate() {
+            if k % 65_536 == 65_535 {
+                cancel()?;
+            }
+            // Gone: merged away earlier, or taken by the overlapping
+            // occurrence just before it ("aaa": (a, a) at 0 takes the one at 1).
+            if !self.holds(node, a, b) {
                 continue;
             }
-            let mut syms = Vec::with_capacity(word.syms.len());
-            let mut starts = Vec::with_capacity(word.syms.len());
-            let mut n = 0u64;
-            let mut i = 0;
-            while i < word.syms.len() {
-                if i + 1 < word.syms.len() && word.syms[i] == a && word.syms[i + 1] == b {
-                    syms.push(c);
-                    starts.push(word.starts[i]);
-                    n += 1;
-                    i += 2;
-                } else {
-                    syms.push(word.syms[i]);
-                    starts.push(word.starts[i]);
-                    i += 1;
-                }
+            let i = node as usize;
+            let j = self.nodes.next[i];
+            let (p, n) = (self.nodes.prev[i], self.nodes.next[j as usize]);
+            let count = self.counts[self.nodes.word[i] as usize];
+            if p != NONE {
+                self.remove_occurrence(self.nodes.unit[p as usize], a, p, count);
             }
-            let count = self.counts[w as usize];
-            self.freq[a as usize] -= n * count;
-            self.freq[b as usize] -= n * count;
-            self.freq[c as usize] += n * count;
-            self.total_tokens -= n * count;
-
-            changes.clear();
-            for (k, win) in word.syms.windows(2).enumerate() {
-                if win[0] != BARRIER && win[1] != BARRIER {
-                    changes.push((win[0], win[1], -1, word.starts[k]));
-                }
+            self.remove_occurrence(a, b, node, count);
+            if n != NONE {
+                self.remove_occurrence(b, self.nodes.unit[n as usize], j, count);
             }
-            for (k, win) in syms.windows(2).enumerate() {
-                if win[0] != BARRIER && win[1] != BARRIER {
-                    changes.push((win[0], win[1], 1, starts[k]));
-                }
+            self.nodes.unit[i] = c;
+            self.nodes.unit[j as usize] = DEAD;
+            self.nodes.next[i] = n;
+            if n != NONE {
+                self.nodes.prev[n as usize] = node;
             }
-            // Group by pair; within a pair the new occurrences (delta +1) carry positions.
-            changes.sort_unstable();
-            let mut k = 0;
-            while k < changes.len() {
-                let (l, r) = (changes[k].0, changes[k].1);
-                let mut delta = 0i64;
-                let mut new_first = u32::MAX;
-                while k < changes.len() && changes[k].0 == l && changes[k].1 == r {
-                    delta += changes[k].2;
-                    if changes[k].2 > 0 {
-                        new_first = new_first.min(changes[k].3);
-                    }
-                    k += 1;
-                }
-                let id = self.pairs.get_or_create(l, r);
-                if new_first != u32::MAX {
-                    self.pairs.add_word(id, w);
-                }
-                let st = &mut self.pairs.states[id as usize];
-                let before = (st.freq, st.first);
-                st.freq = (st.freq as i128 + delta as i128 * count as i128) as u64;
-                if st.first.0 == w {
-                    if new_first != u32::MAX {
-                        st.first = (w, new_first);
-                    } else {
-                        lost_first.push((id, w));
-                    }
-                } else if new_first != u32::MAX && (w, new_first) < st.first {
-                    st.first = (w, new_first);
-                }
-                if (st.freq, st.first) != before {
-                    touched.push(id);
-                }
+            if p != NONE {
+                self.add_occurrence(self.nodes.unit[p as usize], c, p, count);
             }
-            self.words[w as usize] = Word { syms, starts };
+            if n != NONE {
+                self.add_occurrence(c, self.nodes.unit[n as usize], node, count);
+            }
+            self.freq[a as usize] -= count;
+            self.freq[b as usize] -= count;
+            self.freq[c as usize] += count;
+            self.total_tokens -= count;
         }
 
-        // Pairs whose first occurrence was merged away: find the next word holding them.
-        for (id, w) in lost_first {
-            if self.pairs.states[id as usize].freq == 0 {
-                self.pairs.states[id as usize].first = NOWHERE;
-                continue;
-            }
-            let (l, r) = (
-                self.pairs.states[id as usize].left,
-                self.pairs.states[id as usize].right,
-            );
-            let list = self.pairs.sorted_words(id);
-            let from = list.partition_point(|&x| x <= w);
-            let mut found = NOWHERE;
-            for &x in &list[from..] {
-                let word = &self.words[x as usize];
-                if let Some(p) = first_position(&word.syms, &word.starts, l, r) {
-                    found = (x, p);
+        // First occurrences merged away: the next live one surfaces.
+        for id in std::mem::take(&mut self.lost_first) {
+            let (l, r) = {
+                let s = &self.pairs.states[id as usize];
+                (s.left, s.right)
+            };
+            let mut first = NOWHERE;
+            while let Some(&Reverse(node)) = self.pairs.states[id as usize].occurrences.peek() {
+                if self.holds(node, l, r) {
+                    first = node;
                     break;
                 }
+                self.pairs.states[id as usize].occurrences.pop();
             }
-            self.pairs.states[id as usize].first = found;
+            self.pairs.states[id as usize].first = first;
         }
-
-        for id in touched {
+        let touched = std::mem::take(&mut self.touched);
+        for &id in &touched {
+            let s = &mut self.pairs.states[id as usize];
+            if s.freq == 0 {
+                s.occurrences = BinaryHeap::new();
+                s.first = NOWHERE;
+            }
+        }
+        for &id in &touched {
             self.requeue(id);
         }
+        self.touched = touched;
+        self.touched.clear();
         if self.config.score == Score::WordPiece {
-            // f(A), f(B), f(C) changed: so did the score of every pair holding them.
+            // f(a), f(b), f(c) changed: so did the score of every pair holding them.
             for unit in [a, b, c] {
-                if unit as usize >= self.pairs.by_unit.len() {
-                    continue;
-                }
-                // Dead pairs are dropped from the list on the way.
-                let mut list = std::mem::take(&mut self.pairs.by_unit[unit as usize]);
-                list.retain(|&p| self.pairs.states[p as usize].freq > 0);
-                for &p in &list {
+                for p in self.pairs.live_pairs_of(unit) {
                     self.requeue(p);
                 }
-                self.pairs.by_unit[unit as usize] = list;
             }
         }
         self.maybe_rebuild_heap();
-        c
+        Ok(c)
     }
 }
 
+/// Σ count × units over all words: a bound on every frequency the trainer
+/// keeps, checked before training so that no sum can wrap.
+fn check_totals<W: AsRef<str>>(words: &[W], counts: &[u64], suffix_chars: u64) -> Result<()> {
+    let mut total: u64 = 0;
+    for (w, &c) in words.iter().zip(counts) {
+        let units = (w.as_ref().chars().count() as u64).saturating_add(suffix_chars);
+        total = units
+            .checked_mul(c)
+            .and_then(|n| total.checked_add(n))
+            .ok_or_else(|| {
+                Error::Overflow(
+                    "the corpus is too large to count exactly: the sum over words of \
+                     count x characters exceeds 2^64-1"
+                        .into(),
+                )
+            })?;
+    }
+    Ok(())
+}
+
 /// Trains a WordPiece vocabulary from word types in first-appearance order.
-/// `progress(merges_done, vocab_len)` is called after each merge.
+/// Words counted 0 are left out (the result is that of training without
+/// them). `progress(merges_done, vocab_len)` is called after each merge and
+/// now and then during long steps; an error from it (e.g. `Interrupted`) ends
+/// training with that error.
 pub fn train<W: AsRef<str>>(
     words: &[W],
     counts: &[u64],
     config: &TrainerConfig,
-    progress: &mut dyn FnMut(usize, usize),
+    progress: &mut dyn FnMut(usize, usize) -> Result<()>,
 ) -> Result<TrainOutput> {
     if words.len() != counts.len() {
         return Err(Error::Value("words and counts differ in length".into()));
     }
-    if words.is_empty() || counts.iter().all(|&c| c == 0) {
+    let (words, counts): (Vec<&str>, Vec<u64>) = words
+        .iter()
+        .zip(counts)
+        .filter(|(_, &c)| c > 0)
+        .map(|(w, &c)| (w.as_ref(), c))
+        .unzip();
+    if words.is_empty() {
         return Err(Error::Value("the corpus has no words to train on".into()));
     }
     let prefix = config.continuing_subword_prefix.as_str();
+    let suffix = config.end_of_word_suffix.as_str();
+    check_totals(&words, &counts, suffix.chars().count() as u64)?;
+    let n_nodes: usize = words
+        .iter()
+        .map(|w| w.chars().count() + suffix.chars().count())
+        .sum();
+    if n_nodes >= DEAD as usize {
+        return Err(Error::Memory(format!(
+            "the distinct words hold {n_nodes} characters; at most {} can be trained on",
+            DEAD - 1
+        )));
+    }
 
     // Alphabet: every character, or the most frequent ones.
-    let suffix = config.end_of_word_suffix.as_str();
     let mut char_freq: FxHashMap<char, u64> = FxHashMap::default();
-    for (w, &c) in words.iter().zip(counts) {
-        for ch in w.as_ref().chars().chain(suffix.chars()) {
+    for (w, &c) in words.iter().zip(&counts) {
+        for ch in w.chars().chain(suffix.chars()) {
             *char_freq.entry(ch).or_insert(0) += c;
         }
     }
@@ -385,21 +442,30 @@ pub fn train<W: AsRef<str>>(
         strings: Vec::new(),
         ids: FxHashMap::default(),
         freq: Vec::new(),
-        words: Vec::with_capacity(words.len()),
-        counts,
+        nodes: Nodes::default(),
+        counts: counts.clone(),
         pairs: PairTable::default(),
         heap: BinaryHeap::new(),
         queued_at: Vec::new(),
         step: 0,
         total_tokens: 0,
+        touched: Vec::new(),
+        lost_first: Vec::new(),
     };
+    let nodes = &mut state.nodes;
+    nodes.unit.reserve_exact(n_nodes);
+    nodes.next.reserve_exact(n_nodes);
+    nodes.prev.reserve_exact(n_nodes);
+    nodes.word.reserve_exact(n_nodes);
     let mut initial_tokens = 0u64;
-    for (w, &count) in words.iter().zip(counts) {
-        let w = w.as_ref();
-        let mut syms = Vec::with_capacity(w.len() + suffix.len());
-        let mut starts = Vec::with_capacity(w.len() + suffix.len());
-        for (k, ch) in w.chars().chain(suffix.chars()).enumerate() {
-            let id = if kept.contains(&ch) {
+    for (w, (word, &count)) in words.iter().zip(&counts).enumerate() {
+        if w % 4096 == 4095 {
+            progress(0, 0)?;
+        }
+        let start = state.nodes.unit.len() as u32;
+        let mut len = 0u32;
+        for (k, ch) in word.chars().chain(suffix.chars()).enumerate() {
+            let unit = if kept.contains(&ch) {
                 let s = if k == 0 {
                     ch.to_string()
                 } else {
@@ -411,11 +477,18 @@ pub fn train<W: AsRef<str>>(
             } else {
                 BARRIER
             };
-            syms.push(id);
-            starts.push(k as u32);
+            let node = start + len;
+            let nodes = &mut state.nodes;
+            nodes.unit.push(unit);
+            nodes.prev.push(if k == 0 { NONE } else { node - 1 });
+            nodes.next.push(node + 1);
+            nodes.word.push(w as u32);
+            len += 1;
         }
-        initial_tokens += count * syms.len() as u64;
-        state.words.push(Word { syms, starts });
+        if len > 0 {
+            state.nodes.next[(start + len - 1) as usize] = NONE;
+        }
+        initial_tokens += count * len as u64;
     }
     state.total_tokens = initial_tokens;
     for &ch in &config.initial_alphabet {
@@ -443,20 +516,21 @@ pub fn train<W: AsRef<str>>(
     let alphabet_size = vocab.len() - before;
 
     // Initial pair statistics, scanning words in order, left to right.
-    for (w, word) in state.words.iter().enumerate() {
-        for (k, win) in word.syms.windows(2).enumerate() {
-            if win[0] == BARRIER || win[1] == BARRIER {
-                continue;
-            }
-            let id = state.pairs.get_or_create(win[0], win[1]);
-            state.pairs.add_word(id, w as u32);
-            let s = &mut state.pairs.states[id as usize];
-            s.freq += counts[w];
-            if s.first == NOWHERE {
-                s.first = (w as u32, word.starts[k]);
-            }
+    for node in 0..state.nodes.unit.len() as u32 {
+        if node % (1 << 20) == (1 << 20) - 1 {
+            progress(0, vocab.len())?;
+        }
+        let next = state.nodes.next[node as usize];
+        if next != NONE {
+            let (l, r) = (
+                state.nodes.unit[node as usize],
+                state.nodes.unit[next as usize],
+            );
+            let count = state.counts[state.nodes.word[node as usize] as usize];
+            state.add_occurrence(l, r, node, count);
         }
     }
+    state.touched.clear();
     let entries: Vec<Entry> = (0..state.pairs.states.len() as u32)
         .filter(|&p| state.mergeable(p))
         .map(|p| state.entry(p))
@@ -469,7 +543,8 @@ pub fn train<W: AsRef<str>>(
         let s = &state.pairs.states[pair as usize];
         let (a, b, pair_frequency) = (s.left, s.right, s.freq);
         let (left_frequency, right_frequency) = (state.freq[a as usize], state.freq[b as usize]);
-        let c = state.merge(pair);
+        let vocab_len = vocab.len();
+        let c = state.merge(pair, &mut || progress(merges.len(), vocab_len))?;
         let merged = state.strings[c as usize].clone();
         let added = in_vocab.insert(merged.clone());
         if added {
@@ -485,7 +560,7 @@ pub fn train<W: AsRef<str>>(
             tokens_after: state.total_tokens,
             added,
         });
-        progress(merges.len(), vocab.len());
+        progress(merges.len(), vocab.len())?;
     }
     Ok(TrainOutput {
         vocab,
@@ -529,7 +604,7 @@ mod tests {
             vocab_size: 70,
             ..Default::default()
         };
-        let out = train(&words, &counts, &config, &mut |_, _| {}).unwrap();
+        let out = train(&words, &counts, &config, &mut |_, _| Ok(())).unwrap();
         let tail: Vec<&str> = out.vocab[45..].iter().map(String::as_str).collect();
         assert_eq!(
             tail,
@@ -545,7 +620,8 @@ mod tests {
 
     #[test]
     fn empty_corpus_is_an_error() {
-        let err = train::<&str>(&[], &[], &TrainerConfig::default(), &mut |_, _| {}).unwrap_err();
+        let err =
+            train::<&str>(&[], &[], &TrainerConfig::default(), &mut |_, _| Ok(())).unwrap_err();
         assert!(err.to_string().contains("no words"));
     }
 }

@@ -1,32 +1,43 @@
-//! Pair statistics: frequency, first occurrence and the words holding each pair.
+//! Pair statistics: frequency, the occurrences of each pair and the first of
+//! them, and the pairs each unit takes part in.
+//!
+//! An occurrence is named by the node (see `symbols.rs`) of its left unit.
+//! Nodes are numbered in first-appearance order of the words, left to right
+//! within a word, so the smallest live occurrence is the one met first.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 use rustc_hash::FxHashMap;
 
-/// Symbol id that stands for a character outside the alphabet: it forms no
-/// pairs and has no frequency.
-pub const BARRIER: u32 = u32::MAX;
-
-/// Not yet seen in any word.
-pub const NOWHERE: (u32, u32) = (u32::MAX, u32::MAX);
+/// No occurrence (a pair that is not in the corpus now).
+pub const NOWHERE: u32 = u32::MAX;
 
 #[derive(Clone, Debug)]
 pub struct PairState {
     pub left: u32,
     pub right: u32,
+    /// Σ count over the live occurrences.
     pub freq: u64,
-    /// (word, char position) of the first occurrence in first-appearance order.
-    pub first: (u32, u32),
+    /// The first live occurrence, or `NOWHERE`.
+    pub first: u32,
+    /// Bumped whenever the pair's queue entry is renewed (older ones are stale).
     pub version: u32,
-    /// Words that hold (or held) the pair; may contain stale entries.
-    pub words: Vec<u32>,
-    pub words_sorted: bool,
+    /// Every occurrence ever made, smallest first; those merged away since
+    /// stay until they surface and are checked. A node never holds the same
+    /// pair twice (units only grow), so none comes back to life.
+    pub occurrences: BinaryHeap<Reverse<u32>>,
+    /// Whether the pair is in its left and its right unit's `by_unit` list
+    /// (a pair of one unit twice is only in the first).
+    pub listed: [bool; 2],
 }
 
 #[derive(Debug, Default)]
 pub struct PairTable {
     ids: FxHashMap<u64, u32>,
     pub states: Vec<PairState>,
-    /// For each symbol, the pairs it takes part in (may contain dead pairs).
+    /// For each unit, the pairs it takes part in (dead ones are dropped when
+    /// met, and listed again if they come back).
     pub by_unit: Vec<Vec<u32>>,
 }
 
@@ -51,52 +62,45 @@ impl PairTable {
             freq: 0,
             first: NOWHERE,
             version: 0,
-            words: Vec::new(),
-            words_sorted: true,
+            occurrences: BinaryHeap::new(),
+            listed: [false; 2],
         });
-        for unit in [left, right] {
+        id
+    }
+
+    /// Puts pair `id` in its units' lists, where it is not already.
+    pub fn list(&mut self, id: u32) {
+        let s = &self.states[id as usize];
+        let units = [s.left, s.right];
+        let sides = if s.left == s.right { 1 } else { 2 };
+        for (side, &unit) in units.iter().enumerate().take(sides) {
+            if std::mem::replace(&mut self.states[id as usize].listed[side], true) {
+                continue;
+            }
             let u = unit as usize;
             if self.by_unit.len() <= u {
                 self.by_unit.resize(u + 1, Vec::new());
             }
             self.by_unit[u].push(id);
         }
-        if left == right {
-            self.by_unit[left as usize].pop();
-        }
-        id
     }
 
-    /// Records that `word` holds pair `id` (words are usually added in order).
-    pub fn add_word(&mut self, id: u32, word: u32) {
-        let s = &mut self.states[id as usize];
-        match s.words.last() {
-            Some(&last) if last == word => {}
-            Some(&last) => {
-                if last > word {
-                    s.words_sorted = false;
-                }
-                s.words.push(word);
+    /// The live pairs of `unit`; dead ones leave the list (and `list` puts
+    /// them back when they come back).
+    pub fn live_pairs_of(&mut self, unit: u32) -> Vec<u32> {
+        let Some(list) = self.by_unit.get_mut(unit as usize) else {
+            return Vec::new();
+        };
+        let mut list = std::mem::take(list);
+        list.retain(|&p| {
+            let s = &mut self.states[p as usize];
+            let live = s.freq > 0;
+            if !live {
+                s.listed[usize::from(s.left != unit)] = false;
             }
-            None => s.words.push(word),
-        }
+            live
+        });
+        self.by_unit[unit as usize].clone_from(&list);
+        list
     }
-
-    /// The sorted, deduplicated words of pair `id`.
-    pub fn sorted_words(&mut self, id: u32) -> &[u32] {
-        let s = &mut self.states[id as usize];
-        if !s.words_sorted {
-            s.words.sort_unstable();
-            s.words.dedup();
-            s.words_sorted = true;
-        }
-        &s.words
-    }
-}
-
-/// First char position of the pair `(left, right)` in a word, if any.
-pub fn first_position(syms: &[u32], starts: &[u32], left: u32, right: u32) -> Option<u32> {
-    syms.windows(2)
-        .position(|w| w[0] == left && w[1] == right)
-        .map(|i| starts[i])
 }

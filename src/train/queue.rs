@@ -24,8 +24,9 @@ pub struct Entry {
     pub freq: u64,
     /// Score denominator: `f(x) * f(y)` for WordPiece, 1 for frequency.
     pub denom: u128,
-    /// First occurrence: (word index, char position in the word).
-    pub first: (u32, u32),
+    /// First occurrence: its node, numbered in first-appearance order of the
+    /// words, left to right.
+    pub first: u32,
     pub pair: u32,
     pub version: u32,
 }
@@ -71,14 +72,14 @@ mod tests {
         let a = Entry {
             freq: 2,
             denom: 4,
-            first: (0, 3),
+            first: 3,
             pair: 7,
             version: 0,
         };
         let b = Entry {
             freq: 1,
             denom: 2,
-            first: (1, 0),
+            first: 10,
             pair: 1,
             version: 0,
         };
@@ -86,7 +87,7 @@ mod tests {
         let c = Entry {
             freq: 1,
             denom: 2,
-            first: (0, 1),
+            first: 1,
             pair: 9,
             version: 0,
         };
