@@ -39,7 +39,7 @@ test: lint test-rust test-python
 # cases in Rust (proptest) and 20x the Hypothesis examples, plus the hostile
 # files and Ctrl-C tests.
 fuzz: install
-	PROPTEST_CASES=20000 cargo test --release --quiet --test fuzz_encode --test fuzz_loaders
+	PROPTEST_CASES=20000 cargo test --release --quiet --test fuzz_encode --test fuzz_loaders --test fuzz_train
 	WPIECE_FUZZ_SCALE=20 $(PY) -m pytest tests
 
 fmt:

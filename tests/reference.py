@@ -106,8 +106,11 @@ def train_reference(
     min_frequency: int = 0,
     limit_alphabet: int | None = None,
     initial_alphabet: tuple[str, ...] = (),
+    suffix: str = "",
 ) -> list[str]:
-    """WordPiece training by the book: recompute every statistic at every step."""
+    """WordPiece training by the book: recompute every statistic at every step.
+    Words counted 0 are left out; `suffix` is appended to every word."""
+    word_counts = [(w + suffix, c) for w, c in word_counts if c > 0]
     char_freq: dict[str, int] = {}
     for w, c in word_counts:
         for ch in w:

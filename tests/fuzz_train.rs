@@ -1,0 +1,167 @@
+//! Property tests: the trainer against a plain trainer that recomputes every
+//! statistic at every step, on hostile words (made of prefix characters),
+//! prefixes, suffixes and counts from 0 to 2^64-1.
+
+use std::collections::HashMap;
+
+use proptest::prelude::*;
+
+use wpiece::train::{train, Score, TrainerConfig};
+use wpiece::Error;
+
+/// WordPiece training by the book (words counted 0 left out).
+fn reference(words: &[(String, u64)], config: &TrainerConfig) -> Vec<String> {
+    let prefix = config.continuing_subword_prefix.as_str();
+    let words: Vec<(String, u64)> = words
+        .iter()
+        .filter(|(_, c)| *c > 0)
+        .map(|(w, c)| (format!("{w}{}", config.end_of_word_suffix), *c))
+        .collect();
+    let mut splits: Vec<Vec<String>> = words
+        .iter()
+        .map(|(w, _)| {
+            w.chars()
+                .enumerate()
+                .map(|(k, ch)| {
+                    if k == 0 {
+                        ch.to_string()
+                    } else {
+                        format!("{prefix}{ch}")
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let mut vocab: Vec<String> = Vec::new();
+    let mut alphabet: Vec<String> = splits.iter().flatten().cloned().collect();
+    alphabet.sort();
+    for t in config.special_tokens.iter().chain(&alphabet) {
+        if !vocab.contains(t) {
+            vocab.push(t.clone());
+        }
+    }
+    while vocab.len() < config.vocab_size {
+        let mut unit: HashMap<&str, u128> = HashMap::new();
+        let mut pairs: Vec<((&str, &str), u128)> = Vec::new();
+        for ((_, c), split) in words.iter().zip(&splits) {
+            for s in split {
+                *unit.entry(s).or_insert(0) += *c as u128;
+            }
+            for w in split.windows(2) {
+                let key = (w[0].as_str(), w[1].as_str());
+                match pairs.iter_mut().find(|(k, _)| *k == key) {
+                    Some((_, p)) => *p += *c as u128,
+                    None => pairs.push((key, *c as u128)),
+                }
+            }
+        }
+        // Best score, ties to the pair met first (pairs are in that order).
+        let mut best: Option<((&str, &str), u128, u128)> = None;
+        for &((a, b), p) in &pairs {
+            if p < config.min_frequency as u128 {
+                continue;
+            }
+            let d = match config.score {
+                Score::WordPiece => unit[a] * unit[b],
+                Score::Frequency => 1,
+            };
+            // p / d > bp / bd, exactly (all below 2^64 * 2^128).
+            let better = best.is_none_or(|(_, bp, bd)| {
+                let (l, r) = (wide_mul(p, bd), wide_mul(bp, d));
+                l > r
+            });
+            if better {
+                best = Some(((a, b), p, d));
+            }
+        }
+        let Some(((a, b), _, _)) = best else { break };
+        let (a, b) = (a.to_owned(), b.to_owned());
+        let merged = format!("{a}{}", b.strip_prefix(prefix).unwrap_or(&b));
+        for split in &mut splits {
+            let mut i = 0;
+            while i + 1 < split.len() {
+                if split[i] == a && split[i + 1] == b {
+                    split[i] = merged.clone();
+                    split.remove(i + 1);
+                }
+                i += 1;
+            }
+        }
+        if !vocab.contains(&merged) {
+            vocab.push(merged);
+        }
+    }
+    vocab
+}
+
+/// `x * y` as (high, low) 128-bit halves, for exact comparison.
+fn wide_mul(x: u128, y: u128) -> (u128, u128) {
+    let (xh, xl) = (x >> 64, x & u64::MAX as u128);
+    let (yh, yl) = (y >> 64, y & u64::MAX as u128);
+    let ll = xl * yl;
+    let mid = xh * yl + xl * yh; // no overflow: one factor is below 2^64 here
+    let (low, carry) = ll.overflowing_add(mid << 64);
+    (xh * yh + (mid >> 64) + carry as u128, low)
+}
+
+fn words() -> impl Strategy<Value = Vec<(String, u64)>> {
+    let count = prop_oneof![
+        0u64..4,
+        Just(0u64),
+        Just(1u64 << 40),
+        Just(u64::MAX / 64),
+        Just(u64::MAX),
+    ];
+    prop::collection::vec(("[#@ab]{1,7}", count), 1..7).prop_map(|ws| {
+        let mut seen = std::collections::HashSet::new();
+        ws.into_iter()
+            .filter(|(w, _)| seen.insert(w.clone()))
+            .collect()
+    })
+}
+
+/// Cases per property: `n` in CI, `PROPTEST_CASES` for longer runs (`make fuzz`).
+fn cases(n: u32) -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(n)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(300), ..ProptestConfig::default() })]
+
+    #[test]
+    fn trainer_equals_the_plain_reference(
+        words in words(),
+        vocab_size in 1usize..40,
+        prefix in prop::sample::select(vec!["##", "#", "@@", "a", ""]),
+        suffix in prop::sample::select(vec!["", "", "#"]),
+        frequency in any::<bool>(),
+        min_frequency in prop::sample::select(vec![0u64, 0, 2]),
+    ) {
+        let config = TrainerConfig {
+            vocab_size,
+            min_frequency,
+            special_tokens: vec!["[UNK]".into()],
+            continuing_subword_prefix: prefix.into(),
+            end_of_word_suffix: suffix.into(),
+            score: if frequency { Score::Frequency } else { Score::WordPiece },
+            ..TrainerConfig::default()
+        };
+        let (ws, cs): (Vec<&str>, Vec<u64>) = words.iter().map(|(w, c)| (w.as_str(), *c)).unzip();
+        let total: u128 = words
+            .iter()
+            .map(|(w, c)| *c as u128 * (w.chars().count() + suffix.chars().count()) as u128)
+            .sum();
+        match train(&ws, &cs, &config, &mut |_, _| Ok(())) {
+            Ok(out) => {
+                prop_assert!(total <= u64::MAX as u128);
+                prop_assert_eq!(out.vocab, reference(&words, &config));
+            }
+            Err(Error::Overflow(_)) => prop_assert!(total > u64::MAX as u128),
+            Err(Error::Value(m)) => prop_assert!(cs.iter().all(|&c| c == 0), "{}", m),
+            Err(e) => prop_assert!(false, "unexpected error {e}"),
+        }
+    }
+}
