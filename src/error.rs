@@ -10,6 +10,10 @@ pub enum Error {
     Unsupported(String),
     /// Missing file (Python `FileNotFoundError`).
     NotFound(String),
+    /// A folder where a file was expected (Python `IsADirectoryError`).
+    IsADirectory(String),
+    /// No permission (Python `PermissionError`).
+    PermissionDenied(String),
     /// Other I/O failure (Python `OSError`).
     Io(String),
     /// A size asked for that memory cannot hold (Python `MemoryError`).
@@ -28,6 +32,8 @@ impl fmt::Display for Error {
             Error::Value(m)
             | Error::Unsupported(m)
             | Error::NotFound(m)
+            | Error::IsADirectory(m)
+            | Error::PermissionDenied(m)
             | Error::Io(m)
             | Error::Memory(m)
             | Error::Overflow(m) => f.write_str(m),
@@ -39,12 +45,23 @@ impl fmt::Display for Error {
 impl std::error::Error for Error {}
 
 impl Error {
-    /// Wraps an I/O error, naming the path it concerns.
+    /// Wraps an I/O error, naming the path it concerns (and, for a missing
+    /// file, whether it is the file or its folder that is missing).
     pub fn io(path: &std::path::Path, e: std::io::Error) -> Self {
+        use std::io::ErrorKind;
         let p = path.display();
         match e.kind() {
-            std::io::ErrorKind::NotFound => Error::NotFound(format!("no such file: {p}")),
-            std::io::ErrorKind::InvalidData => Error::Value(format!("{p}: {e}")),
+            ErrorKind::NotFound => match path.parent() {
+                Some(dir) if !dir.as_os_str().is_empty() && !dir.is_dir() => {
+                    Error::NotFound(format!("no such folder: {}", dir.display()))
+                }
+                _ => Error::NotFound(format!("no such file: {p}")),
+            },
+            ErrorKind::IsADirectory => Error::IsADirectory(format!("{p} is a folder, not a file")),
+            ErrorKind::PermissionDenied => {
+                Error::PermissionDenied(format!("{p}: permission denied"))
+            }
+            ErrorKind::InvalidData => Error::Value(format!("{p}: {e}")),
             _ => Error::Io(format!("{p}: {e}")),
         }
     }

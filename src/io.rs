@@ -1,10 +1,11 @@
 //! Files: reading text, atomic writes, and HF `tokenizer.json` (de)serialization.
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::Path;
 
 use serde_json::{json, Map, Value};
 
+use crate::cancel::Cancel;
 use crate::decode::Decoder;
 use crate::encode::{UnknownPolicy, WordPieceConfig};
 use crate::error::{Error, Result};
@@ -15,9 +16,84 @@ use crate::tokenizer::{
 };
 use crate::vocab::Vocab;
 
-/// Reads a UTF-8 text file; errors name the file (and the byte offset for bad UTF-8).
+/// Tokenizer files larger than this are refused: no real one comes near it,
+/// and reading an endless device must stop somewhere.
+pub const MAX_TOKENIZER_FILE: u64 = 1 << 30;
+
+/// Opens a regular file for reading. Folders, FIFOs, devices and sockets are
+/// refused before they are opened (a FIFO without a writer would block
+/// forever, `/dev/zero` never ends), and the file is opened without blocking
+/// and checked again, in case it was swapped meanwhile.
+pub fn open_regular(path: &Path) -> Result<(std::fs::File, std::fs::Metadata)> {
+    let check = |meta: &std::fs::Metadata| -> Result<()> {
+        if meta.is_dir() {
+            let e = std::io::Error::from(std::io::ErrorKind::IsADirectory);
+            return Err(Error::io(path, e));
+        }
+        if !meta.is_file() {
+            return Err(Error::Value(format!(
+                "{} is not a regular file ({})",
+                path.display(),
+                file_kind(meta)
+            )));
+        }
+        Ok(())
+    };
+    check(&std::fs::metadata(path).map_err(|e| Error::io(path, e))?)?;
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+    let file = options.open(path).map_err(|e| Error::io(path, e))?;
+    let meta = file.metadata().map_err(|e| Error::io(path, e))?;
+    check(&meta)?;
+    Ok((file, meta))
+}
+
+fn file_kind(meta: &std::fs::Metadata) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let t = meta.file_type();
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_char_device() {
+            return "a character device";
+        }
+        if t.is_block_device() {
+            return "a block device";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    let _ = meta;
+    "not a file"
+}
+
+/// Reads a UTF-8 text file of at most `MAX_TOKENIZER_FILE` bytes; errors
+/// name the file (and the byte offset for bad UTF-8).
 pub fn read_text(path: &Path) -> Result<String> {
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    let (file, meta) = open_regular(path)?;
+    if meta.len() > MAX_TOKENIZER_FILE {
+        return Err(Error::Value(format!(
+            "{} has {} bytes; tokenizer files of more than {MAX_TOKENIZER_FILE} are refused",
+            path.display(),
+            meta.len()
+        )));
+    }
+    let mut bytes = Vec::new();
+    // One byte past the limit tells a file that grew since it was checked.
+    file.take(MAX_TOKENIZER_FILE + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::io(path, e))?;
+    if bytes.len() as u64 > MAX_TOKENIZER_FILE {
+        return Err(Error::Value(format!(
+            "{} grew past {MAX_TOKENIZER_FILE} bytes while it was read",
+            path.display()
+        )));
+    }
     String::from_utf8(bytes).map_err(|e| {
         Error::Value(format!(
             "{}: invalid UTF-8 at byte offset {}",
@@ -27,30 +103,148 @@ pub fn read_text(path: &Path) -> Result<String> {
     })
 }
 
-/// Writes `data` to a temporary file beside `path`, then renames it over
-/// `path`, so readers never see a half-written file.
-pub fn write_atomic(path: &Path, data: &[u8]) -> Result<()> {
-    let dir = match path.parent() {
+/// Reads to the end, growing the buffer fallibly: a `.gz` that unpacks to
+/// more than memory holds is a `MemoryError`, not an abort. Polls `cancel`.
+fn read_to_end_fallibly(
+    mut reader: impl std::io::Read,
+    path: &Path,
+    cancel: &Cancel,
+) -> Result<Vec<u8>> {
+    const BLOCK: usize = 4 << 20;
+    let mut bytes: Vec<u8> = Vec::new();
+    loop {
+        cancel.check()?;
+        bytes.try_reserve(BLOCK).map_err(|_| {
+            Error::Memory(format!(
+                "{}: cannot hold its contents in memory ({} bytes read so far)",
+                path.display(),
+                bytes.len()
+            ))
+        })?;
+        let n = (&mut reader)
+            .take(BLOCK as u64)
+            .read_to_end(&mut bytes)
+            .map_err(|e| Error::io(path, e))?;
+        if n == 0 {
+            return Ok(bytes);
+        }
+    }
+}
+
+/// Where a write to `path` lands: `path` itself, or, for a symlink, the file
+/// it points to (the link stays a link). An empty path is refused.
+fn write_target(path: &Path) -> Result<std::path::PathBuf> {
+    if path.as_os_str().is_empty() {
+        return Err(Error::Value("the output path is empty".into()));
+    }
+    if path.is_symlink() {
+        return std::fs::canonicalize(path).map_err(|e| {
+            Error::Value(format!(
+                "{} is a symbolic link that leads nowhere ({e})",
+                path.display()
+            ))
+        });
+    }
+    if path.is_dir() {
+        let e = std::io::Error::from(std::io::ErrorKind::IsADirectory);
+        return Err(Error::io(path, e));
+    }
+    Ok(path.to_path_buf())
+}
+
+/// A temporary name beside `target`, unique in this process.
+fn temp_beside(target: &Path) -> Result<std::path::PathBuf> {
+    static SERIAL: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let dir = match target.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
-    let name = path
+    let name = target
         .file_name()
-        .ok_or_else(|| Error::Value(format!("not a file path: {}", path.display())))?;
-    let tmp = dir.join(format!(
-        ".{}.tmp{}",
+        .ok_or_else(|| Error::Value(format!("not a file path: {}", target.display())))?;
+    let serial = SERIAL.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    Ok(dir.join(format!(
+        ".{}.{}-{serial}.tmp",
         name.to_string_lossy(),
         std::process::id()
-    ));
+    )))
+}
+
+/// Writes `data` to a new temporary file beside `target`, synced to disk, with
+/// the mode of the file it will replace (if any). Removed again on failure.
+fn stage(target: &Path, data: &[u8]) -> Result<std::path::PathBuf> {
+    let tmp = temp_beside(target)?;
     let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)?;
         f.write_all(data)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
+        if let Ok(old) = std::fs::metadata(target) {
+            f.set_permissions(old.permissions())?;
+        }
+        f.sync_all()
     })();
     if let Err(e) = result {
         let _ = std::fs::remove_file(&tmp);
+        return Err(Error::io(target, e));
+    }
+    Ok(tmp)
+}
+
+/// Writes `data` to a temporary file beside `path`, then renames it over
+/// `path`, so readers never see a half-written file. A symlink is written
+/// through (its target is replaced), the mode of a replaced file is kept.
+pub fn write_atomic(path: &Path, data: &[u8]) -> Result<()> {
+    let target = write_target(path)?;
+    let tmp = stage(&target, data)?;
+    if let Err(e) = std::fs::rename(&tmp, &target) {
+        let _ = std::fs::remove_file(&tmp);
         return Err(Error::io(path, e));
+    }
+    Ok(())
+}
+
+/// Replaces a set of files in folder `dir` (made if missing): every new file
+/// is written and synced under a temporary name first, so a failure (a full
+/// disk) leaves the old set untouched. Then they are renamed into place in
+/// the given order, and the files of `stale` (the old set's files the new one
+/// lacks) are removed. Put the file readers look for first last, and remove
+/// stale ones after: a reader that looks for it sees the old set until the
+/// new one is whole.
+pub fn write_set_atomic(dir: &Path, files: &[(String, Vec<u8>)], stale: &[String]) -> Result<()> {
+    if dir.as_os_str().is_empty() {
+        return Err(Error::Value("the output folder is empty".into()));
+    }
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    let mut staged: Vec<(std::path::PathBuf, std::path::PathBuf)> = Vec::new();
+    for (name, data) in files {
+        let target = write_target(&dir.join(name)).and_then(|t| Ok((stage(&t, data)?, t)));
+        match target {
+            Ok(pair) => staged.push(pair),
+            Err(e) => {
+                for (tmp, _) in &staged {
+                    let _ = std::fs::remove_file(tmp);
+                }
+                return Err(e);
+            }
+        }
+    }
+    for (k, (tmp, target)) in staged.iter().enumerate() {
+        if let Err(e) = std::fs::rename(tmp, target) {
+            for (tmp, _) in &staged[k..] {
+                let _ = std::fs::remove_file(tmp);
+            }
+            return Err(Error::io(target, e));
+        }
+    }
+    for name in stale {
+        match std::fs::remove_file(dir.join(name)) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Err(Error::io(&dir.join(name), e))
+            }
+            _ => {}
+        }
     }
     Ok(())
 }
@@ -539,24 +733,16 @@ fn utf8<'a>(path: &Path, bytes: &'a [u8]) -> Result<&'a str> {
 /// A file's bytes: regular files are memory-mapped if `mmap` (no copy into
 /// the heap; the kernel reads ahead as we go), else read; `.gz` files are
 /// decompressed into memory.
-pub fn read_bytes(path: &Path, mmap: bool) -> Result<FileBytes> {
-    use std::io::Read;
-    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
-    let meta = file.metadata().map_err(|e| Error::io(path, e))?;
-    if meta.is_dir() {
-        let e = std::io::Error::from(std::io::ErrorKind::IsADirectory);
-        return Err(Error::io(path, e));
-    }
+pub fn read_bytes(path: &Path, mmap: bool, cancel: &Cancel) -> Result<FileBytes> {
+    let (file, meta) = open_regular(path)?;
     let gz = path.extension().is_some_and(|e| e == "gz");
-    // Pipes and empty files (which cannot be mapped) are read.
-    if gz || !mmap || !meta.is_file() || meta.len() == 0 {
-        let mut bytes = Vec::new();
-        if gz {
-            flate2::read::MultiGzDecoder::new(file).read_to_end(&mut bytes)
+    // Empty files cannot be mapped: they are read.
+    if gz || !mmap || meta.len() == 0 {
+        let bytes = if gz {
+            read_to_end_fallibly(flate2::read::MultiGzDecoder::new(file), path, cancel)
         } else {
-            std::io::BufReader::new(file).read_to_end(&mut bytes)
-        }
-        .map_err(|e| Error::io(path, e))?;
+            read_to_end_fallibly(std::io::BufReader::new(file), path, cancel)
+        }?;
         return Ok(FileBytes::Read(bytes));
     }
     // SAFETY: the map is only read, and its bytes are checked to be UTF-8
@@ -574,8 +760,13 @@ pub fn read_bytes(path: &Path, mmap: bool) -> Result<FileBytes> {
 /// Reads the documents of a file (plain or `.gz`; mapped if `mmap`) without
 /// copying them one by one; errors name the file and, for bad UTF-8 or JSON,
 /// the byte offset or line.
-pub fn read_documents(path: &Path, source: &DocSource, mmap: bool) -> Result<Documents> {
-    let bytes = read_bytes(path, mmap)?;
+pub fn read_documents(
+    path: &Path,
+    source: &DocSource,
+    mmap: bool,
+    cancel: &Cancel,
+) -> Result<Documents> {
+    let bytes = read_bytes(path, mmap, cancel)?;
     let sep = match source {
         DocSource::Separated(sep) => sep.as_str(),
         DocSource::JsonlField(field) => {
@@ -647,8 +838,13 @@ mod tests {
         let path = dir.join(name);
         std::fs::write(&path, content).unwrap();
         let read = |mmap| {
-            read_documents(&path, &DocSource::Separated(sep.into()), mmap)
-                .and_then(|d| Ok(d.as_strs()?.iter().map(|s| s.to_string()).collect()))
+            read_documents(
+                &path,
+                &DocSource::Separated(sep.into()),
+                mmap,
+                Cancel::never(),
+            )
+            .and_then(|d| Ok(d.as_strs()?.iter().map(|s| s.to_string()).collect()))
         };
         let got: Result<Vec<String>> = read(true);
         if let (Ok(mapped), Ok(read)) = (&got, read(false)) {
@@ -684,10 +880,22 @@ mod tests {
             "{err}"
         );
         let dir = std::env::temp_dir();
-        let err = read_documents(&dir, &DocSource::Separated("\n".into()), true).err();
-        assert!(matches!(err, Some(Error::Io(_))), "{err:?}");
+        let err = read_documents(
+            &dir,
+            &DocSource::Separated("\n".into()),
+            true,
+            Cancel::never(),
+        )
+        .err();
+        assert!(matches!(err, Some(Error::IsADirectory(_))), "{err:?}");
         let missing = dir.join("wpiece-no-such-file.txt");
-        let err = read_documents(&missing, &DocSource::Separated("\n".into()), true).err();
+        let err = read_documents(
+            &missing,
+            &DocSource::Separated("\n".into()),
+            true,
+            Cancel::never(),
+        )
+        .err();
         assert!(matches!(err, Some(Error::NotFound(_))), "{err:?}");
     }
 }

@@ -6,8 +6,8 @@ use std::sync::Arc;
 use numpy::{IntoPyArray, PyArrayMethods};
 use pyo3::create_exception;
 use pyo3::exceptions::{
-    PyFileNotFoundError, PyKeyboardInterrupt, PyMemoryError, PyOSError, PyOverflowError,
-    PyRuntimeError, PyValueError,
+    PyFileNotFoundError, PyIsADirectoryError, PyKeyboardInterrupt, PyMemoryError, PyOSError,
+    PyOverflowError, PyPermissionError, PyRuntimeError, PyValueError,
 };
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
@@ -40,6 +40,8 @@ fn to_py(e: Error) -> PyErr {
         Error::Value(m) => PyValueError::new_err(m),
         Error::Unsupported(m) => UnsupportedComponentError::new_err(m),
         Error::NotFound(m) => PyFileNotFoundError::new_err(m),
+        Error::IsADirectory(m) => PyIsADirectoryError::new_err(m),
+        Error::PermissionDenied(m) => PyPermissionError::new_err(m),
         Error::Io(m) => PyOSError::new_err(m),
         Error::Memory(m) => PyMemoryError::new_err(m),
         Error::Overflow(m) => PyOverflowError::new_err(m),
@@ -684,7 +686,7 @@ impl PyTokenizer {
             let mut files = Vec::with_capacity(paths.len());
             for p in &paths {
                 cancel.check()?;
-                files.push(io::read_documents(p, &source, mmap)?);
+                files.push(io::read_documents(p, &source, mmap, cancel)?);
             }
             let mut refs: Vec<&str> = Vec::new();
             for f in &files {
@@ -956,6 +958,22 @@ fn read_text(path: std::path::PathBuf) -> PyResult<String> {
     guard(|| io::read_text(&path))
 }
 
+/// Replaces files of a folder as a set (see `io::write_set_atomic`).
+#[pyfunction]
+fn write_set_atomic(
+    dir: std::path::PathBuf,
+    files: Vec<(String, Vec<u8>)>,
+    stale: Vec<String>,
+) -> PyResult<()> {
+    guard(|| io::write_set_atomic(&dir, &files, &stale))
+}
+
+/// The tokens of a `vocab.txt` file, read exactly as HF reads them.
+#[pyfunction]
+fn read_vocab_txt(path: std::path::PathBuf) -> PyResult<Vec<String>> {
+    guard(|| crate::vocab::vocab_txt_tokens(&io::read_text(&path)?))
+}
+
 /// Writes a file atomically (temp file + rename).
 #[pyfunction]
 fn write_atomic(path: std::path::PathBuf, data: &[u8]) -> PyResult<()> {
@@ -968,6 +986,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyEncoding>()?;
     m.add_class::<PyWordCounter>()?;
     m.add_function(wrap_pyfunction!(read_text, m)?)?;
+    m.add_function(wrap_pyfunction!(read_vocab_txt, m)?)?;
+    m.add_function(wrap_pyfunction!(write_set_atomic, m)?)?;
     m.add_function(wrap_pyfunction!(write_atomic, m)?)?;
     m.add(
         "UnsupportedComponentError",

@@ -52,14 +52,13 @@ impl Vocab {
         Self::new(slots.into_iter().flatten().collect())
     }
 
-    /// Parses `vocab.txt`: one token per line, the line number is the id.
+    /// Parses `vocab.txt` exactly as HF's `WordPiece.read_file`: lines end at
+    /// `\n` only (a `\r` before it goes too), each token is its line without
+    /// trailing whitespace, and the line number is the id. Other line breaks
+    /// (U+2028, `\x85`, `\x0c`, ...) inside a line are part of the token; a
+    /// byte-order mark is kept, as HF keeps it.
     pub fn from_vocab_txt(text: &str) -> Result<Self> {
-        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let tokens: Vec<String> = text.lines().map(|l| l.trim_end().to_owned()).collect();
-        if tokens.is_empty() {
-            return Err(Error::Value("vocabulary file is empty".into()));
-        }
-        Self::new(tokens)
+        Self::new(vocab_txt_tokens(text)?)
     }
 
     /// `vocab.txt` text: one token per line.
@@ -91,6 +90,16 @@ impl Vocab {
     pub fn tokens(&self) -> &[String] {
         &self.tokens
     }
+}
+
+/// The tokens of a `vocab.txt`, in id order (see [`Vocab::from_vocab_txt`]).
+pub fn vocab_txt_tokens(text: &str) -> Result<Vec<String>> {
+    // `str::lines` splits as Rust's `BufRead::lines`, which HF reads with.
+    let tokens: Vec<String> = text.lines().map(|l| l.trim_end().to_owned()).collect();
+    if tokens.is_empty() {
+        return Err(Error::Value("vocabulary file is empty".into()));
+    }
+    Ok(tokens)
 }
 
 #[cfg(test)]

@@ -232,7 +232,7 @@ def test_encode_files_plain_gz_separator_and_jsonl(tmp_path, en_lines) -> None:
     (tmp_path / "bad.txt").write_bytes(b"fine\n\xff\n")
     with pytest.raises(ValueError, match="invalid UTF-8 at byte offset 5"):
         tok.encode_files(tmp_path / "bad.txt")
-    with pytest.raises(OSError, match="directory"):
+    with pytest.raises(IsADirectoryError, match="is a folder"):
         tok.encode_files(tmp_path)
     (tmp_path / "empty.txt").write_bytes(b"")
     ids, rows = tok.encode_files([tmp_path / "empty.txt", tmp_path / "a.txt"])

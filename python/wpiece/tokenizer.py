@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -22,6 +23,9 @@ Padding = Union[bool, Literal["longest", "max_length"]]
 _PaddingTuple = tuple[Optional[int], Optional[int], Optional[int], str, int]
 
 BERT_SPECIAL_TOKENS: tuple[str, ...] = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
+
+# The files a folder save writes; any of them the new set lacks is removed.
+_FOLDER_FILES = ("vocab.txt", "training_record.json", "tokenizer.json")
 
 _OPTION_NAMES = (
     "unk_token",
@@ -127,25 +131,22 @@ class Tokenizer:
         unknown_options = set(options) - set(_OPTION_NAMES)
         if unknown_options:
             raise TypeError(f"unknown options: {sorted(unknown_options)}")
-        p = Path(path)
+        p = _path(path)
         if p.is_dir():
             for name in ("tokenizer.json", "vocab.txt"):
-                if (p / name).is_file():
+                if (p / name).exists():
                     p = p / name
                     break
             else:
                 raise FileNotFoundError(f"no tokenizer.json or vocab.txt in {p}")
-        text = _core.read_text(p)
         if p.suffix == ".json":
-            core = _core.Tokenizer.from_json(text)
+            core = _core.Tokenizer.from_json(_core.read_text(p))
             if options:
                 set_strip = "strip_accents" in options
                 core = core.with_options(**options, set_strip_accents=set_strip)
             return cls._from_core(core)
-        tokens = [line.rstrip() for line in text.lstrip("\ufeff").splitlines()]
-        if not tokens:
-            raise ValueError(f"{p}: vocabulary file is empty")
-        return cls(tokens, **options)
+        # Lines as HF reads them: split at "\n" only, trailing whitespace dropped.
+        return cls(_core.read_vocab_txt(p), **options)
 
     # ----- persistence -------------------------------------------------
 
@@ -153,8 +154,17 @@ class Tokenizer:
         """Saves as HF ``tokenizer.json`` (path ending in ``.json``), as ``vocab.txt``
         (any other file name with a suffix), or both into a folder (an existing
         folder or a path without suffix), with ``training_record.json`` when the
-        tokenizer was trained. Each file is written to a temporary
-        name, then renamed, so no reader sees a half-written file.
+        tokenizer was trained.
+
+        Each file is written to a temporary name and renamed, so no reader sees
+        a half-written file; a replaced file keeps its mode, and a symbolic
+        link is written through (its target is replaced). A folder is saved as
+        a set: every new file is written first (a failure such as a full disk
+        leaves the old set as it was), then renamed into place with
+        ``tokenizer.json`` last, and files of the old set that the new one
+        lacks are removed (a tokenizer that ``tokenizer.json`` cannot express
+        removes an older ``tokenizer.json``), so :meth:`from_file` on the
+        folder loads the old tokenizer or the new one, never a mix.
 
         >>> import tempfile, os
         >>> tok = Tokenizer(["[UNK]", "a", "##b"])
@@ -163,14 +173,18 @@ class Tokenizer:
         >>> Tokenizer.from_file(os.path.join(d, "tokenizer.json")).tokenize("ab")
         ['a', '##b']
         """
-        p = Path(path)
+        p = _path(path)
         if p.is_dir() or not p.suffix:
-            p.mkdir(parents=True, exist_ok=True)
-            _core.write_atomic(p / "vocab.txt", self._core.vocab_txt().encode())
-            if self._json_expressible():
-                _core.write_atomic(p / "tokenizer.json", self.to_json().encode())
+            files = [("vocab.txt", self._core.vocab_txt().encode())]
             if self.training_record is not None:
-                self.training_record.save(p / "training_record.json")
+                record = json.dumps(self.training_record.to_dict(), ensure_ascii=False)
+                files.append(("training_record.json", record.encode()))
+            if self._json_expressible():
+                # Last: readers look for it first, so they see the old set until now.
+                files.append(("tokenizer.json", self.to_json().encode()))
+            written = {name for name, _ in files}
+            stale = [n for n in _FOLDER_FILES if n not in written]
+            _core.write_set_atomic(p, files, stale)
             return
         if p.suffix == ".json":
             _core.write_atomic(p, self.to_json().encode())
@@ -555,6 +569,15 @@ class Tokenizer:
             f"Tokenizer(vocab_size={len(self)}, lowercase={s.get('lowercase')}, "
             f"pre_tokenizer={s['pre_tokenizer']!r}, unk_token={s['unk_token']!r})"
         )
+
+
+def _path(path: PathLike) -> Path:
+    """A path argument: str or os.PathLike, not empty."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"path must be str or os.PathLike, got {type(path).__name__}")
+    if os.fspath(path) in ("", b""):
+        raise ValueError("the path is empty")
+    return Path(os.fsdecode(path))
 
 
 def _check_threads(num_threads: Optional[int]) -> None:

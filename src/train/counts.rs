@@ -143,7 +143,7 @@ impl WordSplitter {
     /// Counts the words of a text file (plain or `.gz`), one document per
     /// line, read in blocks so memory stays bounded.
     pub fn count_file(&self, path: &Path, into: &mut WordCounts, cancel: &Cancel) -> Result<()> {
-        let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+        let (file, _) = crate::io::open_regular(path)?;
         let reader: Box<dyn Read> = if path.extension().is_some_and(|e| e == "gz") {
             Box::new(flate2::read::MultiGzDecoder::new(file))
         } else {
