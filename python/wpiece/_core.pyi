@@ -1,7 +1,7 @@
 """Type stubs of the Rust extension `wpiece._core`."""
 
 from os import PathLike
-from typing import Callable, Optional, Union, final
+from typing import Any, Callable, Optional, Union, final
 
 import numpy as np
 import numpy.typing as npt
@@ -12,7 +12,9 @@ __all__ = [
     "UnsupportedComponentError",
     "WordCounter",
     "read_text",
+    "read_vocab_txt",
     "write_atomic",
+    "write_set_atomic",
 ]
 
 _Truncation = Optional[tuple[int, str]]
@@ -35,6 +37,14 @@ class Encoding:
     @property
     def special_tokens_mask(self) -> list[int]: ...
     def __len__(self) -> int: ...
+    @staticmethod
+    def _from_state(
+        state: tuple[
+            list[int], list[int], list[str], list[tuple[int, int]], list[int], list[int]
+        ],
+    ) -> Encoding: ...
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]: ...
+    def __eq__(self, other: object) -> bool: ...
 
 @final
 class WordCounter:
@@ -172,3 +182,7 @@ class Tokenizer:
 
 def read_text(path: Union[str, PathLike[str]]) -> str: ...
 def write_atomic(path: Union[str, PathLike[str]], data: bytes) -> None: ...
+def read_vocab_txt(path: Union[str, PathLike[str]]) -> list[str]: ...
+def write_set_atomic(
+    dir: Union[str, PathLike[str]], files: list[tuple[str, bytes]], stale: list[str]
+) -> None: ...

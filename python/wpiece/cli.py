@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
+import shutil
 import sys
+import tempfile
 import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Optional
+from typing import IO, Optional
 
 from . import BERT_SPECIAL_TOKENS, Tokenizer, sample_text_path, sample_vocab_path
-from .training import _jsonl_texts, resolve_files, train, train_from_iterator
+from .training import _jsonl_texts, read_lines, resolve_files, train, train_from_iterator
 
 EPILOG = """examples:
   wpiece demo
@@ -39,12 +43,9 @@ def _progress_wanted(args: argparse.Namespace) -> bool:
 
 def _read_docs(paths: Sequence[str], field: Optional[str]) -> Iterator[str]:
     """Documents (one per line) from files, globs, `.gz`, `.jsonl` or `-` (stdin)."""
-    import gzip
-
     for item in paths:
         if item == "-":
-            for line in sys.stdin:
-                yield line.rstrip("\n")
+            yield from read_lines(sys.stdin.buffer, "stdin")
             continue
         for p in resolve_files(item):
             if field is not None or p.suffix == ".jsonl" or p.name.endswith(".jsonl.gz"):
@@ -52,10 +53,62 @@ def _read_docs(paths: Sequence[str], field: Optional[str]) -> Iterator[str]:
                     raise CliError(f"{p}: give --field for .jsonl input")
                 yield from _jsonl_texts(p, field)
                 continue
-            opener = gzip.open if p.suffix == ".gz" else open
-            with opener(p, "rt", encoding="utf-8") as f:  # type: ignore[operator]
-                for line in f:
-                    yield line.rstrip("\n")
+            yield from read_lines(p)
+
+
+@contextlib.contextmanager
+def _atomic_output(path: str) -> Iterator[IO[str]]:
+    """A text file written under a temporary name beside `path` and renamed
+    to it when the block ends; on an error or Ctrl-C the temporary file is
+    removed and `path` is left as it was."""
+    target = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            yield f
+            f.flush()
+            os.fsync(f.fileno())
+        if target.exists():
+            shutil.copymode(target, tmp)
+        else:
+            os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _check_output_folder(path: str) -> None:
+    """Fails now, not after a long run, if `path` cannot become a folder of
+    outputs: its nearest existing ancestor must be a writable folder."""
+    p = Path(path).absolute()
+    if p.exists() and not p.is_dir():
+        raise CliError(f"{path} exists and is not a folder")
+    ancestor = p
+    while not ancestor.exists():
+        ancestor = ancestor.parent
+    if not ancestor.is_dir():
+        raise CliError(f"cannot write to {path}: {ancestor} is not a folder")
+    try:
+        probe = tempfile.TemporaryFile(dir=ancestor)
+    except OSError as e:
+        raise CliError(f"cannot write to {path}: {ancestor}: {e.strerror}") from None
+    probe.close()
+
+
+def _check_output_file(path: str) -> None:
+    if not path:
+        raise CliError("the output path is empty")
+    if Path(path).is_dir():
+        raise CliError(f"{path} is a folder; give a file name")
+    _check_output_folder(str(Path(path).absolute().parent))
 
 
 def _load(path: str, lowercase: Optional[bool] = None) -> Tokenizer:
@@ -87,6 +140,12 @@ def _train(args: argparse.Namespace) -> int:
         "show_progress": _progress_wanted(args),
         "num_threads": args.threads,
     }
+    _check_output_folder(args.output)
+    if args.report:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            raise CliError("--report needs matplotlib: pip install 'wpiece[report]'") from None
     start = time.perf_counter()
     plain_files = "-" not in args.corpus and args.field is None
     if plain_files and not any(str(c).endswith(".jsonl") for c in args.corpus):
@@ -105,7 +164,9 @@ def _train(args: argparse.Namespace) -> int:
         f"compression: {curve[0][1]:.3f} tokens/word with the alphabet "
         f"({curve[0][0]:,} tokens) -> {curve[-1][1]:.3f} tokens/word at {curve[-1][0]:,}"
     )
-    written = sorted(p.name for p in out.iterdir())
+    written = [
+        n for n in ("tokenizer.json", "training_record.json", "vocab.txt") if (out / n).exists()
+    ]
     if args.report:
         from .report import write_report
 
@@ -121,16 +182,48 @@ def _train(args: argparse.Namespace) -> int:
 def _encode(args: argparse.Namespace) -> int:
     tok = _load(args.tokenizer)
     docs = list(_read_docs(args.input, args.field))
+    out_path = args.output
+    fmt = args.format or ("npy" if out_path and out_path.endswith(".npy") else "jsonl")
+    if fmt == "npy" and not out_path:
+        raise CliError("--format npy needs -o FILE.npy")
+    if out_path is not None:
+        _check_output_file(out_path)
+    chunk = 65536
+    all_ids, all_rows = [], [0]
+    with contextlib.ExitStack() as stack:
+        out = (
+            stack.enter_context(_atomic_output(out_path))
+            if out_path and fmt == "jsonl"
+            else sys.stdout
+        )
+        _encode_chunks(tok, docs, args, fmt, out, all_ids, all_rows, chunk)
+    if fmt == "npy":
+        import numpy as np
+
+        from . import _core
+
+        target = Path(out_path)
+        base = target.name[: -len(".npy")] if target.name.endswith(".npy") else target.name
+        ids_arr = np.concatenate(all_ids) if all_ids else np.zeros(0, dtype=np.uint32)
+        files = [
+            (f"{base}.rows.npy", _npy_bytes(np.asarray(all_rows, dtype=np.int64))),
+            (f"{base}.npy", _npy_bytes(ids_arr)),
+        ]
+        _core.write_set_atomic(target.parent if str(target.parent) else Path("."), files, [])
+        print(
+            f"wrote {ids_arr.size:,} ids of {len(docs):,} documents to "
+            f"{target.parent / base}.npy (row offsets in {base}.rows.npy)",
+            file=sys.stderr,
+        )
+    return 0
+
+
+def _encode_chunks(tok, docs, args, fmt, out, all_ids, all_rows, chunk) -> None:  # type: ignore[no-untyped-def]
     bar = None
     if _progress_wanted(args):
         from tqdm.auto import tqdm
 
         bar = tqdm(total=len(docs), desc="encoding", unit="doc")
-    out_path = args.output
-    fmt = args.format or ("npy" if out_path and out_path.endswith(".npy") else "jsonl")
-    chunk = 65536
-    all_ids, all_rows = [], [0]
-    out = open(out_path, "w", encoding="utf-8") if out_path and fmt == "jsonl" else sys.stdout
     try:
         for i in range(0, len(docs), chunk):
             part = docs[i : i + chunk]
@@ -145,35 +238,18 @@ def _encode(args: argparse.Namespace) -> int:
             if bar is not None:
                 bar.update(len(part))
     finally:
-        if out is not sys.stdout:
-            out.close()
         if bar is not None:
             bar.close()
-    if fmt == "npy":
-        import numpy as np
-
-        if not out_path:
-            raise CliError("--format npy needs -o FILE.npy")
-        base = out_path[: -len(".npy")] if out_path.endswith(".npy") else out_path
-        ids_arr = np.concatenate(all_ids) if all_ids else np.zeros(0, dtype=np.uint32)
-        _save_npy(f"{base}.npy", ids_arr)
-        _save_npy(f"{base}.rows.npy", np.asarray(all_rows, dtype=np.int64))
-        print(
-            f"wrote {ids_arr.size:,} ids of {len(docs):,} documents to {base}.npy "
-            f"(row offsets in {base}.rows.npy)",
-            file=sys.stderr,
-        )
-    return 0
 
 
-def _save_npy(path: str, array) -> None:  # type: ignore[no-untyped-def]
+def _npy_bytes(array) -> bytes:  # type: ignore[no-untyped-def]
+    import io
+
     import numpy as np
 
-    from . import _core
-
-    buf = __import__("io").BytesIO()
+    buf = io.BytesIO()
     np.save(buf, array)
-    _core.write_atomic(Path(path), buf.getvalue())
+    return buf.getvalue()
 
 
 def _decode(args: argparse.Namespace) -> int:
@@ -190,7 +266,13 @@ def _decode(args: argparse.Namespace) -> int:
                 raise CliError(
                     f"line {n}: expected a JSON list of ids or ids separated by spaces"
                 ) from e
-            print(tok.decode(ids, skip_special_tokens=not args.keep_special_tokens))
+            if not isinstance(ids, list):
+                raise CliError(f"line {n}: expected a JSON list of ids")
+            try:
+                text = tok.decode(ids, skip_special_tokens=not args.keep_special_tokens)
+            except (TypeError, OverflowError) as e:
+                raise CliError(f"line {n}: {e}") from None
+            print(text)
     finally:
         if source is not sys.stdin:
             source.close()
@@ -327,6 +409,8 @@ def _demo(args: argparse.Namespace) -> int:
     tok = Tokenizer.from_file(args.vocab or sample_vocab_path())
     path = args.corpus or sample_text_path()
     docs = [d for d in _read_docs([str(path)], None) if d.strip()]
+    if len(docs) < 2:
+        raise CliError(f"{path}: the demo needs at least two non-empty lines")
     first = tok.encode(docs[0])
     print(f"tokenizer: {tok!r}")
     print(f"text:   {docs[0]}")
@@ -356,6 +440,13 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 # ----- parser -------------------------------------------------------------------
+
+
+def _thread_count(text: str) -> int:
+    n = int(text)
+    if not 1 <= n <= 1024:
+        raise argparse.ArgumentTypeError(f"must be from 1 to 1024, got {n}")
+    return n
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -405,7 +496,7 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--cased", action="store_true", help="do not lowercase")
     t.add_argument("--pre-tokenizer", choices=["bert", "whitespace"], default="bert")
     t.add_argument("--score", choices=["wordpiece", "frequency"], default="wordpiece")
-    t.add_argument("--threads", type=int)
+    t.add_argument("--threads", type=_thread_count)
     t.add_argument("--report", action="store_true", help="also write report.png and report.html")
     progress_flags(t)
     t.set_defaults(func=_train)
@@ -465,8 +556,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.func(args))
-    except (CliError, OSError, ValueError, TypeError) as e:
+    except (CliError, OSError, ValueError, TypeError, OverflowError, MemoryError) as e:
         print(f"wpiece: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
+        print("wpiece: interrupted; nothing was written", file=sys.stderr)
         return 130

@@ -264,8 +264,7 @@ class Tokenizer:
         >>> tok.encode("a a a a a").tokens
         ['[CLS]', 'a', 'a', '[SEP]']
         """
-        if max_length < 0:
-            raise ValueError("max_length must be >= 0")
+        _check_int(max_length, "max_length")
         if strategy not in ("longest_first", "only_first", "only_second"):
             raise ValueError(f"unknown truncation strategy {strategy!r}")
         self._truncation = (int(max_length), strategy)
@@ -517,13 +516,15 @@ class Tokenizer:
         return self._core.encode(text, None, False, None, None).tokens
 
     def decode(self, ids: Iterable[int], skip_special_tokens: bool = True) -> str:
-        """Text from ids, as HF's WordPiece decoder gives it.
+        """Text from ids, as HF's WordPiece decoder gives it. As in HF: ids
+        that no token has are skipped, an id that is not an int (a float, a
+        str) raises ``TypeError``, one outside 0..2^32-1 ``OverflowError``.
 
         >>> tok = Tokenizer(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "hello", "##s", "!"])
         >>> tok.decode([2, 4, 5, 6, 3])
         'hellos!'
         """
-        return self._core.decode([int(i) for i in ids], skip_special_tokens)
+        return self._core.decode(_ids(ids), skip_special_tokens)
 
     def decode_batch(
         self, sequences: Iterable[Iterable[int]], skip_special_tokens: bool = True
@@ -547,10 +548,14 @@ class Tokenizer:
         return self._core.token_to_id(token)
 
     def id_to_token(self, id: int) -> Optional[str]:
-        """The token of ``id``, or None."""
-        if id < 0:
-            return None
-        return self._core.id_to_token(id)
+        """The token of ``id``, or None if no token has it. As in HF: an id
+        that is not an int raises ``TypeError``, one outside 0..2^32-1
+        ``OverflowError`` (the same rule as :meth:`decode`).
+
+        >>> Tokenizer(["[UNK]", "a"]).id_to_token(1), Tokenizer(["[UNK]"]).id_to_token(7)
+        ('a', None)
+        """
+        return self._core.id_to_token(_ids([id])[0])
 
     def get_vocab(self) -> dict[str, int]:
         """The vocabulary as a dict token -> id."""
@@ -600,6 +605,27 @@ def _check_int(
     if n < 0 or (upper is not None and n > upper):
         bound = "" if upper is None else f" and at most {upper}"
         raise ValueError(f"{name} must be at least 0{bound}, got {n}")
+
+
+def _ids(ids: Iterable[int]) -> list[int]:
+    """Token ids as ints in 0..2^32-1 (numpy integer arrays taken whole)."""
+    if isinstance(ids, (str, bytes)):
+        raise TypeError("ids must be a sequence of int, not a str")
+    dtype = getattr(ids, "dtype", None)
+    if dtype is not None and getattr(dtype, "kind", "") in "iu" and getattr(ids, "size", 1):
+        lo, hi = int(ids.min()), int(ids.max())  # type: ignore[attr-defined]
+        if lo < 0 or hi > _U32_MAX:
+            raise OverflowError(f"token id {lo if lo < 0 else hi} is outside 0..{_U32_MAX}")
+        return ids.tolist()  # type: ignore[attr-defined,no-any-return]
+    out = []
+    for i in ids:
+        if not hasattr(i, "__index__"):
+            raise TypeError(f"token ids must be int, got {type(i).__name__} {i!r}")
+        n = i.__index__()
+        if n < 0 or n > _U32_MAX:
+            raise OverflowError(f"token id {n} is outside 0..{_U32_MAX}")
+        out.append(n)
+    return out
 
 
 def _check_str(value: object, name: str) -> None:

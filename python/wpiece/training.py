@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import gzip
 import json
 import os
+import stat
+import zlib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Literal, Optional, Union
+from typing import Any, BinaryIO, Literal, Optional, Union
 
 from . import _core
 from .tokenizer import BERT_SPECIAL_TOKENS, Tokenizer
@@ -94,8 +97,39 @@ class TrainingRecord:
         return cls.from_dict(json.loads(_core.read_text(Path(path))))
 
 
+def check_input_file(p: Path) -> Path:
+    """`p` if it is a regular file; else the error that says what it is.
+
+    >>> check_input_file(Path("/no/such/folder/x.txt"))
+    Traceback (most recent call last):
+    FileNotFoundError: no such folder: /no/such/folder
+    """
+    try:
+        st = os.stat(p)
+    except FileNotFoundError:
+        parent = p.parent
+        if str(parent) not in ("", ".") and not parent.is_dir():
+            raise FileNotFoundError(f"no such folder: {parent}") from None
+        raise FileNotFoundError(f"no such file: {p}") from None
+    except OSError as e:  # a symlink loop, a name too long, no permission on the folder
+        raise type(e)(e.errno, f"{p}: {e.strerror}") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise IsADirectoryError(f"{p} is a folder, not a file")
+    if not stat.S_ISREG(st.st_mode):
+        kinds = {
+            stat.S_IFIFO: "a FIFO",
+            stat.S_IFCHR: "a character device",
+            stat.S_IFBLK: "a block device",
+            stat.S_IFSOCK: "a socket",
+        }
+        what = kinds.get(stat.S_IFMT(st.st_mode), "not a file")
+        raise ValueError(f"{p} is not a regular file ({what})")
+    return p
+
+
 def resolve_files(files: Files) -> list[Path]:
-    """Expands globs; every path must exist (``FileNotFoundError`` names it).
+    """Expands globs; every path must be a regular file (the error says what
+    it is otherwise: missing, a folder, a FIFO or a device).
 
     >>> import wpiece
     >>> resolve_files(str(wpiece.sample_text_path()))[0].name
@@ -104,35 +138,65 @@ def resolve_files(files: Files) -> list[Path]:
     items = [files] if isinstance(files, (str, os.PathLike)) else list(files)
     out: list[Path] = []
     for item in items:
-        s = os.fspath(item)
+        s = os.fsdecode(os.fspath(item))
+        if not s:
+            raise ValueError("an input path is empty")
         if glob.has_magic(s):
             matches = sorted(glob.glob(s, recursive=True))
             if not matches:
                 raise FileNotFoundError(f"no file matches {s}")
-            out.extend(Path(m) for m in matches)
+            out.extend(check_input_file(Path(m)) for m in matches)
         else:
-            p = Path(s)
-            if not p.is_file():
-                raise FileNotFoundError(f"no such file: {s}")
-            out.append(p)
+            out.append(check_input_file(Path(s)))
     if not out:
         raise ValueError("no input files given")
     return out
 
 
+def read_lines(source: Union[Path, BinaryIO], name: Optional[str] = None) -> Iterator[str]:
+    """Lines of a file (plain or `.gz`) or of a binary stream, without their
+    line ends. Bad UTF-8 or broken `.gz` data raise ``ValueError`` naming the
+    file (or ``name``, e.g. stdin) and the byte offset.
+
+    >>> import wpiece
+    >>> next(read_lines(wpiece.sample_text_path()))[:30]
+    'In the beginning God created t'
+    """
+    label = name or str(source)
+    if isinstance(source, Path):
+        check_input_file(source)
+        raw: BinaryIO = gzip.open(source, "rb") if source.suffix == ".gz" else open(source, "rb")
+    else:
+        raw = source
+    offset = 0
+    try:
+        with raw if isinstance(source, Path) else contextlib.nullcontext(raw):
+            for line in raw:
+                try:
+                    text = line.decode("utf-8")
+                except UnicodeDecodeError as e:
+                    raise ValueError(
+                        f"{label}: invalid UTF-8 at byte offset {offset + e.start}"
+                    ) from None
+                offset += len(line)
+                if text.endswith("\n"):
+                    text = text[:-1].removesuffix("\r")
+                yield text
+    except (EOFError, zlib.error, gzip.BadGzipFile) as e:
+        raise ValueError(f"{label}: broken gzip data ({e or 'it ends too soon'})") from None
+
+
 def _jsonl_texts(path: Path, field_name: str) -> Iterator[str]:
-    opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rt", encoding="utf-8") as f:  # type: ignore[operator]
-        for n, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                value = json.loads(line)[field_name]
-            except (json.JSONDecodeError, KeyError, TypeError) as e:
-                raise ValueError(f"{path}:{n}: no string field {field_name!r} ({e})") from None
-            if not isinstance(value, str):
-                raise ValueError(f"{path}:{n}: field {field_name!r} is not a string")
-            yield value
+    for n, line in enumerate(read_lines(path), 1):
+        if not line.strip():
+            continue
+        try:
+            value = json.loads(line)[field_name]
+        except (json.JSONDecodeError, KeyError, TypeError) as e:
+            raise ValueError(f"{path}:{n}: no string field {field_name!r} ({e})") from None
+        if not isinstance(value, str):
+            raise ValueError(f"{path}:{n}: field {field_name!r} is not a string")
+        yield value
 
 
 class _Progress:
