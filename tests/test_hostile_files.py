@@ -1,0 +1,333 @@
+"""Hostile files and paths: every reader refuses what is not a regular file
+with an error that says what it is (never a hang or reading forever), vocab.txt
+means what it means to HF, and every writer leaves the old file or set whole
+when it fails (a full disk) and keeps modes and symlinks."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import pickle
+import shutil
+import stat
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from tokenizers.models import WordPiece as HFWordPiece
+
+import wpiece
+
+from conftest import TOKENIZER_JSON, VOCAB_TXT
+
+SMALL = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "hello", "world", "##s"]
+
+
+def all_readers(path: Path) -> list:
+    """Every public call that reads a file given by path."""
+    tok = wpiece.Tokenizer(SMALL)
+    return [
+        lambda: wpiece.Tokenizer.from_file(path),
+        lambda: wpiece.train(path, vocab_size=50),
+        lambda: tok.encode_files(path),
+        lambda: tok.encode_files(path, mmap=False),
+    ]
+
+
+# ----- item 13: FIFOs and devices are refused, not read --------------------
+
+
+def test_fifo_without_writer_is_refused_at_once(tmp_path: Path) -> None:
+    fifo = tmp_path / "vocab.txt"
+    os.mkfifo(fifo)
+    for read in all_readers(fifo):
+        started = time.monotonic()
+        with pytest.raises(ValueError, match="not a regular file \\(a FIFO\\)"):
+            read()
+        assert time.monotonic() - started < 1
+
+
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom", "/dev/null"])
+def test_devices_are_refused_not_read(device: str) -> None:
+    for read in all_readers(Path(device)):
+        with pytest.raises(ValueError, match="not a regular file \\(a character device\\)"):
+            read()
+
+
+def test_folder_missing_file_and_missing_folder_are_told_apart(tmp_path: Path) -> None:
+    for read in all_readers(tmp_path / "nope" / "x.txt"):
+        with pytest.raises(FileNotFoundError, match="no such folder"):
+            read()
+    for read in all_readers(tmp_path / "x.txt"):
+        with pytest.raises(FileNotFoundError, match="no such file"):
+            read()
+    (tmp_path / "sub").mkdir()
+    for read in all_readers(tmp_path / "sub")[1:]:  # from_file takes folders
+        with pytest.raises(IsADirectoryError, match="is a folder"):
+            read()
+
+
+def test_symlink_loop_is_an_os_error(tmp_path: Path) -> None:
+    loop = tmp_path / "loop.txt"
+    os.symlink(loop, loop)
+    for read in all_readers(loop):
+        with pytest.raises(OSError, match="loop.txt"):
+            read()
+
+
+def test_non_utf8_file_names(tmp_path: Path) -> None:
+    name = os.path.join(os.fsencode(tmp_path), b"vocab-\xff.txt")
+    with open(name, "wb") as f:
+        f.write("\n".join(SMALL).encode())
+    tok = wpiece.Tokenizer.from_file(os.fsdecode(name))
+    assert tok.encode("hellos").tokens == ["[CLS]", "hello", "##s", "[SEP]"]
+    ids, rows = tok.encode_files(os.fsdecode(name))
+    assert len(rows) == len(SMALL) + 1
+
+
+def test_unreadable_file_is_a_permission_error(tmp_path: Path) -> None:
+    path = tmp_path / "vocab.txt"
+    path.write_text("\n".join(SMALL), encoding="utf-8")
+    path.chmod(0)
+    if os.geteuid() != 0:
+        with pytest.raises(PermissionError):
+            wpiece.Tokenizer.from_file(path)
+        return
+    # Root reads anything: check as an unprivileged user in a child process.
+    tmp_path.chmod(0o755)
+    code = (
+        "import os, sys, wpiece\n"
+        "os.setgid(65534); os.setuid(65534)\n"
+        "try:\n"
+        f"    wpiece.Tokenizer.from_file({str(path)!r})\n"
+        "except PermissionError as e:\n"
+        "    print('PermissionError', e); sys.exit(0)\n"
+        "sys.exit(1)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "permission denied" in out.stdout.lower() and "vocab.txt" in out.stdout
+
+
+def test_gzip_bomb_and_broken_gzip(tmp_path: Path) -> None:
+    import gzip
+
+    broken = tmp_path / "broken.txt.gz"
+    broken.write_bytes(gzip.compress(b"hello world\n" * 1000)[:-20])
+    tok = wpiece.Tokenizer(SMALL)
+    with pytest.raises(OSError, match="broken.txt.gz"):
+        tok.encode_files(broken)
+    with pytest.raises((OSError, ValueError), match="broken.txt.gz"):
+        wpiece.train(broken, vocab_size=50)
+
+
+# ----- item 3: vocab.txt lines as HF reads them ----------------------------
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "[UNK]\nx\u2028y\nhello\nworld\n",
+        "[UNK]\nx\x85y\nhello\nworld",
+        "[UNK]\r\nx\x0cy\r\nhello\r\nworld\r\n",
+        "[UNK]\nx\x1cy\x1dz\x1e\nhello \t\nworld\u3000\n",
+        "[UNK]\n\nhello\nworld\n",
+        "\ufeff[PAD]\n[UNK]\nhello\nworld\r",
+        "[UNK]\nhello\rworld\nworld\n",
+    ],
+)
+def test_vocab_txt_lines_as_hf(tmp_path: Path, content: str) -> None:
+    path = tmp_path / "vocab.txt"
+    path.write_bytes(content.encode())
+    hf = HFWordPiece.read_file(str(path))
+    ours = wpiece.Tokenizer.from_file(path, continuing_subword_prefix="##").get_vocab()
+    assert ours == hf
+    tok = wpiece.Tokenizer.from_file(path)
+    hf_ids = [hf.get(t, hf["[UNK]"]) for t in ("hello", "world")]
+    assert tok.encode("hello world", add_special_tokens=False).ids == hf_ids
+
+
+# ----- items 4, 5, 16: writers ---------------------------------------------
+
+
+def char_tokenizer() -> wpiece.Tokenizer:
+    """One that tokenizer.json cannot express (per-character unknowns)."""
+    return wpiece.Tokenizer(SMALL, unknown="char")
+
+
+def test_folder_save_removes_a_stale_tokenizer_json(tmp_path: Path) -> None:
+    wpiece.Tokenizer.from_file(TOKENIZER_JSON).save(tmp_path / "tok")
+    assert (tmp_path / "tok" / "tokenizer.json").exists()
+    char_tokenizer().save(tmp_path / "tok")
+    assert sorted(p.name for p in (tmp_path / "tok").iterdir()) == ["vocab.txt"]
+    again = wpiece.Tokenizer.from_file(tmp_path / "tok", unknown="char")
+    assert again.get_vocab() == char_tokenizer().get_vocab()
+    out = subprocess.run(
+        [sys.executable, "-m", "wpiece", "encode", "--tokenizer", str(tmp_path / "tok"), "-"],
+        input="hello\n",
+        capture_output=True,
+        text=True,
+    )
+    assert out.returncode == 0 and out.stdout.strip() == "[2, 5, 3]"
+
+
+def test_folder_save_removes_a_stale_training_record(tmp_path: Path) -> None:
+    trained = wpiece.train_from_iterator(["hello world"] * 3, 40)
+    trained.save(tmp_path / "tok")
+    assert (tmp_path / "tok" / "training_record.json").exists()
+    wpiece.Tokenizer(SMALL).save(tmp_path / "tok")
+    assert not (tmp_path / "tok" / "training_record.json").exists()
+
+
+def test_file_save_keeps_mode_and_writes_through_symlinks(tmp_path: Path) -> None:
+    target = tmp_path / "real.txt"
+    target.write_text("old\n", encoding="utf-8")
+    target.chmod(0o600)
+    link = tmp_path / "vocab.txt"
+    link.symlink_to(target)
+    wpiece.Tokenizer(SMALL).save(link)
+    assert link.is_symlink()
+    assert stat.S_IMODE(target.stat().st_mode) == 0o600
+    assert target.read_text(encoding="utf-8").split() == SMALL
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["real.txt", "vocab.txt"]
+
+
+def test_save_refuses_empty_and_dangling_paths(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="empty"):
+        wpiece.Tokenizer(SMALL).save("")
+    dangling = tmp_path / "vocab.txt"
+    dangling.symlink_to(tmp_path / "nowhere" / "x.txt")
+    with pytest.raises(ValueError, match="leads nowhere"):
+        wpiece.Tokenizer(SMALL).save(dangling)
+
+
+@pytest.fixture
+def tiny_disk(tmp_path: Path):
+    """A 64 KiB tmpfs (needs root: CI runs as root)."""
+    if os.geteuid() != 0 or shutil.which("mount") is None:
+        pytest.skip("mounting a tmpfs needs root and mount(8); CI runs as root")
+    mnt = tmp_path / "disk"
+    mnt.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(mnt)], check=True)
+    try:
+        yield mnt
+    finally:
+        subprocess.run(["umount", str(mnt)], check=True)
+
+
+def test_full_disk_leaves_the_old_folder_whole(tiny_disk: Path) -> None:
+    small = wpiece.Tokenizer(SMALL)
+    small.save(tiny_disk / "tok")
+    before = {p.name: p.read_bytes() for p in (tiny_disk / "tok").iterdir()}
+    big = wpiece.Tokenizer.from_file(VOCAB_TXT)  # 230 KB of vocab: does not fit
+    with pytest.raises(OSError, match="No space left"):
+        big.save(tiny_disk / "tok")
+    after = {p.name: p.read_bytes() for p in (tiny_disk / "tok").iterdir()}
+    assert after == before
+    with pytest.raises(OSError, match="No space left"):
+        big.save(tiny_disk / "tok" / "vocab.txt")
+    assert {p.name: p.read_bytes() for p in (tiny_disk / "tok").iterdir()} == before
+
+
+def test_full_disk_cli_encode_leaves_nothing(tiny_disk: Path, tmp_path: Path) -> None:
+    corpus = tmp_path / "c.txt"
+    corpus.write_text("hello world\n" * 20000, encoding="utf-8")
+    for out in ("ids.jsonl", "ids.npy"):
+        res = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "wpiece",
+                "encode",
+                "--tokenizer",
+                str(VOCAB_TXT),
+                str(corpus),
+                "-o",
+                str(tiny_disk / out),
+            ],
+            capture_output=True,
+            text=True,
+        )
+        assert res.returncode == 2, res.stderr
+        assert "No space left" in res.stderr and "Traceback" not in res.stderr
+        assert list(tiny_disk.iterdir()) == []
+
+
+def test_concurrent_readers_see_old_or_new_set(tmp_path: Path) -> None:
+    a = wpiece.Tokenizer.from_file(TOKENIZER_JSON)
+    b = char_tokenizer()
+    folder = tmp_path / "tok"
+    a.save(folder)
+    seen: set[int] = set()
+    stop = threading.Event()
+    errors: list[BaseException] = []
+
+    def read() -> None:
+        while not stop.is_set():
+            try:
+                seen.add(len(wpiece.Tokenizer.from_file(folder, unknown="char")))
+            except FileNotFoundError:
+                pass  # between an unlink and nothing else: never a mix
+            except BaseException as e:  # noqa: BLE001 - collected and asserted below
+                errors.append(e)
+
+    readers = [threading.Thread(target=read) for _ in range(2)]
+    for t in readers:
+        t.start()
+    for k in range(20):
+        (a if k % 2 else b).save(folder)
+    stop.set()
+    for t in readers:
+        t.join()
+    assert errors == []
+    assert seen <= {len(a), len(b)}
+
+
+# ----- items 7 and 19: ids and pickled encodings ---------------------------
+
+
+def test_ids_follow_hfs_rule() -> None:
+    import numpy as np
+
+    tok = wpiece.Tokenizer.from_file(VOCAB_TXT)
+    for bad in ([7592.9], ["7592"], [None]):
+        with pytest.raises(TypeError):
+            tok.decode(bad)
+    for bad in ([-1], [2**32], [99999999999]):
+        with pytest.raises(OverflowError):
+            tok.decode(bad)
+        with pytest.raises(OverflowError):
+            tok.id_to_token(bad[0])
+    with pytest.raises(TypeError):
+        tok.id_to_token(1.5)
+    with pytest.raises(OverflowError):
+        tok.decode(np.array([-1, 5], dtype=np.int64))
+    assert tok.decode(np.array([7592], dtype=np.int64)) == "hello"
+    assert tok.decode([np.int32(7592), 99999]) == "hello"  # unknown ids skipped, as HF
+    for bad in (3.5, True, "8"):
+        with pytest.raises(TypeError):
+            tok.enable_truncation(bad)
+
+
+def _encode_in_worker(text: str) -> wpiece.Encoding:
+    return wpiece.Tokenizer.from_file(VOCAB_TXT).encode(text)
+
+
+def test_encodings_pickle_and_cross_processes() -> None:
+    tok = wpiece.Tokenizer.from_file(VOCAB_TXT)
+    tok.enable_padding(length=12, pad_id=100)
+    enc = tok.encode("Hello, world!", "Pairs too.")
+    again = pickle.loads(pickle.dumps(enc))
+    assert again == enc
+    for field in ("ids", "type_ids", "tokens", "offsets", "attention_mask", "special_tokens_mask"):
+        assert getattr(again, field) == getattr(enc, field)
+    with multiprocessing.get_context("spawn").Pool(2) as pool:
+        got = pool.map(_encode_in_worker, ["Hello, world!", "Goodbye."])
+    assert [e.ids for e in got] == [
+        tok.encode(t).ids[: len(e.ids)] for t, e in zip(["Hello, world!", "Goodbye."], got)
+    ]
+    assert got[0].tokens == ["[CLS]", "hello", ",", "world", "!", "[SEP]"]
