@@ -2,6 +2,9 @@
 //! cache, trie) against a plain longest-match-first reference, on hostile
 //! vocabularies and texts; no panics, offsets in bounds.
 
+mod common;
+
+use common::cases;
 use proptest::prelude::*;
 use unicode_categories::UnicodeCategories;
 
@@ -144,14 +147,6 @@ fn vocab() -> impl Strategy<Value = Vec<String>> {
 fn text() -> impl Strategy<Value = String> {
     prop::collection::vec(prop::sample::select(alphabet()), 0..80)
         .prop_map(|cs| cs.into_iter().collect())
-}
-
-/// Cases per property: `n` in CI, `PROPTEST_CASES` for longer runs (`make fuzz`).
-fn cases(n: u32) -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(n)
 }
 
 proptest! {

@@ -3,6 +3,9 @@
 //! with an error or gives a tokenizer that encodes and decodes anything
 //! without a panic, with offsets inside the text.
 
+mod common;
+
+use common::cases;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
@@ -160,14 +163,6 @@ fn tok_to_json_roundtrip(tok: &Tokenizer) -> Option<()> {
 
 fn texts() -> impl Strategy<Value = Vec<String>> {
     prop::collection::vec("[ab.中 \\[\\]A-Z#]{0,30}", 1..4)
-}
-
-/// Cases per property: `n` in CI, `PROPTEST_CASES` for longer runs (`make fuzz`).
-fn cases(n: u32) -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(n)
 }
 
 proptest! {

@@ -4,6 +4,9 @@
 
 use std::collections::HashMap;
 
+mod common;
+
+use common::cases;
 use proptest::prelude::*;
 
 use wpiece::train::{train, Score, TrainerConfig};
@@ -118,14 +121,6 @@ fn words() -> impl Strategy<Value = Vec<(String, u64)>> {
             .filter(|(w, _)| seen.insert(w.clone()))
             .collect()
     })
-}
-
-/// Cases per property: `n` in CI, `PROPTEST_CASES` for longer runs (`make fuzz`).
-fn cases(n: u32) -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(n)
 }
 
 proptest! {
