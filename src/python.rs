@@ -927,10 +927,10 @@ impl PyWordCounter {
 
     /// Trains; returns `(vocab, merges, alphabet_size, initial_tokens, total_words)`
     /// where each merge is `(left, right, merged, pair_freq, left_freq, right_freq,
-    /// tokens_after, added)`. `progress(merges_done, vocab_len)` is called now and then.
+    /// tokens_after, added, gain)`. `progress(merges_done, vocab_len)` is called now and then.
     #[pyo3(signature = (*, vocab_size, min_frequency=0, special_tokens, limit_alphabet=None,
         initial_alphabet=Vec::new(), continuing_subword_prefix="##", end_of_word_suffix="",
-        score="wordpiece", progress=None))]
+        score="likelihood", progress=None))]
     #[allow(clippy::too_many_arguments)]
     fn train(
         &self,
@@ -948,9 +948,10 @@ impl PyWordCounter {
         let score = match score {
             "wordpiece" => Score::WordPiece,
             "frequency" => Score::Frequency,
+            "likelihood" => Score::Likelihood,
             _ => {
                 return Err(PyValueError::new_err(format!(
-                    "score must be 'wordpiece' or 'frequency', got {score:?}"
+                    "score must be 'likelihood', 'wordpiece' or 'frequency', got {score:?}"
                 )))
             }
         };
@@ -1006,6 +1007,7 @@ impl PyWordCounter {
                     m.right_frequency,
                     m.tokens_after,
                     m.added,
+                    m.gain,
                 )
             })
             .collect();

@@ -72,11 +72,11 @@ class WordCounter:
         initial_alphabet: list[str] = ...,
         continuing_subword_prefix: str = "##",
         end_of_word_suffix: str = "",
-        score: str = "wordpiece",
+        score: str = "likelihood",
         progress: Optional[Callable[[int, int], object]] = None,
     ) -> tuple[
         list[str],
-        list[tuple[str, str, str, int, int, int, int, bool]],
+        list[tuple[str, str, str, int, int, int, int, bool, float]],
         int,
         int,
         int,

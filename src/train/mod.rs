@@ -3,16 +3,62 @@
 //! State: the units of every word type in one linked arena (word types in
 //! first-appearance order), unit frequencies f(s), pair frequencies p(x, y)
 //! with the positions of each pair's occurrences, and a max-heap of versioned
-//! entries ordered by the exact score p / (f(x) f(y)) (or p alone for
-//! `Score::Frequency`), ties going to the pair met first scanning words in
-//! order, left to right.
+//! entries, ties going to the pair met first scanning words in order, left to
+//! right. Three scores rank the pairs:
+//! - `WordPiece`: the exact ratio p / (f(x) f(y)), in integers;
+//! - `Frequency`: p alone, as BPE;
+//! - `Likelihood`: the gain in log-likelihood ΔL (see `gain.rs`), in f64.
 //!
 //! A merge of (A, B) into C visits only the occurrences of (A, B), however
 //! long the words holding them. Every pair containing A, B or C gets a fresh
-//! entry, because f(A) and f(B) fell (so their scores rose) and f(C) changed;
-//! older entries are recognised as stale by their version when popped.
+//! entry, because f(A) and f(B) fell and f(C) rose; older entries are
+//! recognised as stale by their version when popped.
+//!
+//! The likelihood gain also depends on N, the total count of units, which
+//! falls with every merge and so changes every pair's ΔL at every step.
+//! Rescoring all pairs per merge would cost O(pairs) a step; instead the
+//! queue is lazy, like CELF's (Leskovec et al. 2007), and stays exact.
+//!
+//! Invariant: every mergeable pair has one current entry, whose key is an
+//! upper bound on the pair's f64 ΔL now. It holds because each key is one of
+//! three bounds (`pairs::Tier`), each renewed when it could break:
+//! - `Cap`: `gain::cap(p, N)`, a bound over all unit counts. Breaks only if p
+//!   changes (the pair is then requeued) or N rises (never).
+//! - `Floor`: ΔL with f(x), f(y) lowered to their units' floors (7/8 of a
+//!   count, kept per unit). ΔL falls as f(x) or f(y) rises
+//!   (∂ΔL/∂f(x) = ln(1 − k/f(x)) < 0), so it holds until a count falls below
+//!   its floor; then the floor is lowered and the unit's Floor pairs requeued.
+//! - `Tight`: ΔL at the counts now; requeued whenever f(x) or f(y) falls.
+//! All three: ΔL rises with N (∂ΔL/∂N = ln(N / (N − k)) > 0) and N only
+//! falls, and `gain::slack(k)`, twice the f64 rounding error, covers the
+//! difference between f64 values at different N. f(z) rising (pairs making
+//! C) raises ΔL: those pairs are requeued (`requeue_makers`); every other
+//! count change lowers ΔL (f(c) for pairs of C, f(z) for pairs making A or
+//! B), so their keys hold.
+//!
+//! Selection (`pop_best_gain`): pop entries while their key is at least the
+//! best exact ΔL computed in this step, computing each popped pair's exact
+//! ΔL now; push back all but the winner. Every pair left in the heap has a
+//! key, hence a ΔL, below the winner's, and every pair whose ΔL could equal
+//! it was popped and compared by first occurrence: the winner is the exact
+//! argmax of the f64 formula, with the same tie-break as the other scores.
+//! Which bound a pair gets only decides how soon it is popped, never the
+//! result: the loosest one below the last winner's ΔL (it will not be popped
+//! soon), else Tight (`classify`). So the many pairs of frequent units carry
+//! caps or floors and are left alone when those units merge.
+//!
+//! A unit paired with itself (x = y) replaces fewer occurrences than it has
+//! when runs overlap ("a a a" merges once). Its exact k takes a scan of its
+//! occurrences, so it is counted only when the pair is popped; until then its
+//! bound uses k ∈ [⌈p/2⌉, min(p, f(x)/2)], where ΔL is convex in k (second
+//! derivative 4/(f(x)−2k) + 1/(f(z)+k) − 1/(N−k) > 0), so the larger of its
+//! values at the two ends bounds it.
+//!
+//! Debug builds check the invariant for every pair after every merge of
+//! small runs (`check_gain_bounds`), which the property tests exercise.
 
 pub mod counts;
+pub mod gain;
 pub mod pairs;
 pub mod queue;
 
@@ -22,8 +68,8 @@ use std::collections::BinaryHeap;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::error::{Error, Result};
-use pairs::{PairTable, NOWHERE};
-use queue::Entry;
+use pairs::{PairTable, Tier, NOWHERE, NO_PAIR, NO_UNIT};
+use queue::{Entry, Key};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Score {
@@ -32,6 +78,9 @@ pub enum Score {
     WordPiece,
     /// p(x, y): the most frequent pair, as BPE does.
     Frequency,
+    /// The gain in log-likelihood of the words under a unigram model of the
+    /// units (see `gain.rs`): frequent and strongly associated pairs first.
+    Likelihood,
 }
 
 #[derive(Clone, Debug)]
@@ -70,7 +119,7 @@ impl Default for TrainerConfig {
 }
 
 /// One merge of the training run.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct MergeRecord {
     pub left: String,
     pub right: String,
@@ -82,6 +131,9 @@ pub struct MergeRecord {
     pub tokens_after: u64,
     /// False when the merged string was already in the vocabulary.
     pub added: bool,
+    /// The merge's gain in log-likelihood ΔL (`gain::merge_gain`), whatever
+    /// score chose it.
+    pub gain: f64,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -130,6 +182,28 @@ struct State<'a> {
     queued_at: Vec<u32>,
     step: u32,
     total_tokens: u64,
+    /// N: Σ f(unit) (characters outside the alphabet are no units).
+    total_units: u64,
+    /// Likelihood score only: pairs whose merged string is no unit yet, by
+    /// its `string_hash` (the first of a list linked by `next_waiting`);
+    /// they learn their `makes` when it becomes one.
+    waiting: FxHashMap<u64, u32>,
+    /// Likelihood score only: each unit by its `string_hash` (`AMBIGUOUS`
+    /// when units share one).
+    unit_by_hash: FxHashMap<u64, u32>,
+    /// Likelihood score only: for each unit, the pairs whose merge makes it.
+    makers: Vec<Vec<u32>>,
+    /// Likelihood score only: for each unit, its pairs of tier Tight, and of
+    /// tier Floor (lists may also hold pairs that left the tier since, dropped
+    /// when met).
+    tight_of: Vec<Vec<u32>>,
+    floored_of: Vec<Vec<u32>>,
+    /// Likelihood score only: each unit's floor, a count it has not fallen
+    /// below since Floor bounds were computed from it (`NO_FLOOR`: none yet).
+    floor: Vec<u64>,
+    /// Likelihood score only: the gain of the last merge; pairs whose looser
+    /// bound falls below it get that bound, as they are unlikely to win soon.
+    reference_gain: f64,
     /// Pairs whose frequency or first occurrence changed in this merge.
     touched: Vec<u32>,
     /// Pairs whose first occurrence was merged away in this merge.
@@ -142,27 +216,193 @@ impl State<'_> {
             return id;
         }
         let id = self.strings.len() as u32;
+        if self.config.score == Score::Likelihood {
+            let h = string_hash(&[s.as_bytes()]);
+            self.unit_by_hash
+                .entry(h)
+                .and_modify(|u| *u = AMBIGUOUS)
+                .or_insert(id);
+            if let Some(head) = self.waiting.remove(&h) {
+                // Those of the pairs that make `s` (not just its hash) learn
+                // it; the others wait on.
+                let (mut pair, mut others) = (head, NO_PAIR);
+                while pair != NO_PAIR {
+                    let next = self.pairs.states[pair as usize].next_waiting;
+                    if self.makes_string(pair, &s) {
+                        self.pairs.states[pair as usize].makes = id;
+                        self.makers_of(id).push(pair);
+                    } else {
+                        self.pairs.states[pair as usize].next_waiting = others;
+                        others = pair;
+                    }
+                    pair = next;
+                }
+                if others != NO_PAIR {
+                    self.waiting.insert(h, others);
+                }
+            }
+        }
         self.ids.insert(s.clone(), id);
         self.strings.push(s);
         self.freq.push(0);
         id
     }
 
+    fn makers_of(&mut self, unit: u32) -> &mut Vec<u32> {
+        let u = unit as usize;
+        if self.makers.len() <= u {
+            self.makers.resize(u + 1, Vec::new());
+        }
+        &mut self.makers[u]
+    }
+
+    /// The string a merge of `(left, right)` makes.
+    fn merged_string(&self, left: u32, right: u32) -> String {
+        let prefix = self.config.continuing_subword_prefix.as_str();
+        let right = &self.strings[right as usize];
+        format!(
+            "{}{}",
+            self.strings[left as usize],
+            right.strip_prefix(prefix).unwrap_or(right)
+        )
+    }
+
+    /// Likelihood score: a new pair learns which unit its merge would make,
+    /// or waits for that string to become a unit.
+    /// (Strings are hashed, not built: pairs are made by the million.)
+    fn resolve_makes(&mut self, pair: u32) {
+        let (left, right) = self.merged_parts(pair);
+        let h = string_hash(&[left, right]);
+        let unit = match self.unit_by_hash.get(&h) {
+            None => None,
+            Some(&u) if u != AMBIGUOUS && self.makes_string(pair, &self.strings[u as usize]) => {
+                Some(u)
+            }
+            // Another unit's hash, or several units': ask by the string.
+            Some(_) => {
+                let s = &self.pairs.states[pair as usize];
+                self.ids.get(&self.merged_string(s.left, s.right)).copied()
+            }
+        };
+        match unit {
+            Some(unit) => {
+                self.pairs.states[pair as usize].makes = unit;
+                self.makers_of(unit).push(pair);
+            }
+            None => {
+                let head = self.waiting.entry(h).or_insert(NO_PAIR);
+                self.pairs.states[pair as usize].next_waiting = *head;
+                *head = pair;
+            }
+        }
+    }
+
+    /// The two parts of the string a merge of `pair` makes: the left unit,
+    /// and the right one without its prefix.
+    fn merged_parts(&self, pair: u32) -> (&[u8], &[u8]) {
+        let s = &self.pairs.states[pair as usize];
+        let prefix = self.config.continuing_subword_prefix.as_str();
+        let right = self.strings[s.right as usize].as_str();
+        (
+            self.strings[s.left as usize].as_bytes(),
+            right.strip_prefix(prefix).unwrap_or(right).as_bytes(),
+        )
+    }
+
+    /// Whether merging `pair` makes the string `s`.
+    fn makes_string(&self, pair: u32, s: &str) -> bool {
+        let (left, right) = self.merged_parts(pair);
+        let s = s.as_bytes();
+        s.len() == left.len() + right.len() && s.starts_with(left) && s.ends_with(right)
+    }
+
+    /// The likelihood gain of merging `pair` if it replaced `k` occurrences.
+    fn gain_if(&self, pair: u32, k: u64) -> f64 {
+        let s = &self.pairs.states[pair as usize];
+        let unit = |u: u32| {
+            (
+                u,
+                if u == NO_UNIT {
+                    0
+                } else {
+                    self.freq[u as usize]
+                },
+            )
+        };
+        gain::merge_gain(
+            k,
+            unit(s.left),
+            unit(s.right),
+            unit(s.makes),
+            self.total_units,
+        )
+    }
+
+    /// How many occurrences merging `pair` replaces now: its frequency, but
+    /// for a unit paired with itself, left to right without overlap (counted
+    /// by a scan of its occurrences, then kept until they change).
+    fn replaced(&mut self, pair: u32) -> u64 {
+        let s = &self.pairs.states[pair as usize];
+        if s.left != s.right {
+            return s.freq;
+        }
+        if let Some(k) = s.replaced {
+            return k;
+        }
+        let unit = s.left;
+        let mut live: Vec<u32> = std::mem::take(&mut self.pairs.states[pair as usize].occurrences)
+            .into_iter()
+            .map(|Reverse(node)| node)
+            .filter(|&node| self.holds(node, unit, unit))
+            .collect();
+        live.sort_unstable();
+        let (mut k, mut taken) = (0u64, NONE);
+        for &node in &live {
+            if taken != NONE && self.nodes.next[taken as usize] == node {
+                continue; // its left unit went into the occurrence before it
+            }
+            k += self.counts[self.nodes.word[node as usize] as usize];
+            taken = node;
+        }
+        let s = &mut self.pairs.states[pair as usize];
+        s.occurrences = live.into_iter().map(Reverse).collect();
+        s.replaced = Some(k);
+        k
+    }
+
     fn entry(&self, pair: u32) -> Entry {
         let s = &self.pairs.states[pair as usize];
-        let denom = match self.config.score {
+        let ratio = |denom| Key::Ratio { num: s.freq, denom };
+        let key = match self.config.score {
             Score::WordPiece => {
-                self.freq[s.left as usize] as u128 * self.freq[s.right as usize] as u128
+                ratio(self.freq[s.left as usize] as u128 * self.freq[s.right as usize] as u128)
             }
-            Score::Frequency => 1,
+            Score::Frequency => ratio(1),
+            // Fresh queues (at the start, after a rebuild) hold caps only;
+            // pairs earn tighter bounds as they are popped.
+            Score::Likelihood => Key::GainBound(gain::cap(s.freq, self.total_units)),
         };
         Entry {
-            freq: s.freq,
-            denom,
+            key,
             first: s.first,
             pair,
             version: s.version,
         }
+    }
+
+    /// An upper bound on the pair's f64 likelihood gain, now and at every
+    /// later step while its counts stay as they are (see the module comment).
+    fn gain_bound(&self, pair: u32) -> f64 {
+        let s = &self.pairs.states[pair as usize];
+        if s.left != s.right {
+            return self.gain_if(pair, s.freq) + gain::slack(s.freq);
+        }
+        if let Some(k) = s.replaced {
+            return self.gain_if(pair, k) + gain::slack(k);
+        }
+        let lo = s.freq.div_ceil(2);
+        let hi = s.freq.min(self.freq[s.left as usize] / 2).max(lo);
+        self.gain_if(pair, lo).max(self.gain_if(pair, hi)) + gain::slack(hi)
     }
 
     fn mergeable(&self, pair: u32) -> bool {
@@ -182,9 +422,13 @@ impl State<'_> {
         if left == BARRIER || right == BARRIER {
             return;
         }
-        let id = self.pairs.get_or_create(left, right);
+        let (id, created) = self.pairs.get_or_create(left, right);
+        if created && self.config.score == Score::Likelihood {
+            self.resolve_makes(id);
+        }
         let s = &mut self.pairs.states[id as usize];
         s.freq += count;
+        s.replaced = None;
         s.occurrences.push(Reverse(node));
         s.first = s.first.min(node);
         self.pairs.list(id);
@@ -201,6 +445,7 @@ impl State<'_> {
         };
         let s = &mut self.pairs.states[id as usize];
         s.freq -= count;
+        s.replaced = None;
         if s.first == node {
             self.lost_first.push(id);
         }
@@ -219,25 +464,268 @@ impl State<'_> {
         self.queued_at[p] = self.step;
         self.pairs.states[p].version = self.pairs.states[p].version.wrapping_add(1);
         if self.mergeable(pair) {
-            let e = self.entry(pair);
+            let e = if self.config.score == Score::Likelihood {
+                let s = &self.pairs.states[p];
+                let key = match (s.tier, s.left == s.right && s.replaced.is_none()) {
+                    (Tier::Cap, _) => gain::cap(s.freq, self.total_units),
+                    // A self pair's exact k waits for its pop: until then,
+                    // the convexity bound at the counts now.
+                    (_, true) => {
+                        self.set_tier(pair, Tier::Tight);
+                        self.gain_bound(pair)
+                    }
+                    _ => {
+                        let k = self.replaced(pair);
+                        let g = self.gain_if(pair, k);
+                        self.classify(pair, k, g)
+                    }
+                };
+                Entry {
+                    key: Key::GainBound(key),
+                    first: self.pairs.states[p].first,
+                    pair,
+                    version: self.pairs.states[p].version,
+                }
+            } else {
+                self.entry(pair)
+            };
             self.heap.push(e);
         }
     }
 
-    fn pop_best(&mut self) -> Option<u32> {
+    /// Likelihood score: the bound for a pair of exact gain `g` (replacing
+    /// `k`) to hold in the queue, the loosest of the three kinds that still
+    /// lies below the last merge's gain (so the pair is unlikely to be
+    /// popped soon) and otherwise the tight one; the pair is listed for the
+    /// count changes its kind must hear of.
+    fn classify(&mut self, pair: u32, k: u64, g: f64) -> f64 {
+        let cap = gain::cap(self.pairs.states[pair as usize].freq, self.total_units);
+        let (tier, key) = if cap < self.reference_gain {
+            (Tier::Cap, cap)
+        } else {
+            let s = &self.pairs.states[pair as usize];
+            for u in [s.left, s.right] {
+                self.set_floor_if_none(u);
+            }
+            let floor = self.floor_bound(pair, k);
+            if floor < self.reference_gain {
+                (Tier::Floor, floor)
+            } else {
+                (Tier::Tight, g + gain::slack(k))
+            }
+        };
+        self.set_tier(pair, tier);
+        key
+    }
+
+    /// Gives the pair its tier, listing it under its units when it enters
+    /// Floor or Tight.
+    fn set_tier(&mut self, pair: u32, tier: Tier) {
+        let s = &mut self.pairs.states[pair as usize];
+        if std::mem::replace(&mut s.tier, tier) != tier && tier != Tier::Cap {
+            let (l, r) = (s.left, s.right);
+            let lists = if tier == Tier::Tight {
+                &mut self.tight_of
+            } else {
+                &mut self.floored_of
+            };
+            let need = l.max(r) as usize + 1;
+            if lists.len() < need {
+                lists.resize(need, Vec::new());
+            }
+            lists[l as usize].push(pair);
+            if r != l {
+                lists[r as usize].push(pair);
+            }
+        }
+    }
+
+    fn set_floor_if_none(&mut self, unit: u32) {
+        let u = unit as usize;
+        if self.floor.len() <= u {
+            self.floor.resize(u + 1, NO_FLOOR);
+        }
+        if self.floor[u] == NO_FLOOR {
+            self.floor[u] = floor_of(self.freq[u]);
+        }
+    }
+
+    /// The gain with the units' counts at their floors (set for both units):
+    /// a bound until one falls below, as the gain grows when they fall.
+    fn floor_bound(&self, pair: u32, k: u64) -> f64 {
+        let s = &self.pairs.states[pair as usize];
+        let least = if s.left == s.right { 2 * k } else { k };
+        let unit = |u: u32| {
+            let at = self.floor[u as usize].min(self.freq[u as usize]);
+            (u, at.max(least))
+        };
+        let z = (
+            s.makes,
+            if s.makes == NO_UNIT {
+                0
+            } else {
+                self.freq[s.makes as usize]
+            },
+        );
+        gain::merge_gain(k, unit(s.left), unit(s.right), z, self.total_units) + gain::slack(k)
+    }
+
+    fn is_current(&self, e: &Entry) -> bool {
+        self.pairs.states[e.pair as usize].version == e.version && self.mergeable(e.pair)
+    }
+
+    /// The pair to merge next and, for the likelihood score, its exact gain.
+    fn pop_best(&mut self) -> Option<(u32, Option<f64>)> {
+        if self.config.score == Score::Likelihood {
+            return self.pop_best_gain();
+        }
         while let Some(e) = self.heap.pop() {
-            let s = &self.pairs.states[e.pair as usize];
-            if s.version == e.version && self.mergeable(e.pair) {
-                return Some(e.pair);
+            if self.is_current(&e) {
+                return Some((e.pair, None));
             }
         }
         None
+    }
+
+    /// The exact argmax of the likelihood gain now, ties to the first met:
+    /// entries hold upper bounds, so popping stops at the first bound below
+    /// the best exact gain found (the argument is in the module comment).
+    fn pop_best_gain(&mut self) -> Option<(u32, Option<f64>)> {
+        // The best so far, and the others popped: (exact gain, k, entry).
+        let mut best: Option<(f64, u64, Entry)> = None;
+        let mut beaten: Vec<(f64, u64, Entry)> = Vec::new();
+        while let Some(top) = self.heap.peek() {
+            let Key::GainBound(bound) = top.key else {
+                unreachable!("a likelihood run queues gain bounds")
+            };
+            if best.is_some_and(|(g, _, _)| bound < g) {
+                break;
+            }
+            let e = self.heap.pop().expect("peeked");
+            if !self.is_current(&e) {
+                continue;
+            }
+            let k = self.replaced(e.pair);
+            let g = self.gain_if(e.pair, k);
+            debug_assert!(g <= bound, "a bound below the gain: {g} > {bound}");
+            let fresh = Entry {
+                first: self.pairs.states[e.pair as usize].first,
+                ..e
+            };
+            match best {
+                Some((bg, _, b)) if g < bg || (g == bg && fresh.first > b.first) => {
+                    beaten.push((g, k, fresh))
+                }
+                _ => {
+                    if let Some(b) = best.replace((g, k, fresh)) {
+                        beaten.push(b);
+                    }
+                }
+            }
+        }
+        let (g, _, winner) = best?;
+        self.reference_gain = g;
+        for (g, k, e) in beaten {
+            let key = self.classify(e.pair, k, g);
+            self.heap.push(Entry {
+                key: Key::GainBound(key),
+                ..e
+            });
+        }
+        Some((winner.pair, Some(g)))
+    }
+
+    /// Debug builds, small runs: every live pair's queued bound is at least its
+    /// gain now, the invariant `pop_best_gain`'s exactness rests on.
+    #[cfg(debug_assertions)]
+    fn check_gain_bounds(&mut self) {
+        if self.config.score != Score::Likelihood || self.heap.len() > 4096 {
+            return;
+        }
+        let mut bound: FxHashMap<u32, f64> = FxHashMap::default();
+        for e in self.heap.iter().filter(|e| self.is_current(e)) {
+            if let Key::GainBound(b) = e.key {
+                bound.insert(e.pair, b);
+            }
+        }
+        for pair in 0..self.pairs.states.len() as u32 {
+            if self.mergeable(pair) {
+                let k = self.replaced(pair);
+                let g = self.gain_if(pair, k);
+                let b = bound.get(&pair).copied().unwrap_or(f64::NEG_INFINITY);
+                let tier = self.pairs.states[pair as usize].tier;
+                assert!(
+                    g <= b,
+                    "pair {pair} ({tier:?}): gain {g} above its bound {b}"
+                );
+            }
+        }
+    }
+
+    /// Likelihood score: `unit`'s count fell, so the gain of each of its pairs
+    /// rose. Tight ones get fresh bounds; Floor ones too if it fell below its
+    /// floor (then lowered); Cap ones hold. Pairs no longer of the list's
+    /// tier leave it (dead ones become Cap, to be listed again if they come
+    /// back).
+    fn requeue_pairs_of_fallen(&mut self, unit: u32, below_floor: bool) {
+        let u = unit as usize;
+        for tier in [Tier::Tight, Tier::Floor] {
+            if tier == Tier::Floor && !below_floor {
+                continue;
+            }
+            let lists = if tier == Tier::Tight {
+                &mut self.tight_of
+            } else {
+                &mut self.floored_of
+            };
+            let Some(list) = lists.get_mut(u) else {
+                continue;
+            };
+            let mut list = std::mem::take(list);
+            list.retain(|&p| {
+                let s = &mut self.pairs.states[p as usize];
+                if s.freq == 0 {
+                    s.tier = Tier::Cap;
+                }
+                s.tier == tier
+            });
+            for &p in &list {
+                self.requeue(p);
+            }
+            // Requeueing may have moved pairs to other tiers (and lists).
+            list.retain(|&p| self.pairs.states[p as usize].tier == tier);
+            let lists = if tier == Tier::Tight {
+                &mut self.tight_of
+            } else {
+                &mut self.floored_of
+            };
+            let slot = &mut lists[u];
+            list.append(slot);
+            *slot = list;
+        }
+    }
+
+    /// Likelihood score: f(c) rose, so the gain of every pair whose merge
+    /// makes c rose too; they get fresh bounds.
+    fn requeue_makers(&mut self, c: u32) {
+        let Some(list) = self.makers.get(c as usize) else {
+            return;
+        };
+        for p in list.clone() {
+            let s = &self.pairs.states[p as usize];
+            if s.freq > 0 && s.tier != Tier::Cap {
+                self.requeue(p);
+            }
+        }
     }
 
     /// Drops stale entries once they dominate the heap.
     fn maybe_rebuild_heap(&mut self) {
         if self.heap.len() < (1 << 16) + 2 * self.pairs.states.len() {
             return;
+        }
+        for s in &mut self.pairs.states {
+            s.tier = Tier::Cap;
         }
         let live: Vec<Entry> = (0..self.pairs.states.len() as u32)
             .filter(|&p| self.mergeable(p))
@@ -247,21 +735,19 @@ impl State<'_> {
     }
 
     /// Merges `pair` wherever it stands, left to right without overlap;
-    /// returns the merged unit.
-    fn merge(&mut self, pair: u32, cancel: &mut dyn FnMut() -> Result<()>) -> Result<u32> {
+    /// returns the merged unit and the merge's likelihood gain.
+    fn merge(&mut self, pair: u32, cancel: &mut dyn FnMut() -> Result<()>) -> Result<(u32, f64)> {
         self.step += 1;
         let (a, b) = {
             let s = &self.pairs.states[pair as usize];
             (s.left, s.right)
         };
-        let prefix = self.config.continuing_subword_prefix.as_str();
-        let right = &self.strings[b as usize];
-        let merged = format!(
-            "{}{}",
-            self.strings[a as usize],
-            right.strip_prefix(prefix).unwrap_or(right)
-        );
+        let merged = self.merged_string(a, b);
         let c = self.intern(merged);
+        let before = |u: u32| (u, self.freq[u as usize]);
+        let (a_before, b_before, c_before) = (before(a), before(b), before(c));
+        let n_before = self.total_units;
+        let mut replaced = 0u64;
 
         let mut at: Vec<u32> = std::mem::take(&mut self.pairs.states[pair as usize].occurrences)
             .into_iter()
@@ -305,7 +791,10 @@ impl State<'_> {
             self.freq[b as usize] -= count;
             self.freq[c as usize] += count;
             self.total_tokens -= count;
+            self.total_units -= count;
+            replaced += count;
         }
+        let gain = gain::merge_gain(replaced, a_before, b_before, c_before, n_before);
 
         // First occurrences merged away: the next live one surfaces.
         for id in std::mem::take(&mut self.lost_first) {
@@ -323,6 +812,21 @@ impl State<'_> {
             }
             self.pairs.states[id as usize].first = first;
         }
+        // Floors first, so that no bound is computed from one above a count.
+        let mut fallen_below_floor = [false; 2];
+        if self.config.score == Score::Likelihood {
+            for (side, unit) in [a, b].into_iter().enumerate() {
+                let u = unit as usize;
+                if self
+                    .floor
+                    .get(u)
+                    .is_some_and(|&f| f != NO_FLOOR && self.freq[u] < f)
+                {
+                    self.floor[u] = floor_of(self.freq[u]);
+                    fallen_below_floor[side] = true;
+                }
+            }
+        }
         let touched = std::mem::take(&mut self.touched);
         for &id in &touched {
             let s = &mut self.pairs.states[id as usize];
@@ -336,17 +840,57 @@ impl State<'_> {
         }
         self.touched = touched;
         self.touched.clear();
-        if self.config.score == Score::WordPiece {
-            // f(a), f(b), f(c) changed: so did the score of every pair holding them.
-            for unit in [a, b, c] {
-                for p in self.pairs.live_pairs_of(unit) {
-                    self.requeue(p);
+        match self.config.score {
+            Score::WordPiece => {
+                // f(a), f(b), f(c) changed: so did the score of every pair holding them.
+                for unit in [a, b, c] {
+                    for p in self.pairs.live_pairs_of(unit) {
+                        self.requeue(p);
+                    }
                 }
             }
+            Score::Likelihood => {
+                // The gain falls as f(x) or f(y) rises and rises as f(z) does:
+                // pairs of a and b (fallen), and those making c (risen), need
+                // fresh bounds; pairs of c (risen) keep theirs.
+                for (unit, before) in [a_before, b_before] {
+                    if self.freq[unit as usize] < before {
+                        let below_floor = fallen_below_floor[usize::from(unit != a)];
+                        self.requeue_pairs_of_fallen(unit, below_floor);
+                    }
+                }
+                self.requeue_makers(c);
+            }
+            Score::Frequency => {}
         }
         self.maybe_rebuild_heap();
-        Ok(c)
+        #[cfg(debug_assertions)]
+        self.check_gain_bounds();
+        Ok((c, gain))
     }
+}
+
+/// `unit_by_hash` for a hash several units share.
+const AMBIGUOUS: u32 = u32::MAX;
+
+/// FNV-1a over the concatenated parts: a string's hash from its pieces,
+/// without building it. Collisions only cost a lookup by string.
+fn string_hash(parts: &[&[u8]]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for part in parts {
+        for &b in *part {
+            h = (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    h
+}
+
+/// `Floor` bounds of a unit's pairs are computed at this count, 7/8 of its
+/// count now: they hold until it falls by an eighth.
+const NO_FLOOR: u64 = u64::MAX;
+
+fn floor_of(count: u64) -> u64 {
+    count - count / 8
 }
 
 /// Σ count × units over all words: a bound on every frequency the trainer
@@ -449,6 +993,14 @@ pub fn train<W: AsRef<str>>(
         queued_at: Vec::new(),
         step: 0,
         total_tokens: 0,
+        total_units: 0,
+        waiting: FxHashMap::default(),
+        unit_by_hash: FxHashMap::default(),
+        makers: Vec::new(),
+        tight_of: Vec::new(),
+        floored_of: Vec::new(),
+        floor: Vec::new(),
+        reference_gain: f64::INFINITY,
         touched: Vec::new(),
         lost_first: Vec::new(),
     };
@@ -473,6 +1025,7 @@ pub fn train<W: AsRef<str>>(
                 };
                 let id = state.intern(s);
                 state.freq[id as usize] += count;
+                state.total_units += count;
                 id
             } else {
                 BARRIER
@@ -539,12 +1092,16 @@ pub fn train<W: AsRef<str>>(
 
     let mut merges = Vec::new();
     while vocab.len() < config.vocab_size {
-        let Some(pair) = state.pop_best() else { break };
+        let Some((pair, chosen_gain)) = state.pop_best() else {
+            break;
+        };
         let s = &state.pairs.states[pair as usize];
         let (a, b, pair_frequency) = (s.left, s.right, s.freq);
         let (left_frequency, right_frequency) = (state.freq[a as usize], state.freq[b as usize]);
         let vocab_len = vocab.len();
-        let c = state.merge(pair, &mut || progress(merges.len(), vocab_len))?;
+        let (c, gain) = state.merge(pair, &mut || progress(merges.len(), vocab_len))?;
+        // The gain the queue ranked by is the one the merge realised.
+        debug_assert!(chosen_gain.is_none_or(|g| g.to_bits() == gain.to_bits()));
         let merged = state.strings[c as usize].clone();
         let added = in_vocab.insert(merged.clone());
         if added {
@@ -559,6 +1116,7 @@ pub fn train<W: AsRef<str>>(
             right_frequency,
             tokens_after: state.total_tokens,
             added,
+            gain,
         });
         progress(merges.len(), vocab.len())?;
     }

@@ -30,7 +30,37 @@ pub struct PairState {
     /// Whether the pair is in its left and its right unit's `by_unit` list
     /// (a pair of one unit twice is only in the first).
     pub listed: [bool; 2],
+    /// The unit whose string the merge would make, if it is a unit already
+    /// (`NO_UNIT` otherwise). Kept for the likelihood score only.
+    pub makes: u32,
+    /// For a unit paired with itself: how many occurrences a merge would
+    /// replace (left to right, without overlap), once counted; `None` after
+    /// any occurrence changes. Kept for the likelihood score only.
+    pub replaced: Option<u64>,
+    /// Likelihood score: what kind of bound the pair's queue entry holds.
+    pub tier: Tier,
+    /// Likelihood score: the next pair waiting for a string of the same hash
+    /// to become a unit (`NO_PAIR`: none).
+    pub next_waiting: u32,
 }
+
+/// No pair (ends a waiting list).
+pub const NO_PAIR: u32 = u32::MAX;
+
+/// Likelihood score: the kinds of upper bound a queue entry can hold, from
+/// the loosest and cheapest to keep to the tightest (see `train/mod.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tier {
+    /// `gain::cap`: holds whatever the unit counts do.
+    Cap,
+    /// The gain at the units' floors: holds until a count falls below its floor.
+    Floor,
+    /// The gain at the units' counts now: renewed whenever one falls.
+    Tight,
+}
+
+/// `PairState::makes` when the merged string is no unit yet.
+pub const NO_UNIT: u32 = u32::MAX;
 
 #[derive(Debug, Default)]
 pub struct PairTable {
@@ -50,9 +80,10 @@ impl PairTable {
         self.ids.get(&key(left, right)).copied()
     }
 
-    pub fn get_or_create(&mut self, left: u32, right: u32) -> u32 {
+    /// The pair's id, and whether it was created now.
+    pub fn get_or_create(&mut self, left: u32, right: u32) -> (u32, bool) {
         if let Some(id) = self.id(left, right) {
-            return id;
+            return (id, false);
         }
         let id = self.states.len() as u32;
         self.ids.insert(key(left, right), id);
@@ -64,8 +95,12 @@ impl PairTable {
             version: 0,
             occurrences: BinaryHeap::new(),
             listed: [false; 2],
+            makes: NO_UNIT,
+            replaced: None,
+            tier: Tier::Cap,
+            next_waiting: NO_PAIR,
         });
-        id
+        (id, true)
     }
 
     /// Puts pair `id` in its units' lists, where it is not already.

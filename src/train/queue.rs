@@ -1,4 +1,4 @@
-//! Priority-queue entries ordered by exact score, then by first occurrence.
+//! Priority-queue entries: best key first, then the earliest first occurrence.
 
 use std::cmp::Ordering;
 
@@ -16,14 +16,34 @@ pub fn cmp_ratio(p1: u64, d1: u128, p2: u64, d2: u128) -> Ordering {
     mul_u64_u128(p1, d2).cmp(&mul_u64_u128(p2, d1))
 }
 
+/// What a queue entry is ranked by. One training run uses one kind.
+#[derive(Clone, Copy, Debug)]
+pub enum Key {
+    /// The exact score `num / denom`: `p / (f(x) f(y))` for WordPiece, `p / 1`
+    /// for frequency.
+    Ratio { num: u64, denom: u128 },
+    /// An upper bound on the pair's likelihood gain from the time it was
+    /// pushed on (see `Trainer::pop_best_gain`).
+    GainBound(f64),
+}
+
+impl Key {
+    fn cmp(&self, other: &Self) -> Ordering {
+        match (self, other) {
+            (Key::Ratio { num: p1, denom: d1 }, Key::Ratio { num: p2, denom: d2 }) => {
+                cmp_ratio(*p1, *d1, *p2, *d2)
+            }
+            (Key::GainBound(a), Key::GainBound(b)) => a.total_cmp(b),
+            _ => unreachable!("one training run ranks by one kind of key"),
+        }
+    }
+}
+
 /// A scored pair as pushed into the heap; stale when `version` no longer
 /// matches the pair's current version.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Entry {
-    /// Pair frequency (score numerator).
-    pub freq: u64,
-    /// Score denominator: `f(x) * f(y)` for WordPiece, 1 for frequency.
-    pub denom: u128,
+    pub key: Key,
     /// First occurrence: its node, numbered in first-appearance order of the
     /// words, left to right.
     pub first: u32,
@@ -34,11 +54,20 @@ pub struct Entry {
 impl Ord for Entry {
     /// Greater = better: higher score, then earlier first occurrence.
     fn cmp(&self, other: &Self) -> Ordering {
-        cmp_ratio(self.freq, self.denom, other.freq, other.denom)
+        self.key
+            .cmp(&other.key)
             .then_with(|| other.first.cmp(&self.first))
             .then_with(|| other.pair.cmp(&self.pair))
     }
 }
+
+impl PartialEq for Entry {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for Entry {}
 
 impl PartialOrd for Entry {
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
@@ -70,23 +99,20 @@ mod tests {
     #[test]
     fn ties_go_to_the_earlier_first_occurrence() {
         let a = Entry {
-            freq: 2,
-            denom: 4,
+            key: Key::Ratio { num: 2, denom: 4 },
             first: 3,
             pair: 7,
             version: 0,
         };
         let b = Entry {
-            freq: 1,
-            denom: 2,
+            key: Key::Ratio { num: 1, denom: 2 },
             first: 10,
             pair: 1,
             version: 0,
         };
         assert!(a > b);
         let c = Entry {
-            freq: 1,
-            denom: 2,
+            key: Key::Ratio { num: 1, denom: 2 },
             first: 1,
             pair: 9,
             version: 0,
