@@ -15,6 +15,7 @@ pub mod memory;
 pub mod normalize;
 pub mod parallel;
 pub mod pretokenize;
+pub mod quality;
 pub mod tokenizer;
 pub mod train;
 pub mod trie;

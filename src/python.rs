@@ -25,6 +25,7 @@ use crate::tokenizer::{
     BERT_SPECIAL_TOKENS,
 };
 use crate::train::counts::{WordCounts, WordSplitter};
+use crate::quality;
 use crate::train::{self, Score, TrainerConfig};
 use crate::vocab::Vocab;
 
@@ -881,6 +882,44 @@ impl PyWordCounter {
             counts: WordCounts::default(),
             num_threads,
         })
+    }
+
+    /// An empty counter that splits words as `tokenizer` does.
+    #[staticmethod]
+    #[pyo3(signature = (tokenizer, num_threads=None))]
+    fn like(tokenizer: &PyTokenizer, num_threads: Option<usize>) -> PyResult<Self> {
+        parallel::check_threads(num_threads).map_err(to_py)?;
+        let t = &tokenizer.inner;
+        Ok(Self {
+            splitter: WordSplitter {
+                normalizer: t.normalizer.clone(),
+                pre_tokenizer: t.pre_tokenizer,
+            },
+            counts: WordCounts::default(),
+            num_threads,
+        })
+    }
+
+    /// How `tokenizer`'s model encodes the counted words: `(words, tokens,
+    /// chars, whole_words, unknown_words)`, once with the whole vocabulary or,
+    /// with `sizes`, once per size with the vocabulary cut to its first n tokens.
+    #[pyo3(signature = (tokenizer, sizes=None))]
+    fn measure(
+        &self,
+        py: Python<'_>,
+        tokenizer: &PyTokenizer,
+        sizes: Option<Vec<usize>>,
+    ) -> PyResult<Vec<(u64, u64, u64, u64, u64)>> {
+        let t = &tokenizer.inner;
+        let stats = py.allow_threads(|| match &sizes {
+            None => Ok(vec![quality::measure(&t.model, &self.counts)]),
+            Some(sizes) => quality::curve(t.vocab.tokens(), sizes, &t.model.config, &self.counts),
+        });
+        Ok(stats
+            .map_err(to_py)?
+            .into_iter()
+            .map(|s| (s.words, s.tokens, s.chars, s.whole_words, s.unknown_words))
+            .collect())
     }
 
     /// Counts the words of documents (the GIL is released while counting).

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import unicodedata
 from fractions import Fraction
 
@@ -97,6 +98,56 @@ def bert_tokenize(text: str, vocab: set[str], lowercase: bool = True) -> list[st
     return [p for w in bert_words(text, lowercase) for p in wordpiece_word(w, vocab)]
 
 
+def dh(c: int, delta: int) -> float:
+    """h(c + delta) - h(c) for h(t) = t ln t, in the cancellation-free form
+    documented in src/train/gain.rs (same operations, so the same bits)."""
+    if delta == 0:
+        return 0.0
+    m = abs(delta)
+    mf, cf = float(m), float(c)
+    if delta < 0:
+        t = c - m
+        ln_c = math.log(cf)
+        if t == 0:
+            return -mf * ln_c
+        ratio = math.log1p(-mf / cf) if m <= c // 2 else math.log(float(t)) - ln_c
+        return -mf * ln_c + float(t) * ratio
+    if c == 0:
+        return mf * math.log(mf)
+    return mf * math.log(float(c + m)) + cf * math.log1p(mf / cf)
+
+
+def merge_gain(k: int, x: tuple[str, int], y: tuple[str, int], z: tuple[str, int], n: int) -> float:
+    """ΔL of replacing k occurrences of (x, y) by z; units given as (string,
+    count now), coinciding strings add their changes (x, y, z order)."""
+    units: list[list] = []
+    for name, count, delta in ((x[0], x[1], -k), (y[0], y[1], -k), (z[0], z[1], k)):
+        for u in units:
+            if u[0] == name:
+                u[2] += delta
+                break
+        else:
+            units.append([name, count, delta])
+    total = 0.0
+    for _, count, delta in units:
+        total += dh(count, delta)
+    return total - dh(n, -k)
+
+
+def replaced(word_counts, splits, a: str, b: str) -> int:
+    """How many occurrences of (a, b) a merge replaces: left to right, without overlap."""
+    k = 0
+    for (_, c), split in zip(word_counts, splits):
+        i = 0
+        while i < len(split) - 1:
+            if split[i] == a and split[i + 1] == b:
+                k += c
+                i += 2
+            else:
+                i += 1
+    return k
+
+
 def train_reference(
     word_counts: list[tuple[str, int]],
     vocab_size: int,
@@ -147,10 +198,18 @@ def train_reference(
                 if a is not None and b is not None:
                     pair[(a, b)] = pair.get((a, b), 0) + c
         best, best_score = None, None
+        n = sum(unit.values())
         for (a, b), p in pair.items():
             if p == 0 or p < min_frequency:
                 continue
-            s = Fraction(p, unit[a] * unit[b]) if score == "wordpiece" else Fraction(p)
+            if score == "likelihood":
+                k = replaced(word_counts, splits, a, b)
+                z = a + (b[len(prefix) :] if b.startswith(prefix) else b)
+                s = merge_gain(k, (a, unit[a]), (b, unit[b]), (z, unit.get(z, 0)), n)
+            elif score == "wordpiece":
+                s = Fraction(p, unit[a] * unit[b])
+            else:
+                s = Fraction(p)
             if best_score is None or s > best_score:
                 best, best_score = (a, b), s
         if best is None:

@@ -45,7 +45,9 @@ SEED_TOKENS = ["Th", "##i", "##s", "is", "th", "##e", "Hugg", "##i", "##n", "##g
 
 
 def test_golden_hugging_face_course() -> None:
-    tok = wpiece.train_from_iterator(SEED_CORPUS, vocab_size=70, lowercase=False)
+    tok = wpiece.train_from_iterator(
+        SEED_CORPUS, vocab_size=70, lowercase=False, score="wordpiece"
+    )
     assert list(tok.get_vocab()) == SEED_VOCAB
     assert tok.tokenize("This is the Hugging Face course!") == SEED_TOKENS
     first = tok.training_record.merges[0]
@@ -97,7 +99,7 @@ corpora = st.dictionaries(
 @given(
     counts=corpora,
     vocab_size=st.integers(min_value=1, max_value=60),
-    score=st.sampled_from(["wordpiece", "frequency"]),
+    score=st.sampled_from(["likelihood", "wordpiece", "frequency"]),
     min_frequency=st.sampled_from([0, 0, 2, 3]),
     limit_alphabet=st.sampled_from([None, None, 1, 2, 4]),
     prefix=st.sampled_from(["##", "##", ""]),
@@ -146,7 +148,8 @@ def test_training_from_text_counts_in_first_appearance_order(docs, vocab_size) -
             counts[w] = counts.get(w, 0) + 1
     if not counts:
         return
-    expected = train_reference(list(counts.items()), vocab_size, ["[UNK]"])
+    # The default score: likelihood.
+    expected = train_reference(list(counts.items()), vocab_size, ["[UNK]"], score="likelihood")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         tok = wpiece.train_from_iterator(
@@ -186,10 +189,11 @@ def test_trained_tokenizer_encodes_and_saves_record(tmp_path) -> None:
     assert curve[0][0] == rec.base_vocab_size and curve[-1][0] == 2000
     assert all(b[1] <= a[1] for a, b in zip(curve, curve[1:]))  # merging only shortens
     # The record counts the training segmentation; greedy longest-match encoding
-    # can differ on a few words, so the encoder's count is close but not always equal.
+    # differs on some words (here 0.4% fewer tokens), so the encoder's count is
+    # close but not equal. `held_out` and `Tokenizer.stats` measure the encoder.
     lines = EN_FIXTURE.read_text(encoding="utf-8").splitlines()
     n_tokens = sum(len(e) for e in tok.encode_batch(lines, add_special_tokens=False))
-    assert abs(n_tokens - rec.merges[-1].tokens_after) <= 0.001 * n_tokens
+    assert abs(n_tokens - rec.merges[-1].tokens_after) <= 0.01 * n_tokens
     tok.save(tmp_path / "out")
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
         "tokenizer.json",

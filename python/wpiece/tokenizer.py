@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Literal, Optional, Union
 
 from . import _core
 from ._core import Encoding
+from .quality import TextStats
 
 if TYPE_CHECKING:
     import numpy as np
@@ -505,6 +506,26 @@ class Tokenizer:
             paths, separator, jsonl_field, add_special_tokens, self._truncation, num_threads, mmap
         )
         return ids, rows
+
+    def stats(
+        self, texts: Union[str, Iterable[str]], *, num_threads: Optional[int] = None
+    ) -> TextStats:
+        """How this tokenizer encodes ``texts`` (an iterable of documents, or
+        one string): tokens per word, characters per token, the share of words
+        kept whole and of unknown words. Judge a vocabulary by this on text it
+        was not trained on. Words are split as :meth:`encode` splits them
+        (added tokens in the text count as plain text).
+
+        >>> tok = Tokenizer(["[UNK]", "the", "cat", "sat", "s", "##at"])
+        >>> s = tok.stats(["the cat sat", "the sat hat"])
+        >>> s.words, s.tokens, round(s.tokens_per_word, 3), s.unknown_words
+        (6, 6, 1.0, 1)
+        """
+        from .training import feed_texts
+
+        counter = _core.WordCounter.like(self._core, num_threads)
+        feed_texts(counter, [texts] if isinstance(texts, str) else texts)
+        return TextStats._from_tuple(counter.measure(self._core)[0])
 
     def tokenize(self, text: str) -> list[str]:
         """The token strings of ``text``, without special tokens.

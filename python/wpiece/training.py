@@ -16,9 +16,11 @@ from pathlib import Path
 from typing import Any, BinaryIO, Literal, Optional, Union
 
 from . import _core
+from .quality import TextStats
 from .tokenizer import BERT_SPECIAL_TOKENS, Tokenizer
 
 __all__ = [
+    "CurvePoint",
     "Merge",
     "TrainingRecord",
     "resolve_files",
@@ -50,8 +52,23 @@ class Merge:
     added: bool
     """False when the merged string was already in the vocabulary."""
     score: float
-    """p / (f(left) f(right)) for WordPiece, p for frequency; shown as a float,
-    while training ranked pairs with exact integer arithmetic."""
+    """What ranked the merge: ΔL for likelihood, p / (f(left) f(right)) for
+    WordPiece, p for frequency (WordPiece and frequency shown as a float,
+    while training ranked pairs with exact integer arithmetic)."""
+    gain: float = 0.0
+    """The merge's gain in log-likelihood ΔL of the training words under a
+    unigram model of the units, whatever score chose it."""
+
+
+@dataclass(frozen=True)
+class CurvePoint:
+    """How the vocabulary cut to its first ``vocab_size`` tokens encodes the
+    held-out text (the encoder's real output, not the training splits)."""
+
+    vocab_size: int
+    tokens_per_word: float
+    whole_word_rate: float
+    unknown_rate: float
 
 
 @dataclass
@@ -69,9 +86,17 @@ class TrainingRecord:
     initial_tokens: int
     total_words: int
     merges: list[Merge] = field(default_factory=list)
+    held_out_fraction: float = 0.0
+    """The share of documents held out of training (``held_out``)."""
+    held_out_words: int = 0
+    held_out: list[CurvePoint] = field(default_factory=list)
+    """Held-out text encoded with the vocabulary at growing sizes; empty
+    unless training held some out."""
 
     def tokens_per_word(self) -> list[tuple[int, float]]:
-        """``(vocab size, tokens per word)`` from the alphabet to the final vocab."""
+        """``(vocab size, tokens per word)`` from the alphabet to the final
+        vocab, in the training splits (the corpus trained on, as the merges
+        left it; see ``held_out_tokens_per_word`` for unseen text)."""
         size = self.base_vocab_size
         out = [(size, self.initial_tokens / self.total_words)]
         for m in self.merges:
@@ -80,13 +105,18 @@ class TrainingRecord:
             out.append((size, m.tokens_after / self.total_words))
         return out
 
+    def held_out_tokens_per_word(self) -> list[tuple[int, float]]:
+        """``(vocab size, tokens per word)`` on the held-out text, encoded."""
+        return [(p.vocab_size, p.tokens_per_word) for p in self.held_out]
+
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> TrainingRecord:
         merges = [Merge(**m) for m in data["merges"]]
-        return cls(**{**data, "merges": merges})
+        held_out = [CurvePoint(**p) for p in data.get("held_out", [])]
+        return cls(**{**data, "merges": merges, "held_out": held_out})
 
     def save(self, path: PathLike) -> None:
         """Writes JSON atomically."""
@@ -230,7 +260,10 @@ def _counter(options: dict[str, Any], num_threads: Optional[int]) -> _core.WordC
     )
 
 
-def _feed_iterator(counter: _core.WordCounter, texts: Iterable[str], bar: _Progress) -> None:
+def feed_texts(
+    counter: _core.WordCounter, texts: Iterable[str], bar: Optional[_Progress] = None
+) -> None:
+    """Counts documents in buffers (the GIL is released while counting)."""
     if isinstance(texts, (str, bytes)):
         raise TypeError("expected an iterable of str, got a single str; wrap it in a list")
     buffer: list[str] = []
@@ -242,11 +275,90 @@ def _feed_iterator(counter: _core.WordCounter, texts: Iterable[str], bar: _Progr
         if len(buffer) >= _BUFFER_DOCS:
             counter.add_texts(buffer)
             done += len(buffer)
-            bar.update_to(done)
+            if bar is not None:
+                bar.update_to(done)
             buffer = []
     if buffer:
         counter.add_texts(buffer)
-        bar.update_to(done + len(buffer))
+        if bar is not None:
+            bar.update_to(done + len(buffer))
+
+
+def _check_held_out(held_out: float) -> Fraction:
+    if isinstance(held_out, bool) or not isinstance(held_out, (int, float)):
+        raise TypeError(f"held_out must be a fraction between 0 and 1, got {held_out!r}")
+    if not 0 <= held_out < 1:
+        raise ValueError(f"held_out must be at least 0 and below 1, got {held_out!r}")
+    return Fraction(held_out).limit_denominator(10**6)
+
+
+def _split_documents(
+    texts: Iterable[str], fraction: Fraction, held: list[str]
+) -> Iterator[str]:
+    """Yields the documents to train on; appends every held-out one to
+    `held`: document i is held out when ⌊(i+1)·f⌋ > ⌊i·f⌋, so exactly a
+    fraction f, spread evenly through the corpus, the same on every run."""
+    num, den = fraction.numerator, fraction.denominator
+    for i, t in enumerate(texts):
+        if ((i + 1) * num) // den > (i * num) // den:
+            held.append(t)
+        else:
+            yield t
+
+
+def _curve_sizes(base: int, final: int, points: int = 32) -> list[int]:
+    """Vocab sizes from `base` to `final`, evenly spaced on a log scale."""
+    if final <= base:
+        return [final]
+    sizes = {round(base * (final / base) ** (i / (points - 1))) for i in range(points)}
+    return sorted(s for s in sizes | {final} if base <= s <= final)
+
+
+def _measure_held_out(
+    tok: Tokenizer, held: list[str], fraction: Fraction, num_threads: Optional[int]
+) -> None:
+    record = tok.training_record
+    assert record is not None
+    counter = _core.WordCounter.like(tok._core, num_threads)
+    feed_texts(counter, held)
+    sizes = _curve_sizes(record.base_vocab_size, len(tok))
+    points = [TextStats._from_tuple(t) for t in counter.measure(tok._core, sizes)]
+    record.held_out_fraction = float(fraction)
+    record.held_out_words = points[-1].words if points else 0
+    record.held_out = [
+        CurvePoint(n, p.tokens_per_word, p.whole_word_rate, p.unknown_rate)
+        for n, p in zip(sizes, points)
+    ]
+
+
+def _warn_if_hapax_merges(record: TrainingRecord) -> None:
+    """Many early merges joining pairs seen once (a quarter or more of the
+    first 1000) means the vocabulary fills with noise: hex strings, words
+    seen once. Real text trained with the likelihood score gives none."""
+    early = record.merges[:1000]
+    once = sum(m.pair_frequency == 1 for m in early)
+    if len(early) >= 100 and 4 * once >= len(early):
+        import warnings
+
+        advice = (
+            "the corpus may be too small or too uniform for this vocabulary size"
+            if record.score == "likelihood"
+            else f"the {record.score!r} score favours rare pairs; score='likelihood' "
+            "(the default) or a min_frequency avoids this"
+        )
+        warnings.warn(
+            f"{once} of the first {len(early)} merges join pairs seen once, so the "
+            f"vocabulary will encode new text in many tokens: {advice}",
+            stacklevel=4,
+        )
+
+
+def _merge_score(score: str, m: tuple[Any, ...]) -> float:
+    if score == "likelihood":
+        return float(m[8])
+    if score == "wordpiece":
+        return float(Fraction(m[3], m[4] * m[5]))
+    return float(m[3])
 
 
 def _train(
@@ -295,6 +407,7 @@ def _train(
         bar.update_to(len(vocab))
     finally:
         bar.close()
+
     record = TrainingRecord(
         score=score,
         vocab_size=len(vocab),
@@ -311,7 +424,8 @@ def _train(
                 right_frequency=m[5],
                 tokens_after=m[6],
                 added=m[7],
-                score=float(Fraction(m[3], m[4] * m[5])) if score == "wordpiece" else float(m[3]),
+                score=_merge_score(score, m),
+                gain=m[8],
             )
             for m in merges
         ],
@@ -334,6 +448,7 @@ def _train(
         **options,
     )
     tok.training_record = record
+    _warn_if_hapax_merges(record)
     return tok
 
 
@@ -398,8 +513,9 @@ def train(
     clean_text: bool = True,
     handle_chinese_chars: bool = True,
     pre_tokenizer: Literal["bert", "whitespace"] = "bert",
-    score: Literal["wordpiece", "frequency"] = "wordpiece",
+    score: Literal["likelihood", "wordpiece", "frequency"] = "likelihood",
     jsonl_field: Optional[str] = None,
+    held_out: float = 0.0,
     show_progress: bool = False,
     num_threads: Optional[int] = None,
 ) -> Tokenizer:
@@ -412,31 +528,53 @@ def train(
     compression curve. Invalid UTF-8 raises ``ValueError`` naming the file and
     byte offset.
 
+    ``score``: ``"likelihood"`` (default) merges the pair that most raises the
+    likelihood of the corpus under a unigram model of the units (Schuster &
+    Nakajima 2012): frequent, strongly associated pairs first.
+    ``"wordpiece"`` is the textbook score p/(f(x)·f(y)) of the HF course,
+    which favours pairs seen once; ``"frequency"`` is BPE's.
+
+    ``held_out``: a fraction of documents (spread evenly) kept out of training;
+    ``tok.training_record.held_out`` then shows how the vocabulary, cut to
+    growing sizes, encodes them.
+
     >>> import wpiece
-    >>> tok = wpiece.train(wpiece.sample_text_path(), vocab_size=2000)
+    >>> tok = wpiece.train(wpiece.sample_text_path(), vocab_size=2000, held_out=0.05)
     >>> len(tok)
     2000
     >>> tok.tokenize("God created")
-    ['god', 'cr', '##e', '##at', '##e', '##d']
-    >>> curve = tok.training_record.tokens_per_word()
-    >>> curve[0], round(curve[-1][1], 2)
-    ((63, 3.5515909508920362), 1.65)
+    ['god', 'created']
+    >>> curve = tok.training_record.held_out_tokens_per_word()
+    >>> [(n, round(t, 2)) for n, t in (curve[0], curve[-1])]
+    [(63, 3.51), (2000, 1.1)]
     """
     args = dict(locals())
     options = _options(**{k: args[k] for k in _NORMALIZER_ARGS})
+    fraction = _check_held_out(held_out)
     paths = resolve_files(files)
     counter = _counter(options, num_threads)
+    held: list[str] = []
     bar = _Progress(show_progress, len(paths), "counting", "file")
     try:
         for i, p in enumerate(paths):
             if jsonl_field is not None:
-                _feed_iterator(counter, _jsonl_texts(p, jsonl_field), _Progress(False, 0, "", ""))
+                texts: Iterable[str] = _jsonl_texts(p, jsonl_field)
+            elif fraction:
+                texts = read_lines(p)
             else:
                 counter.add_file(p)
+                bar.update_to(i + 1)
+                continue
+            if fraction:
+                texts = _split_documents(texts, fraction, held)
+            feed_texts(counter, texts)
             bar.update_to(i + 1)
     finally:
         bar.close()
-    return _train(counter, vocab_size, options, **{k: args[k] for k in _MODEL_ARGS})
+    tok = _train(counter, vocab_size, options, **{k: args[k] for k in _MODEL_ARGS})
+    if fraction:
+        _measure_held_out(tok, held, fraction, num_threads)
+    return tok
 
 
 def train_from_iterator(
@@ -457,7 +595,8 @@ def train_from_iterator(
     clean_text: bool = True,
     handle_chinese_chars: bool = True,
     pre_tokenizer: Literal["bert", "whitespace"] = "bert",
-    score: Literal["wordpiece", "frequency"] = "wordpiece",
+    score: Literal["likelihood", "wordpiece", "frequency"] = "likelihood",
+    held_out: float = 0.0,
     show_progress: bool = False,
     num_threads: Optional[int] = None,
 ) -> Tokenizer:
@@ -467,19 +606,27 @@ def train_from_iterator(
     >>> corpus = ["This is the Hugging Face Course.", "This chapter is about tokenization.",
     ...     "This section shows several tokenizer algorithms.",
     ...     "Hopefully, you will be able to understand how they are trained and generate tokens."]
-    >>> tok = wpiece.train_from_iterator(corpus, vocab_size=70, lowercase=False)
+    >>> tok = wpiece.train_from_iterator(corpus, vocab_size=70, lowercase=False,
+    ...     score="wordpiece")  # the HF course's vocabulary
     >>> tok.tokenize("Hugging")
     ['Hugg', '##i', '##n', '##g']
     """
     args = dict(locals())
     options = _options(**{k: args[k] for k in _NORMALIZER_ARGS})
+    fraction = _check_held_out(held_out)
     counter = _counter(options, num_threads)
+    held: list[str] = []
     bar = _Progress(show_progress, None, "counting", "doc")
     try:
-        _feed_iterator(counter, texts, bar)
+        if isinstance(texts, (str, bytes)):
+            raise TypeError("expected an iterable of str, got a single str; wrap it in a list")
+        feed_texts(counter, _split_documents(texts, fraction, held) if fraction else texts, bar)
     finally:
         bar.close()
-    return _train(counter, vocab_size, options, **{k: args[k] for k in _MODEL_ARGS})
+    tok = _train(counter, vocab_size, options, **{k: args[k] for k in _MODEL_ARGS})
+    if fraction:
+        _measure_held_out(tok, held, fraction, num_threads)
+    return tok
 
 
 def train_from_counts(
@@ -500,7 +647,7 @@ def train_from_counts(
     clean_text: bool = True,
     handle_chinese_chars: bool = True,
     pre_tokenizer: Literal["bert", "whitespace"] = "bert",
-    score: Literal["wordpiece", "frequency"] = "wordpiece",
+    score: Literal["likelihood", "wordpiece", "frequency"] = "likelihood",
     show_progress: bool = False,
 ) -> Tokenizer:
     """Trains on ready word counts, taken as words as they are (their order is
