@@ -20,12 +20,12 @@ use crate::io;
 use crate::normalize::NormalizerConfig;
 use crate::parallel;
 use crate::pretokenize::PreTokenizer;
+use crate::quality;
 use crate::tokenizer::{
     pad_batch, Encoding, PadLength, Padding, Tokenizer, Truncation, TruncationStrategy,
     BERT_SPECIAL_TOKENS,
 };
 use crate::train::counts::{WordCounts, WordSplitter};
-use crate::quality;
 use crate::train::{self, Score, TrainerConfig};
 use crate::vocab::Vocab;
 
@@ -853,6 +853,9 @@ pub struct PyWordCounter {
     num_threads: Option<usize>,
 }
 
+/// `quality::TextStats` as a tuple: (words, tokens, chars, whole, unknown).
+type StatsRow = (u64, u64, u64, u64, u64);
+
 #[pymethods]
 impl PyWordCounter {
     #[new]
@@ -909,7 +912,7 @@ impl PyWordCounter {
         py: Python<'_>,
         tokenizer: &PyTokenizer,
         sizes: Option<Vec<usize>>,
-    ) -> PyResult<Vec<(u64, u64, u64, u64, u64)>> {
+    ) -> PyResult<Vec<StatsRow>> {
         let t = &tokenizer.inner;
         let stats = py.allow_threads(|| match &sizes {
             None => Ok(vec![quality::measure(&t.model, &self.counts)]),

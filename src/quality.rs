@@ -61,7 +61,10 @@ pub fn curve(
                     config.unk_token
                 ))
             })?;
-            Ok(measure(&WordPiece::new(&vocab, config.clone(), unk), counts))
+            Ok(measure(
+                &WordPiece::new(&vocab, config.clone(), unk),
+                counts,
+            ))
         })
         .collect()
 }

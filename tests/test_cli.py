@@ -68,7 +68,7 @@ def test_train_inputs_agree(corpus, tmp_path) -> None:
          str(tmp_path / "s")],
         input=stdin, capture_output=True, text=True, check=True,
     )  # fmt: skip
-    assert "compression:" in proc.stdout
+    assert "training splits:" in proc.stdout
     vocabs = [(tmp_path / d / "vocab.txt").read_text(encoding="utf-8") for d in "jfs"]
     assert vocabs[0] == vocabs[1] == vocabs[2]
 
@@ -95,7 +95,13 @@ def test_stats_side_by_side(trained, corpus, capsys) -> None:
     args = ["stats", "--tokenizer", str(trained), "--tokenizer", str(VOCAB_TXT)]
     assert main(args + [str(corpus / "a.txt")]) == 0
     out = capsys.readouterr().out
-    for label in ("characters / token", "tokens / word", "UNK rate", "vocab used"):
+    for label in (
+        "tokens / word",
+        "characters / token",
+        "words kept whole",
+        "unknown words",
+        "vocab used",
+    ):
         assert label in out
     assert "longest tokens" in out and "most frequent" in out
     assert main(args + ["--json", str(corpus / "a.txt")]) == 0
@@ -103,6 +109,28 @@ def test_stats_side_by_side(trained, corpus, capsys) -> None:
     small, bert = stats[str(trained)], stats[str(VOCAB_TXT)]
     assert small["tokens_per_word"] > bert["tokens_per_word"]  # 1.5k vocab splits more
     assert 0 < bert["vocab_used"] < 1
+    docs = (corpus / "a.txt").read_text(encoding="utf-8").splitlines()
+    want = wpiece.Tokenizer.from_file(VOCAB_TXT).stats(docs).to_dict()
+    assert {k: bert[k] for k in want} == want
+
+
+def test_train_holds_out_documents_and_reports_them(corpus, tmp_path, capsys) -> None:
+    out = tmp_path / "tok"
+    args = ["train", str(corpus / "a.txt"), "--vocab-size", "800", "-o", str(out), "--no-progress"]
+    assert main(args + ["--held-out", "10%"]) == 0
+    printed = capsys.readouterr().out
+    assert "likelihood score" in printed and "held out (10% of documents" in printed
+    record = wpiece.TrainingRecord.load(out / "training_record.json")
+    assert record.score == "likelihood" and record.held_out_fraction == 0.1
+    docs = (corpus / "a.txt").read_text(encoding="utf-8").splitlines()
+    api = wpiece.train_from_iterator(docs, 800, held_out=0.1)
+    assert api.training_record.held_out == record.held_out
+    assert main(args + ["--held-out", "0.1", "--score", "wordpiece"]) == 0
+    assert wpiece.TrainingRecord.load(out / "training_record.json").score == "wordpiece"
+    for bad in ("100%", "-1", "x%", "1.5"):
+        with pytest.raises(SystemExit) as e:
+            main(args + ["--held-out", bad])
+        assert e.value.code == 2
 
 
 def test_bench_and_demo_run(capsys) -> None:

@@ -10,6 +10,7 @@ from tokenizers import Tokenizer as HFTokenizer
 from tokenizers import models, normalizers, pre_tokenizers, trainers
 
 import wpiece
+
 from conftest import EN_FIXTURE, VOCAB_TXT
 from reference import bert_words, wordpiece_word
 

@@ -45,9 +45,7 @@ SEED_TOKENS = ["Th", "##i", "##s", "is", "th", "##e", "Hugg", "##i", "##n", "##g
 
 
 def test_golden_hugging_face_course() -> None:
-    tok = wpiece.train_from_iterator(
-        SEED_CORPUS, vocab_size=70, lowercase=False, score="wordpiece"
-    )
+    tok = wpiece.train_from_iterator(SEED_CORPUS, vocab_size=70, lowercase=False, score="wordpiece")
     assert list(tok.get_vocab()) == SEED_VOCAB
     assert tok.tokenize("This is the Hugging Face course!") == SEED_TOKENS
     first = tok.training_record.merges[0]

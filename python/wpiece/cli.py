@@ -10,6 +10,7 @@ import shutil
 import sys
 import tempfile
 import time
+import warnings
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -122,6 +123,17 @@ def _load(path: str, lowercase: Optional[bool] = None) -> Tokenizer:
 # ----- train -------------------------------------------------------------------
 
 
+def _fraction(text: str) -> float:
+    """`1%` or `0.01` as 0.01; refuses anything outside [0, 1)."""
+    try:
+        value = float(text[:-1]) / 100 if text.endswith("%") else float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a fraction or percentage: {text!r}") from None
+    if not 0 <= value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 0 and below 100%: {text!r}")
+    return value
+
+
 def _train(args: argparse.Namespace) -> int:
     specials = args.special_tokens.split(",") if args.special_tokens else list(BERT_SPECIAL_TOKENS)
     if args.unk_token not in specials:
@@ -137,6 +149,7 @@ def _train(args: argparse.Namespace) -> int:
         "lowercase": not args.cased,
         "pre_tokenizer": args.pre_tokenizer,
         "score": args.score,
+        "held_out": args.held_out,
         "show_progress": _progress_wanted(args),
         "num_threads": args.threads,
     }
@@ -161,9 +174,17 @@ def _train(args: argparse.Namespace) -> int:
     print(f"trained {len(tok):,} tokens ({record.score} score) in {seconds:.1f} s")
     print(f"corpus: {record.total_words:,} words")
     print(
-        f"compression: {curve[0][1]:.3f} tokens/word with the alphabet "
+        f"training splits: {curve[0][1]:.3f} tokens/word with the alphabet "
         f"({curve[0][0]:,} tokens) -> {curve[-1][1]:.3f} tokens/word at {curve[-1][0]:,}"
     )
+    if record.held_out:
+        last = record.held_out[-1]
+        print(
+            f"held out ({100 * record.held_out_fraction:g}% of documents, "
+            f"{record.held_out_words:,} words): {last.tokens_per_word:.3f} tokens/word, "
+            f"{100 * last.whole_word_rate:.1f}% of words whole, "
+            f"{100 * last.unknown_rate:.3f}% unknown"
+        )
     written = [
         n for n in ("tokenizer.json", "training_record.json", "vocab.txt") if (out / n).exists()
     ]
@@ -283,20 +304,15 @@ def _decode(args: argparse.Namespace) -> int:
 
 
 def corpus_stats(tok: Tokenizer, docs: Sequence[str], top: int = 10) -> dict[str, object]:
-    """Characters per token, tokens per word, UNK rate, share of the vocab used,
-    longest and most frequent tokens of ``tok`` on ``docs``."""
+    """Tokens per word, characters per token, words kept whole and unknown
+    words (``Tokenizer.stats``: words as the tokenizer splits them), share of
+    the vocab used, longest and most frequent tokens of ``tok`` on ``docs``."""
     ids, _ = tok.encode_batch_flat(docs, add_special_tokens=False)
-    n_tokens = int(ids.size)
-    n_chars = sum(len(d) for d in docs)
-    n_words = sum(len(d.split()) for d in docs)
-    unk = tok.token_to_id(tok.settings["unk_token"])
+    stats = tok.stats(docs)
     counts = Counter(ids.tolist())
     vocab = tok.get_vocab()
     return {
-        "tokens": n_tokens,
-        "chars_per_token": n_chars / max(1, n_tokens),
-        "tokens_per_word": n_tokens / max(1, n_words),
-        "unk_rate": counts.get(unk, 0) / max(1, n_tokens),
+        **stats.to_dict(),
         "vocab_used": len(counts) / len(vocab),
         "longest_tokens": sorted(vocab, key=len, reverse=True)[:top],
         "most_frequent": [(tok.id_to_token(i), c) for i, c in counts.most_common(top)],
@@ -313,10 +329,12 @@ def _stats(args: argparse.Namespace) -> int:
     width = max(18, *(len(n) for n in names))
     print(f"{'':24}" + "".join(f"{n:>{width}}" for n in names))
     rows = [
+        ("words", lambda r: f"{r['words']:,}"),
         ("tokens", lambda r: f"{r['tokens']:,}"),
-        ("characters / token", lambda r: f"{r['chars_per_token']:.3f}"),
         ("tokens / word", lambda r: f"{r['tokens_per_word']:.3f}"),
-        ("UNK rate", lambda r: f"{100 * r['unk_rate']:.3f}%"),
+        ("characters / token", lambda r: f"{r['chars_per_token']:.3f}"),
+        ("words kept whole", lambda r: f"{100 * r['whole_word_rate']:.1f}%"),
+        ("unknown words", lambda r: f"{100 * r['unknown_rate']:.3f}%"),
         ("vocab used", lambda r: f"{100 * r['vocab_used']:.1f}%"),
     ]
     for label, fmt in rows:
@@ -423,17 +441,20 @@ def _demo(args: argparse.Namespace) -> int:
     print(
         f"chars/token: {stats['chars_per_token']:.2f}, tokens/word: {stats['tokens_per_word']:.3f}"
     )
-    print(f"unk rate: {stats['unk_rate']:.4%}, vocab used: {stats['vocab_used']:.1%}")
+    print(
+        f"words kept whole: {stats['whole_word_rate']:.1%}, unknown words: "
+        f"{stats['unknown_rate']:.4%}, vocab used: {stats['vocab_used']:.1%}"
+    )
     freq = stats["most_frequent"]
     print("most frequent: " + ", ".join(f"{t}:{c}" for t, c in freq))  # type: ignore[union-attr]
     print(f"encode + stats time: {seconds * 1000:.1f} ms")
-    trained = train(path, 2000)
+    trained = train(path, 2000, held_out=0.05)
     record = trained.training_record
     assert record is not None
-    curve = record.tokens_per_word()
+    held = record.held_out_tokens_per_word()
     print(
-        f"trained a {len(trained):,}-token WordPiece vocab on the sample: "
-        f"{curve[0][1]:.2f} -> {curve[-1][1]:.2f} tokens/word; "
+        f"trained a {len(trained):,}-token WordPiece vocab ({record.score} score) on 95% of "
+        f"the sample; on the other 5%: {held[0][1]:.2f} -> {held[-1][1]:.2f} tokens/word; "
         f"'{docs[1][:40]}' -> {trained.tokenize(docs[1][:40])}"
     )
     return 0
@@ -495,7 +516,20 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--suffix", default="", help="end-of-word suffix, e.g. _ (D2L style)")
     t.add_argument("--cased", action="store_true", help="do not lowercase")
     t.add_argument("--pre-tokenizer", choices=["bert", "whitespace"], default="bert")
-    t.add_argument("--score", choices=["wordpiece", "frequency"], default="wordpiece")
+    t.add_argument(
+        "--score",
+        choices=["likelihood", "wordpiece", "frequency"],
+        default="likelihood",
+        help="likelihood (default): the gain in corpus likelihood, frequent and associated "
+        "pairs first; wordpiece: the textbook p/(f(x)f(y)); frequency: BPE's",
+    )
+    t.add_argument(
+        "--held-out",
+        type=_fraction,
+        default=0.0,
+        help="share of documents kept out of training and encoded to measure the "
+        "vocabulary, e.g. 1%% or 0.01",
+    )
     t.add_argument("--threads", type=_thread_count)
     t.add_argument("--report", action="store_true", help="also write report.png and report.html")
     progress_flags(t)
@@ -551,11 +585,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _show_warning(message, category, filename, lineno, file=None, line=None):  # type: ignore[no-untyped-def]
+    """Warnings as one line, like the errors."""
+    print(f"wpiece: warning: {message}", file=sys.stderr)
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return int(args.func(args))
+        with warnings.catch_warnings():
+            warnings.showwarning = _show_warning
+            return int(args.func(args))
     except (CliError, OSError, ValueError, TypeError, OverflowError, MemoryError) as e:
         print(f"wpiece: error: {e}", file=sys.stderr)
         return 2

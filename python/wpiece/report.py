@@ -35,8 +35,18 @@ def _figure(tok: Tokenizer, record: TrainingRecord):  # type: ignore[no-untyped-
     fig, axes = plt.subplots(2, 2, figsize=(11, 7.5), dpi=110)
 
     ax = axes[0][0]
-    ax.plot([c[0] for c in curve], [c[1] for c in curve], color="tab:blue")
-    final = curve[-1]
+    ax.plot([c[0] for c in curve], [c[1] for c in curve], color="tab:blue", label="training splits")
+    held = record.held_out_tokens_per_word()
+    if held:
+        ax.plot(
+            [c[0] for c in held],
+            [c[1] for c in held],
+            color="tab:red",
+            marker=".",
+            label=f"held-out text, encoded ({100 * record.held_out_fraction:g}% of documents)",
+        )
+    ax.legend(fontsize=8)
+    final = held[-1] if held else curve[-1]
     ax.axvline(final[0], color="tab:red", linestyle="--", linewidth=1)
     ax.annotate(
         f"chosen: {final[0]:,} tokens\n{final[1]:.3f} tokens/word",
@@ -48,8 +58,8 @@ def _figure(tok: Tokenizer, record: TrainingRecord):  # type: ignore[no-untyped-
         arrowprops={"arrowstyle": "->", "color": "tab:red"},
     )
     ax.set_xlabel("vocabulary size (tokens)")
-    ax.set_ylabel("tokens per word (training corpus)")
-    ax.set_title("Compression curve")
+    ax.set_ylabel("tokens per word")
+    ax.set_title("Tokens per word by vocabulary size")
     ax.grid(alpha=0.3)
 
     ax = axes[0][1]
@@ -59,7 +69,10 @@ def _figure(tok: Tokenizer, record: TrainingRecord):  # type: ignore[no-untyped-
         if min(scores) > 0:
             ax.set_yscale("log")
     ax.set_xlabel("merge number")
-    ylabel = "score p/(f(x)·f(y))" if record.score == "wordpiece" else "pair frequency"
+    ylabel = {
+        "wordpiece": "score p/(f(x)·f(y))",
+        "likelihood": "likelihood gain ΔL",
+    }.get(record.score, "pair frequency")
     ax.set_ylabel(ylabel + " (log scale)")
     ax.set_title("Score of each merge")
     ax.grid(alpha=0.3)
@@ -128,6 +141,20 @@ def write_report(tok: Tokenizer, out_dir: PathLike) -> tuple[Path, Path]:
     for size, tpw in curve:
         by_size[size] = tpw
     rows = "".join(f"<tr><td>{s:,}</td><td>{by_size[s]:.3f}</td></tr>" for s in picks)
+    held_rows = "".join(
+        f"<tr><td>{p.vocab_size:,}</td><td>{p.tokens_per_word:.3f}</td>"
+        f"<td>{100 * p.whole_word_rate:.1f}%</td><td>{100 * p.unknown_rate:.3f}%</td></tr>"
+        for p in record.held_out[:: max(1, len(record.held_out) // 8)] + record.held_out[-1:]
+    )
+    held_section = (
+        f"<h2>Held-out text ({100 * record.held_out_fraction:g}% of documents, "
+        f"{record.held_out_words:,} words), encoded</h2><table><tr><th>vocabulary size</th>"
+        f"<th>tokens per word</th><th>words kept whole</th><th>unknown words</th></tr>"
+        f"{held_rows}</table>"
+        if record.held_out
+        else "<p>Train with <code>held_out=0.01</code> (<code>--held-out 1%</code>) to see "
+        "how the vocabulary encodes text it was not trained on.</p>"
+    )
     longest = sorted(tok.get_vocab(), key=len, reverse=True)[:15]
     page = f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>wpiece training report</title>
@@ -139,7 +166,8 @@ img{{max-width:100%}}code{{background:#f3f3f3}}</style></head><body>
 (special tokens and alphabet: {record.base_vocab_size:,}; merges: {len(record.merges):,}).
 Corpus: {record.total_words:,} words, {record.initial_tokens:,} characters in words.</p>
 <img src="data:image/png;base64,{base64.b64encode(png).decode()}" alt="training report plots">
-<h2>Tokens per word by vocabulary size</h2>
+{held_section}
+<h2>Tokens per word in the training splits, by vocabulary size</h2>
 <table><tr><th>vocabulary size</th><th>tokens per word</th></tr>{rows}</table>
 <h2>Longest tokens</h2><p>{", ".join(f"<code>{html.escape(t)}</code>" for t in longest)}</p>
 </body></html>

@@ -292,9 +292,7 @@ def _check_held_out(held_out: float) -> Fraction:
     return Fraction(held_out).limit_denominator(10**6)
 
 
-def _split_documents(
-    texts: Iterable[str], fraction: Fraction, held: list[str]
-) -> Iterator[str]:
+def _split_documents(texts: Iterable[str], fraction: Fraction, held: list[str]) -> Iterator[str]:
     """Yields the documents to train on; appends every held-out one to
     `held`: document i is held out when ⌊(i+1)·f⌋ > ⌊i·f⌋, so exactly a
     fraction f, spread evenly through the corpus, the same on every run."""

@@ -29,6 +29,7 @@
 //!   (∂ΔL/∂f(x) = ln(1 − k/f(x)) < 0), so it holds until a count falls below
 //!   its floor; then the floor is lowered and the unit's Floor pairs requeued.
 //! - `Tight`: ΔL at the counts now; requeued whenever f(x) or f(y) falls.
+//!
 //! All three: ΔL rises with N (∂ΔL/∂N = ln(N / (N − k)) > 0) and N only
 //! falls, and `gain::slack(k)`, twice the f64 rounding error, covers the
 //! difference between f64 values at different N. f(z) rising (pairs making
