@@ -1,0 +1,222 @@
+"""Vocabulary quality on held-out text: what a trained vocabulary does to text
+it has not seen, for each score of wpiece and for HF's WordPieceTrainer.
+
+    python benches/bench_quality.py            # en 10 MB, en 101 MB, multi 47 MB
+    python benches/bench_quality.py --quick    # en 10 MB only
+
+Held-out text: the last 2 MB of each corpus (whole lines), never trained on;
+the training corpora are the lines before it (en 10 MB is a prefix of en).
+Each training runs in its own fresh process. wpiece trains once per corpus
+and score to the largest size and is measured at every size by cutting the
+vocabulary to its first n tokens (exactly the vocabulary training to n gives);
+HF trains once per size. Every vocabulary is measured by the same encoder
+(`Tokenizer.stats`, the BERT pipeline, identical to HF's). Training time is
+the whole call (counting and merging) at the largest size.
+Writes benches/results/quality.{md,json,png}.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from _common import ROOT, ensure_corpus, run_child  # noqa: E402
+
+SIZES = [8000, 16000, 30000]
+HELD_BYTES = 2_000_000
+RESULTS = ROOT / "benches" / "results"
+
+# (label, keyword arguments of wpiece.train)
+WPIECE = [
+    ("wpiece likelihood (default)", {"score": "likelihood"}),
+    ("wpiece wordpiece (textbook)", {"score": "wordpiece"}),
+    ("wpiece wordpiece, min_frequency=10", {"score": "wordpiece", "min_frequency": 10}),
+    ("wpiece frequency (BPE)", {"score": "frequency"}),
+]
+HF = "HF WordPieceTrainer"
+
+MEASURE = """
+def measure(tok, held_path):
+    held = open(held_path, encoding='utf-8').read().splitlines()
+    return tok.stats(held)
+"""
+
+WPIECE_CHILD = (
+    MEASURE
+    + """
+import wpiece, warnings
+warnings.simplefilter('ignore')
+t = time.perf_counter()
+tok = wpiece.train(TRAIN, max(SIZES), **KW)
+seconds = time.perf_counter() - t
+vocab = list(tok.get_vocab())
+RESULT = {'seconds': seconds, 'sizes': {}}
+for n in SIZES:
+    s = measure(wpiece.Tokenizer(vocab[:n]), HELD)
+    RESULT['sizes'][n] = [s.tokens_per_word, s.whole_word_rate, s.unknown_rate]
+"""
+)
+
+HF_CHILD = (
+    MEASURE
+    + """
+import wpiece
+from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, trainers
+hf = Tokenizer(models.WordPiece(unk_token='[UNK]'))
+hf.normalizer = normalizers.BertNormalizer(lowercase=True)
+hf.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+trainer = trainers.WordPieceTrainer(vocab_size=SIZE, show_progress=False,
+    special_tokens=['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]'])
+t = time.perf_counter()
+hf.train([TRAIN], trainer)
+seconds = time.perf_counter() - t
+vocab = [w for w, _ in sorted(hf.get_vocab().items(), key=lambda x: x[1])]
+s = measure(wpiece.Tokenizer(vocab), HELD)
+RESULT = {'seconds': seconds, 'stats': [s.tokens_per_word, s.whole_word_rate, s.unknown_rate]}
+"""
+)
+
+BERT_CHILD = (
+    MEASURE
+    + """
+import wpiece
+s = measure(wpiece.Tokenizer.from_file(VOCAB), HELD)
+RESULT = {'stats': [s.tokens_per_word, s.whole_word_rate, s.unknown_rate]}
+"""
+)
+
+
+def split(corpus: Path, work: Path, name: str, train_bytes: int | None) -> tuple[Path, Path]:
+    """(training part, held-out part): the held-out part is the corpus's last
+    HELD_BYTES (whole lines); training takes lines before it, from the start."""
+    data = corpus.read_bytes()
+    cut = data.index(b"\n", len(data) - HELD_BYTES) + 1
+    held = work / f"{name}.held.txt"
+    held.write_bytes(data[cut:])
+    end = cut if train_bytes is None else data.rindex(b"\n", 0, min(train_bytes, cut)) + 1
+    train = work / f"{name}.train.txt"
+    train.write_bytes(data[:end])
+    return train, held
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true", help="en 10 MB only")
+    args = ap.parse_args()
+    corpus_dir = ensure_corpus()
+    work = corpus_dir / "quality"
+    work.mkdir(exist_ok=True)
+    corpora = [("en 10 MB", corpus_dir / "en.txt", 10_000_000)]
+    if not args.quick:
+        corpora += [
+            ("en 101 MB", corpus_dir / "en.txt", None),
+            ("multi 47 MB", corpus_dir / "multi.txt", None),
+        ]
+    vocab_txt = ROOT / "tests" / "data" / "vocab.txt"
+    results: dict = {"sizes": SIZES, "corpora": {}}
+    for label, path, nbytes in corpora:
+        name = label.replace(" ", "_")
+        train, held = split(path, work, name, nbytes)
+        head = f"TRAIN={str(train)!r}\nHELD={str(held)!r}\nSIZES={SIZES!r}\n"
+        rows: dict = {}
+        for tlabel, kw in WPIECE:
+            r = run_child(head + f"KW={kw!r}\n" + WPIECE_CHILD)
+            rows[tlabel] = {
+                "seconds": r["seconds"],
+                "sizes": {int(n): v for n, v in r["sizes"].items()},
+            }
+            print(label, tlabel, f"{r['seconds']:.1f} s", r["sizes"], flush=True)
+        hf: dict = {"seconds": None, "sizes": {}}
+        for n in SIZES:
+            r = run_child(head + f"SIZE={n}\n" + HF_CHILD)
+            hf["sizes"][n] = r["stats"]
+            hf["seconds"] = r["seconds"]  # at the largest size, the last one
+            print(label, HF, n, f"{r['seconds']:.1f} s", r["stats"], flush=True)
+        rows[HF] = hf
+        entry: dict = {"train_bytes": train.stat().st_size, "rows": rows}
+        if label.startswith("en"):
+            entry["bert-base-uncased"] = run_child(
+                head + f"VOCAB={str(vocab_txt)!r}\n" + BERT_CHILD
+            )["stats"]
+        results["corpora"][label] = entry
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "quality.json").write_text(json.dumps(results, indent=1))
+    write_markdown(results)
+    write_plot(results)
+
+
+def write_markdown(results: dict) -> None:
+    lines = [
+        "# Vocabulary quality on held-out text",
+        "",
+        "`python benches/bench_quality.py`: held-out text is the last 2 MB of each corpus,",
+        "never trained on. Tokens per word (lower is better) and words kept whole, by the",
+        "same encoder for every vocabulary; in brackets, the ratio to HF WordPieceTrainer",
+        "at the same size. Training time: the whole call at 30k, own process each.",
+        "",
+    ]
+    for label, entry in results["corpora"].items():
+        hf = entry["rows"][HF]["sizes"]
+        lines += [f"## {label} ({entry['train_bytes'] / 1e6:.0f} MB trained on)", ""]
+        head = "| trainer | " + " | ".join(f"{n // 1000}k tokens/word" for n in SIZES)
+        head += " | " + " | ".join(f"{n // 1000}k whole" for n in SIZES) + " | time at 30k |"
+        lines += [head, "|---" * (2 * len(SIZES) + 2) + "|"]
+        for tlabel, row in entry["rows"].items():
+            cells = []
+            for n in SIZES:
+                tpw = row["sizes"][n][0]
+                cells.append(f"{tpw:.3f} ({tpw / hf[n][0]:.3f}x)")
+            cells += [f"{100 * row['sizes'][n][1]:.1f}%" for n in SIZES]
+            secs = row["seconds"]
+            lines.append(f"| {tlabel} | " + " | ".join(cells) + f" | {secs:.1f} s |")
+        if "bert-base-uncased" in entry:
+            b = entry["bert-base-uncased"]
+            lines += [
+                "",
+                f"Reference: bert-base-uncased's own 30,522-token vocab gives {b[0]:.3f} "
+                f"tokens/word and keeps {100 * b[1]:.1f}% of words whole on this held-out text.",
+            ]
+        lines.append("")
+    (RESULTS / "quality.md").write_text("\n".join(lines))
+    print("\n".join(lines))
+
+
+def write_plot(results: dict) -> None:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("matplotlib missing: no plot")
+        return
+    corpora = list(results["corpora"].items())
+    fig, axes = plt.subplots(1, len(corpora), figsize=(5.2 * len(corpora), 4.2), dpi=110)
+    axes = axes if len(corpora) > 1 else [axes]
+    for ax, (label, entry) in zip(axes, corpora):
+        for tlabel, row in entry["rows"].items():
+            ys = [row["sizes"][n][0] for n in SIZES]
+            style = "--" if tlabel == HF else "-"
+            ax.plot([n / 1000 for n in SIZES], ys, style, marker="o", label=tlabel)
+        if "bert-base-uncased" in entry:
+            ax.axhline(
+                entry["bert-base-uncased"][0],
+                color="grey",
+                linestyle=":",
+                label="bert-base-uncased vocab",
+            )
+        ax.set_yscale("log")
+        ax.set_title(f"{label}: held-out text")
+        ax.set_xlabel("vocabulary size (thousands)")
+        ax.set_ylabel("tokens per word (log scale, lower is better)")
+        ax.grid(alpha=0.3, which="both")
+    axes[0].legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(RESULTS / "quality.png")
+
+
+if __name__ == "__main__":
+    main()
