@@ -260,12 +260,16 @@ def _counter(options: dict[str, Any], num_threads: Optional[int]) -> _core.WordC
     )
 
 
+def _check_not_one_str(texts: object) -> None:
+    if isinstance(texts, (str, bytes)):
+        raise TypeError("expected an iterable of str, got a single str; wrap it in a list")
+
+
 def feed_texts(
     counter: _core.WordCounter, texts: Iterable[str], bar: Optional[_Progress] = None
 ) -> None:
     """Counts documents in buffers (the GIL is released while counting)."""
-    if isinstance(texts, (str, bytes)):
-        raise TypeError("expected an iterable of str, got a single str; wrap it in a list")
+    _check_not_one_str(texts)
     buffer: list[str] = []
     done = 0
     for i, t in enumerate(texts):
@@ -616,8 +620,7 @@ def train_from_iterator(
     held: list[str] = []
     bar = _Progress(show_progress, None, "counting", "doc")
     try:
-        if isinstance(texts, (str, bytes)):
-            raise TypeError("expected an iterable of str, got a single str; wrap it in a list")
+        _check_not_one_str(texts)  # before a held-out split hides it in a generator
         feed_texts(counter, _split_documents(texts, fraction, held) if fraction else texts, bar)
     finally:
         bar.close()

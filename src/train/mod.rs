@@ -257,23 +257,39 @@ impl State<'_> {
         &mut self.makers[u]
     }
 
+    /// The two parts of the string a merge of `(left, right)` makes: the
+    /// left unit, and the right one without its prefix.
+    fn merged_parts(&self, left: u32, right: u32) -> (&str, &str) {
+        let prefix = self.config.continuing_subword_prefix.as_str();
+        let right = self.strings[right as usize].as_str();
+        (
+            self.strings[left as usize].as_str(),
+            right.strip_prefix(prefix).unwrap_or(right),
+        )
+    }
+
     /// The string a merge of `(left, right)` makes.
     fn merged_string(&self, left: u32, right: u32) -> String {
-        let prefix = self.config.continuing_subword_prefix.as_str();
-        let right = &self.strings[right as usize];
-        format!(
-            "{}{}",
-            self.strings[left as usize],
-            right.strip_prefix(prefix).unwrap_or(right)
-        )
+        let (l, r) = self.merged_parts(left, right);
+        format!("{l}{r}")
+    }
+
+    /// f(unit), 0 for `NO_UNIT`.
+    fn count_of(&self, unit: u32) -> u64 {
+        if unit == NO_UNIT {
+            0
+        } else {
+            self.freq[unit as usize]
+        }
     }
 
     /// Likelihood score: a new pair learns which unit its merge would make,
     /// or waits for that string to become a unit.
     /// (Strings are hashed, not built: pairs are made by the million.)
     fn resolve_makes(&mut self, pair: u32) {
-        let (left, right) = self.merged_parts(pair);
-        let h = string_hash(&[left, right]);
+        let s = &self.pairs.states[pair as usize];
+        let (left, right) = self.merged_parts(s.left, s.right);
+        let h = string_hash(&[left.as_bytes(), right.as_bytes()]);
         let unit = match self.unit_by_hash.get(&h) {
             None => None,
             Some(&u) if u != AMBIGUOUS && self.makes_string(pair, &self.strings[u as usize]) => {
@@ -298,38 +314,17 @@ impl State<'_> {
         }
     }
 
-    /// The two parts of the string a merge of `pair` makes: the left unit,
-    /// and the right one without its prefix.
-    fn merged_parts(&self, pair: u32) -> (&[u8], &[u8]) {
-        let s = &self.pairs.states[pair as usize];
-        let prefix = self.config.continuing_subword_prefix.as_str();
-        let right = self.strings[s.right as usize].as_str();
-        (
-            self.strings[s.left as usize].as_bytes(),
-            right.strip_prefix(prefix).unwrap_or(right).as_bytes(),
-        )
-    }
-
     /// Whether merging `pair` makes the string `s`.
     fn makes_string(&self, pair: u32, s: &str) -> bool {
-        let (left, right) = self.merged_parts(pair);
-        let s = s.as_bytes();
+        let p = &self.pairs.states[pair as usize];
+        let (left, right) = self.merged_parts(p.left, p.right);
         s.len() == left.len() + right.len() && s.starts_with(left) && s.ends_with(right)
     }
 
     /// The likelihood gain of merging `pair` if it replaced `k` occurrences.
     fn gain_if(&self, pair: u32, k: u64) -> f64 {
         let s = &self.pairs.states[pair as usize];
-        let unit = |u: u32| {
-            (
-                u,
-                if u == NO_UNIT {
-                    0
-                } else {
-                    self.freq[u as usize]
-                },
-            )
-        };
+        let unit = |u: u32| (u, self.count_of(u));
         gain::merge_gain(
             k,
             unit(s.left),
@@ -525,11 +520,7 @@ impl State<'_> {
         let s = &mut self.pairs.states[pair as usize];
         if std::mem::replace(&mut s.tier, tier) != tier && tier != Tier::Cap {
             let (l, r) = (s.left, s.right);
-            let lists = if tier == Tier::Tight {
-                &mut self.tight_of
-            } else {
-                &mut self.floored_of
-            };
+            let lists = self.listed_by_unit(tier);
             let need = l.max(r) as usize + 1;
             if lists.len() < need {
                 lists.resize(need, Vec::new());
@@ -538,6 +529,15 @@ impl State<'_> {
             if r != l {
                 lists[r as usize].push(pair);
             }
+        }
+    }
+
+    /// For each unit, its pairs of `tier` (Floor or Tight).
+    fn listed_by_unit(&mut self, tier: Tier) -> &mut Vec<Vec<u32>> {
+        match tier {
+            Tier::Tight => &mut self.tight_of,
+            Tier::Floor => &mut self.floored_of,
+            Tier::Cap => unreachable!("pairs with caps are not listed"),
         }
     }
 
@@ -560,14 +560,7 @@ impl State<'_> {
             let at = self.floor[u as usize].min(self.freq[u as usize]);
             (u, at.max(least))
         };
-        let z = (
-            s.makes,
-            if s.makes == NO_UNIT {
-                0
-            } else {
-                self.freq[s.makes as usize]
-            },
-        );
+        let z = (s.makes, self.count_of(s.makes));
         gain::merge_gain(k, unit(s.left), unit(s.right), z, self.total_units) + gain::slack(k)
     }
 
@@ -674,12 +667,7 @@ impl State<'_> {
             if tier == Tier::Floor && !below_floor {
                 continue;
             }
-            let lists = if tier == Tier::Tight {
-                &mut self.tight_of
-            } else {
-                &mut self.floored_of
-            };
-            let Some(list) = lists.get_mut(u) else {
+            let Some(list) = self.listed_by_unit(tier).get_mut(u) else {
                 continue;
             };
             let mut list = std::mem::take(list);
@@ -695,12 +683,7 @@ impl State<'_> {
             }
             // Requeueing may have moved pairs to other tiers (and lists).
             list.retain(|&p| self.pairs.states[p as usize].tier == tier);
-            let lists = if tier == Tier::Tight {
-                &mut self.tight_of
-            } else {
-                &mut self.floored_of
-            };
-            let slot = &mut lists[u];
+            let slot = &mut self.listed_by_unit(tier)[u];
             list.append(slot);
             *slot = list;
         }
@@ -745,7 +728,7 @@ impl State<'_> {
         };
         let merged = self.merged_string(a, b);
         let c = self.intern(merged);
-        let before = |u: u32| (u, self.freq[u as usize]);
+        let before = |u: u32| (u, self.count_of(u));
         let (a_before, b_before, c_before) = (before(a), before(b), before(c));
         let n_before = self.total_units;
         let mut replaced = 0u64;
@@ -813,18 +796,22 @@ impl State<'_> {
             }
             self.pairs.states[id as usize].first = first;
         }
-        // Floors first, so that no bound is computed from one above a count.
-        let mut fallen_below_floor = [false; 2];
+        // Likelihood score: the units whose count fell, and whether it fell
+        // below their floor. Floors are lowered first, so that no bound is
+        // computed from one above a count.
+        let mut fallen: Vec<(u32, bool)> = Vec::new();
         if self.config.score == Score::Likelihood {
-            for (side, unit) in [a, b].into_iter().enumerate() {
+            for (unit, before) in [a_before, b_before] {
                 let u = unit as usize;
-                if self
-                    .floor
-                    .get(u)
-                    .is_some_and(|&f| f != NO_FLOOR && self.freq[u] < f)
-                {
-                    self.floor[u] = floor_of(self.freq[u]);
-                    fallen_below_floor[side] = true;
+                if self.freq[u] < before && !fallen.iter().any(|f| f.0 == unit) {
+                    let below = self
+                        .floor
+                        .get(u)
+                        .is_some_and(|&f| f != NO_FLOOR && self.freq[u] < f);
+                    if below {
+                        self.floor[u] = floor_of(self.freq[u]);
+                    }
+                    fallen.push((unit, below));
                 }
             }
         }
@@ -854,11 +841,8 @@ impl State<'_> {
                 // The gain falls as f(x) or f(y) rises and rises as f(z) does:
                 // pairs of a and b (fallen), and those making c (risen), need
                 // fresh bounds; pairs of c (risen) keep theirs.
-                for (unit, before) in [a_before, b_before] {
-                    if self.freq[unit as usize] < before {
-                        let below_floor = fallen_below_floor[usize::from(unit != a)];
-                        self.requeue_pairs_of_fallen(unit, below_floor);
-                    }
+                for (unit, below_floor) in fallen {
+                    self.requeue_pairs_of_fallen(unit, below_floor);
                 }
                 self.requeue_makers(c);
             }
