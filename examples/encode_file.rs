@@ -5,11 +5,11 @@
 use std::time::Instant;
 
 use wpiece::cancel::Cancel;
-use wpiece::encode::WordPieceConfig;
-use wpiece::normalize::NormalizerConfig;
-use wpiece::pretokenize::PreTokenizer;
-use wpiece::tokenizer::{Tokenizer, BERT_SPECIAL_TOKENS};
-use wpiece::vocab::Vocab;
+use wpiece::model::Vocab;
+use wpiece::model::WordPieceConfig;
+use wpiece::normalizer::NormalizerConfig;
+use wpiece::pipeline::{Tokenizer, BERT_SPECIAL_TOKENS};
+use wpiece::pre_tokenizer::PreTokenizer;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();

@@ -1,28 +1,33 @@
 //! wpiece: WordPiece tokenization with exact WordPiece training.
 //!
-//! The core has no Python dependency; the PyO3 layer lives in `python.rs`
-//! behind the `python` feature.
+//! Encoding flows one way, a module per stage: `unicode` (character classes)
+//! → `normalizer` → `pre_tokenizer` → `model` (vocab, trie, WordPiece) →
+//! `pipeline` (added tokens, post-processing, truncation, padding, and the
+//! `Tokenizer` that puts them together); `encode` is the fast engine behind
+//! `Tokenizer`'s encode methods, `cache` its per-thread caches, `decoder` the
+//! way back. Training flows `train::counts` → `train` (merges) → vocab.
+//! Files live in `io`, tokenizer.json in `hf_json`. The core has no Python
+//! dependency; the PyO3 layer lives in `python/` behind the `python` feature.
 
 pub mod cache;
 pub mod cancel;
-pub mod charclass;
-pub mod chunk_cache;
-pub mod decode;
+pub mod decoder;
 pub mod encode;
 pub mod error;
+pub mod hf_json;
 pub mod io;
 pub mod memory;
-pub mod normalize;
+pub mod model;
+pub mod normalizer;
 pub mod parallel;
-pub mod pretokenize;
+pub mod pipeline;
+pub mod pre_tokenizer;
 pub mod quality;
-pub mod tokenizer;
 pub mod train;
-pub mod trie;
-pub mod vocab;
+pub mod unicode;
 
 #[cfg(feature = "python")]
 mod python;
 
 pub use error::{Error, Result};
-pub use tokenizer::{Encoding, Tokenizer};
+pub use pipeline::{Encoding, Tokenizer};

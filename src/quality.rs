@@ -2,10 +2,10 @@
 //! words kept whole and unknown words, measured by encoding each distinct
 //! word once (weighted by its count) with the real longest-match encoder.
 
-use crate::encode::{Piece, WordPiece, WordPieceConfig};
 use crate::error::{Error, Result};
+use crate::model::Vocab;
+use crate::model::{Piece, WordPiece, WordPieceConfig};
 use crate::train::counts::WordCounts;
-use crate::vocab::Vocab;
 
 /// Counts over the words of a text (each word as often as it occurs).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -9,10 +9,10 @@ use proptest::prelude::*;
 use unicode_categories::UnicodeCategories;
 
 use wpiece::cancel::Cancel;
-use wpiece::encode::{UnknownPolicy, WordPieceConfig};
-use wpiece::pretokenize::PreTokenizer;
-use wpiece::tokenizer::Tokenizer;
-use wpiece::vocab::Vocab;
+use wpiece::model::Vocab;
+use wpiece::model::{UnknownPolicy, WordPieceConfig};
+use wpiece::pipeline::Tokenizer;
+use wpiece::pre_tokenizer::PreTokenizer;
 
 const UNK: &str = "[UNK]";
 

@@ -9,11 +9,11 @@ use common::cases;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
-use wpiece::io::{tokenizer_from_json, tokenizer_to_json};
-use wpiece::normalize::NormalizerConfig;
-use wpiece::pretokenize::PreTokenizer;
-use wpiece::tokenizer::{pad_batch, PadLength, Padding, Tokenizer, Truncation, TruncationStrategy};
-use wpiece::vocab::Vocab;
+use wpiece::hf_json::{tokenizer_from_json, tokenizer_to_json};
+use wpiece::model::Vocab;
+use wpiece::normalizer::NormalizerConfig;
+use wpiece::pipeline::{pad_batch, PadLength, Padding, Tokenizer, Truncation, TruncationStrategy};
+use wpiece::pre_tokenizer::PreTokenizer;
 
 fn leaf() -> impl Strategy<Value = Value> {
     prop_oneof![

@@ -14,8 +14,8 @@ use rustc_hash::FxBuildHasher;
 
 use crate::cancel::Cancel;
 use crate::error::{Error, Result};
-use crate::normalize::NormalizerConfig;
-use crate::pretokenize::PreTokenizer;
+use crate::normalizer::NormalizerConfig;
+use crate::pre_tokenizer::PreTokenizer;
 
 /// Word types in first-appearance order with their counts (each word stored once).
 #[derive(Clone, Debug, Default)]

@@ -84,6 +84,31 @@ pub enum Score {
     Likelihood,
 }
 
+impl Score {
+    pub fn name(self) -> &'static str {
+        match self {
+            Score::WordPiece => "wordpiece",
+            Score::Frequency => "frequency",
+            Score::Likelihood => "likelihood",
+        }
+    }
+}
+
+impl std::str::FromStr for Score {
+    type Err = Error;
+
+    fn from_str(name: &str) -> Result<Self> {
+        match name {
+            "wordpiece" => Ok(Score::WordPiece),
+            "frequency" => Ok(Score::Frequency),
+            "likelihood" => Ok(Score::Likelihood),
+            _ => Err(Error::Value(format!(
+                "score must be 'likelihood', 'wordpiece' or 'frequency', got {name:?}"
+            ))),
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct TrainerConfig {
     pub vocab_size: usize,
@@ -106,7 +131,7 @@ impl Default for TrainerConfig {
         Self {
             vocab_size: 30_000,
             min_frequency: 0,
-            special_tokens: crate::tokenizer::BERT_SPECIAL_TOKENS
+            special_tokens: crate::pipeline::BERT_SPECIAL_TOKENS
                 .iter()
                 .map(|s| s.to_string())
                 .collect(),
@@ -1117,8 +1142,8 @@ pub fn train<W: AsRef<str>>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::normalize::NormalizerConfig;
-    use crate::pretokenize::PreTokenizer;
+    use crate::normalizer::NormalizerConfig;
+    use crate::pre_tokenizer::PreTokenizer;
     use counts::WordSplitter;
 
     fn seed_corpus() -> counts::WordCounts {

@@ -1,5 +1,6 @@
-//! Character properties that normalization and pre-tokenization ask about,
-//! precomputed for the Basic Multilingual Plane.
+//! Character classes as BERT sees them (whitespace, control, punctuation,
+//! CJK), asked by both the normalizer and the pre-tokenizer, and the property
+//! table that answers them fast for the Basic Multilingual Plane.
 //!
 //! The Unicode-category crate answers by binary search in long tables; asking
 //! it about every character of a text costs more than the rest of encoding.
@@ -12,9 +13,53 @@ use std::sync::OnceLock;
 use unicode_categories::UnicodeCategories;
 use unicode_normalization::char::{canonical_combining_class, decompose_canonical};
 
-use crate::normalize::{
-    is_bert_control_slow, is_bert_punctuation_slow, is_bert_whitespace, is_chinese_char,
-};
+/// Whitespace as BERT sees it: Unicode White_Space plus tab, newline, return.
+#[inline]
+pub fn is_bert_whitespace(c: char) -> bool {
+    matches!(c, '\t' | '\n' | '\r') || c.is_whitespace()
+}
+
+/// Control as BERT sees it: categories Cc, Cf, Co except tab, newline, return.
+#[inline]
+pub fn is_bert_control(c: char) -> bool {
+    if c.is_ascii() {
+        return c.is_ascii_control() && !matches!(c, '\t' | '\n' | '\r');
+    }
+    flags(c) & CONTROL != 0
+}
+
+/// [`is_bert_control`] from the category tables (fills the fast table).
+pub fn is_bert_control_slow(c: char) -> bool {
+    !matches!(c, '\t' | '\n' | '\r') && c.is_other()
+}
+
+/// CJK ideographs that BERT isolates as single-character words.
+pub fn is_chinese_char(c: char) -> bool {
+    matches!(c as u32,
+        0x4E00..=0x9FFF
+        | 0x3400..=0x4DBF
+        | 0x20000..=0x2A6DF
+        | 0x2A700..=0x2B73F
+        | 0x2B740..=0x2B81F
+        | 0x2B920..=0x2CEAF
+        | 0xF900..=0xFAFF
+        | 0x2F800..=0x2FA1F)
+}
+
+/// Punctuation as BERT sees it: ASCII punctuation (which includes symbols
+/// such as `$` and `^`) or a Unicode P* category.
+#[inline]
+pub fn is_bert_punctuation(c: char) -> bool {
+    if c.is_ascii() {
+        return c.is_ascii_punctuation();
+    }
+    flags(c) & PUNCT != 0
+}
+
+/// [`is_bert_punctuation`] from the category tables (fills the fast table).
+pub fn is_bert_punctuation_slow(c: char) -> bool {
+    c.is_ascii_punctuation() || c.is_punctuation()
+}
 
 pub const CONTROL: u8 = 1;
 pub const WHITESPACE: u8 = 1 << 1;

@@ -11,7 +11,7 @@
 //! by doubling up to a cap, fill to three quarters there, then take no more
 //! chunks: in Zipf-distributed text the frequent chunks come first.
 
-use crate::cache::{index, prefetch, PROBES};
+use super::table::{index, prefetch, PROBES};
 
 /// Chunks up to this many bytes go to the short table (`W` = 2).
 pub const MAX_CHUNK: usize = 15;

@@ -5,7 +5,7 @@
 
 use unicode_categories::UnicodeCategories;
 
-use crate::charclass;
+use crate::unicode::{self, is_bert_control, is_bert_whitespace, is_chinese_char};
 use unicode_normalization::char::{canonical_combining_class, decompose_canonical};
 
 /// Options of the BERT normalizer; `strip_accents: None` follows `lowercase`.
@@ -32,54 +32,6 @@ impl NormalizerConfig {
     pub fn strips_accents(&self) -> bool {
         self.strip_accents.unwrap_or(self.lowercase)
     }
-}
-
-/// Whitespace as BERT sees it: Unicode White_Space plus tab, newline, return.
-#[inline]
-pub fn is_bert_whitespace(c: char) -> bool {
-    matches!(c, '\t' | '\n' | '\r') || c.is_whitespace()
-}
-
-/// Control as BERT sees it: categories Cc, Cf, Co except tab, newline, return.
-#[inline]
-pub fn is_bert_control(c: char) -> bool {
-    if c.is_ascii() {
-        return c.is_ascii_control() && !matches!(c, '\t' | '\n' | '\r');
-    }
-    charclass::flags(c) & charclass::CONTROL != 0
-}
-
-/// [`is_bert_control`] from the category tables (fills the fast table).
-pub fn is_bert_control_slow(c: char) -> bool {
-    !matches!(c, '\t' | '\n' | '\r') && c.is_other()
-}
-
-/// CJK ideographs that BERT isolates as single-character words.
-pub fn is_chinese_char(c: char) -> bool {
-    matches!(c as u32,
-        0x4E00..=0x9FFF
-        | 0x3400..=0x4DBF
-        | 0x20000..=0x2A6DF
-        | 0x2A700..=0x2B73F
-        | 0x2B740..=0x2B81F
-        | 0x2B920..=0x2CEAF
-        | 0xF900..=0xFAFF
-        | 0x2F800..=0x2FA1F)
-}
-
-/// Punctuation as BERT sees it: ASCII punctuation (which includes symbols
-/// such as `$` and `^`) or a Unicode P* category.
-#[inline]
-pub fn is_bert_punctuation(c: char) -> bool {
-    if c.is_ascii() {
-        return c.is_ascii_punctuation();
-    }
-    charclass::flags(c) & charclass::PUNCT != 0
-}
-
-/// [`is_bert_punctuation`] from the category tables (fills the fast table).
-pub fn is_bert_punctuation_slow(c: char) -> bool {
-    c.is_ascii_punctuation() || c.is_punctuation()
 }
 
 /// Normalized text: `text` plus, for every char of it, the index of the source
@@ -129,7 +81,7 @@ impl NormalizerConfig {
     }
 
     fn normalize_fused(&self, input: &str, first: u32, out: &mut Normalized) -> bool {
-        use charclass::*;
+        use unicode::*;
         let strip = self.strips_accents();
         for (i, c) in input.chars().enumerate() {
             let src = first + i as u32;
@@ -191,7 +143,7 @@ impl NormalizerConfig {
     fn push_lowered(&self, c: char, src: u32, out: &mut Normalized) {
         if self.lowercase
             && (c.is_ascii_uppercase()
-                || (!c.is_ascii() && charclass::flags(c) & charclass::HAS_LOWER != 0))
+                || (!c.is_ascii() && unicode::flags(c) & unicode::HAS_LOWER != 0))
         {
             for l in c.to_lowercase() {
                 out.push(l, src);

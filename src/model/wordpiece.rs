@@ -1,7 +1,10 @@
 //! WordPiece encoding of single words: greedy longest-match-first.
 
-use crate::trie::Trie;
-use crate::vocab::Vocab;
+use std::str::FromStr;
+
+use super::trie::Trie;
+use super::vocab::Vocab;
+use crate::error::{Error, Result};
 
 /// What a word that cannot be fully matched becomes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -11,6 +14,29 @@ pub enum UnknownPolicy {
     Word,
     /// Only each unmatched character becomes an unk token; matching goes on after it.
     Char,
+}
+
+impl UnknownPolicy {
+    pub fn name(self) -> &'static str {
+        match self {
+            UnknownPolicy::Word => "word",
+            UnknownPolicy::Char => "char",
+        }
+    }
+}
+
+impl FromStr for UnknownPolicy {
+    type Err = Error;
+
+    fn from_str(name: &str) -> Result<Self> {
+        match name {
+            "word" => Ok(UnknownPolicy::Word),
+            "char" => Ok(UnknownPolicy::Char),
+            _ => Err(Error::Value(format!(
+                "unknown must be 'word' or 'char', got {name:?}"
+            ))),
+        }
+    }
 }
 
 /// One piece of a word: token id and byte range inside the word.

@@ -1,6 +1,9 @@
 //! Pre-tokenization: splitting normalized text into words.
 
-use crate::normalize::is_bert_punctuation;
+use std::str::FromStr;
+
+use crate::error::{Error, Result};
+use crate::unicode::is_bert_punctuation;
 
 /// How normalized text is split into words.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -10,6 +13,20 @@ pub enum PreTokenizer {
     Bert,
     /// Split on whitespace only.
     Whitespace,
+}
+
+impl FromStr for PreTokenizer {
+    type Err = Error;
+
+    fn from_str(name: &str) -> Result<Self> {
+        match name {
+            "bert" => Ok(PreTokenizer::Bert),
+            "whitespace" => Ok(PreTokenizer::Whitespace),
+            _ => Err(Error::Value(format!(
+                "pre_tokenizer must be 'bert' or 'whitespace', got {name:?}"
+            ))),
+        }
+    }
 }
 
 /// A word: its byte range in the normalized text and the index of its first char.
@@ -25,14 +42,6 @@ impl PreTokenizer {
         match self {
             PreTokenizer::Bert => "bert",
             PreTokenizer::Whitespace => "whitespace",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<Self> {
-        match name {
-            "bert" => Some(PreTokenizer::Bert),
-            "whitespace" => Some(PreTokenizer::Whitespace),
-            _ => None,
         }
     }
 

@@ -1,36 +1,19 @@
-//! Per-thread caches, one set per model: the chunk caches (raw text between
-//! whitespace to ids, see `chunk_cache`) and, behind them, the word cache
-//! (normalized words to their WordPiece pieces), which a new chunk's words
-//! usually hit.
+//! The word cache: normalized words to their WordPiece pieces.
 //!
-//! The word cache is an open-addressing table (linear probing) whose slots
-//! hold the word bytes and its pieces inline: a lookup is one hash of two
-//! machine words and usually one slot read, with no pointer to follow. Words
-//! are only added, never evicted, so frequent words (which come early) stay;
-//! once the table is half full it takes no more. Words longer than `KEY`
-//! bytes or with more than `PIECES` pieces are not cached. The caches belong
-//! to one model (by id) and are emptied when another model uses the thread.
+//! An open-addressing table (linear probing) whose slots hold the word bytes
+//! and its pieces inline: a lookup is one hash of two machine words and
+//! usually one slot read, with no pointer to follow. Words are only added,
+//! never evicted, so frequent words (which come early) stay; once the table
+//! is half full it takes no more. Words longer than `KEY` bytes or with more
+//! than `PIECES` pieces are not cached.
 
-use std::cell::RefCell;
-use std::sync::atomic::{AtomicU64, Ordering};
-
-use crate::chunk_cache::{ChunkCache, MAX_CHUNK, MAX_LONG_CHUNK};
-use crate::encode::Piece;
+use super::table::{index, prefetch, PROBES};
+use crate::model::Piece;
 
 const KEY: usize = 16;
 /// Tokens stored inline in a slot.
 const PIECES: usize = 3;
 const SLOTS: usize = 1 << 17;
-/// Slots looked at before giving up.
-pub const PROBES: usize = 8;
-
-static NEXT_MODEL_ID: AtomicU64 = AtomicU64::new(1);
-
-/// A fresh id for a model whose cached results may differ from any other's.
-pub fn new_model_id() -> u64 {
-    NEXT_MODEL_ID.fetch_add(1, Ordering::Relaxed)
-}
-
 /// 32 bytes, aligned: a lookup touches one cache line.
 #[derive(Clone, Copy)]
 #[repr(C, align(32))]
@@ -52,7 +35,7 @@ const EMPTY: Slot = Slot {
     ends: [0; PIECES - 1],
 };
 
-struct Table {
+pub(super) struct Table {
     slots: Box<[Slot]>,
     filled: usize,
 }
@@ -65,7 +48,7 @@ impl Table {
         }
     }
 
-    fn clear(&mut self) {
+    pub(super) fn clear(&mut self) {
         self.slots.fill(EMPTY);
         self.filled = 0;
     }
@@ -110,17 +93,7 @@ impl Table {
 }
 
 pub struct WordCache {
-    table: Table,
-}
-
-/// Both caches of one thread, for one model.
-pub struct Caches {
-    model: u64,
-    pub words: WordCache,
-    /// Chunks of up to 15 bytes (almost all).
-    pub chunks: ChunkCache<2>,
-    /// Chunks of 16 to 31 bytes.
-    pub long_chunks: ChunkCache<4>,
+    pub(super) table: Table,
 }
 
 /// Words up to this many bytes are cached.
@@ -196,13 +169,8 @@ pub fn hash(key: [u64; 2], len: usize) -> u64 {
     (key[0] ^ key[1].rotate_left(29) ^ len as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
-#[inline]
-pub fn index(h: u64, slots: usize) -> usize {
-    (h >> (64 - slots.trailing_zeros())) as usize
-}
-
 impl WordCache {
-    fn new() -> Self {
+    pub(super) fn new() -> Self {
         Self {
             table: Table::new(SLOTS),
         }
@@ -291,55 +259,6 @@ impl WordCache {
             self.table.insert(hash(key, len), slot);
         }
     }
-}
-
-/// Asks the CPU to start loading `x`'s cache line.
-#[inline]
-pub fn prefetch<T>(x: &T) {
-    prefetch_address((x as *const T).cast());
-}
-
-/// Asks the CPU to start loading the cache line at `p` (any address: a
-/// prefetch reads nothing and cannot fault).
-#[inline]
-pub fn prefetch_address(p: *const u8) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch is only a hint; it reads nothing and cannot fault,
-    // whatever the address.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.cast::<i8>())
-    };
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = p;
-}
-
-thread_local! {
-    static CACHE: RefCell<Option<Caches>> = const { RefCell::new(None) };
-}
-
-/// Runs `f` with this thread's caches for `model`.
-pub fn with_cache<T>(model: u64, f: impl FnOnce(&mut Caches) -> T) -> T {
-    CACHE.with(|c| {
-        let mut c = c.borrow_mut();
-        match c.as_mut() {
-            Some(cache) if cache.model == model => {}
-            Some(cache) => {
-                cache.model = model;
-                cache.words.table.clear();
-                cache.chunks.clear();
-                cache.long_chunks.clear();
-            }
-            None => {
-                *c = Some(Caches {
-                    model,
-                    words: WordCache::new(),
-                    chunks: ChunkCache::new(MAX_CHUNK, 1 << 21),
-                    long_chunks: ChunkCache::new(MAX_LONG_CHUNK, 1 << 19),
-                })
-            }
-        }
-        f(c.as_mut().unwrap_or_else(|| unreachable!()))
-    })
 }
 
 #[cfg(test)]

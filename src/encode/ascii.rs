@@ -1,0 +1,258 @@
+//! The ASCII layer: an ASCII segment normalized and split into words in one
+//! pass over its bytes with a 256-entry table, each word looked up in the
+//! word cache. It declines (writing nothing) at a byte it does not handle:
+//! one that cleaning drops, or one that may start an added token.
+
+use super::scan::end_of_alnum;
+use super::{Output, Span, WordScratch};
+use crate::cache::{self, word, Caches, WordCache};
+use crate::model::{Piece, WordPiece};
+use crate::normalizer::NormalizerConfig;
+use crate::pipeline::Tokenizer;
+use crate::pre_tokenizer::PreTokenizer;
+
+/// Words found (and their cache slots requested) before any is emitted.
+const WORD_BATCH: usize = 32;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum AsciiClass {
+    Word,
+    Space,
+    Punct,
+    /// Needs the general path (dropped by cleaning).
+    Other,
+}
+
+/// What normalization plus pre-tokenization does to each ASCII byte.
+#[derive(Clone, Debug)]
+pub(super) struct AsciiTable {
+    class: [AsciiClass; 256],
+    lower: [u8; 256],
+    /// Whether the normalizer lowercases.
+    lowercase: bool,
+    /// Word bytes are exactly ASCII letters and digits (then words are found
+    /// eight bytes at a time).
+    word_is_alnum: bool,
+    /// The id of each byte as a one-character word (token or unk).
+    single: [u32; 256],
+}
+
+impl AsciiTable {
+    pub(super) fn new(
+        normalizer: Option<&NormalizerConfig>,
+        pre_tokenizer: PreTokenizer,
+        model: &WordPiece,
+    ) -> Self {
+        let mut class = [AsciiClass::Other; 256];
+        let mut lower = [0u8; 256];
+        let mut single = [model.unk_id; 256];
+        let mut pieces = Vec::new();
+        for b in 0u8..128 {
+            let c = b as char;
+            // The byte after normalization; None: cleaning drops it (general path).
+            let Some(n) = normalizer.map_or(Some(c), |n| n.normalize_ascii(c)) else {
+                continue;
+            };
+            lower[b as usize] = n as u8;
+            pieces.clear();
+            model.encode_word(&[n as u8], &mut pieces);
+            single[b as usize] = pieces[0].id;
+            class[b as usize] = if n.is_whitespace() {
+                AsciiClass::Space
+            } else if pre_tokenizer == PreTokenizer::Bert && n.is_ascii_punctuation() {
+                AsciiClass::Punct
+            } else {
+                AsciiClass::Word
+            };
+        }
+        let lowercase = normalizer.is_some_and(|n| n.lowercase);
+        let mut table = Self {
+            class,
+            lower,
+            lowercase,
+            word_is_alnum: false,
+            single,
+        };
+        table.word_is_alnum = table.classes_words_as_alnum();
+        table
+    }
+
+    /// This table, with the bytes for which `decline(b)` holds sent to the
+    /// general path (for whole texts: bytes that may start an added token).
+    pub(super) fn declining(&self, decline: impl Fn(u8) -> bool) -> Self {
+        let mut t = self.clone();
+        for b in 0..=255u8 {
+            if decline(b) {
+                t.class[b as usize] = AsciiClass::Other;
+            }
+        }
+        t.word_is_alnum = t.classes_words_as_alnum();
+        t
+    }
+
+    fn classes_words_as_alnum(&self) -> bool {
+        (0u8..=255)
+            .all(|b| (self.class[b as usize] == AsciiClass::Word) == b.is_ascii_alphanumeric())
+    }
+}
+
+impl Tokenizer {
+    /// Encodes `seg` (a whole text with `whole_text`, else a segment between
+    /// added tokens), which starts at char `first_char` of the input, and
+    /// returns true; or declines, with `out` as it was, and returns false.
+    pub(super) fn try_ascii(
+        &self,
+        seg: &str,
+        first_char: u32,
+        whole_text: bool,
+        out: &mut Output,
+        words: &mut WordScratch,
+        caches: &mut Caches,
+    ) -> bool {
+        if !self.engine.use_ascii || !seg.is_ascii() {
+            return false;
+        }
+        let table = if whole_text {
+            &self.engine.ascii_text
+        } else {
+            &self.engine.ascii
+        };
+        let mark = out.mark();
+        let done = self.encode_ascii(seg.as_bytes(), first_char, table, out, words, caches);
+        if !done {
+            out.roll_back(mark);
+        }
+        done
+    }
+
+    /// Normalization and pre-tokenization in one pass over bytes, words
+    /// looked up in the thread's word cache. Returns false, output partly
+    /// written, at the first byte it does not handle (class `Other`).
+    fn encode_ascii(
+        &self,
+        seg: &[u8],
+        first_char: u32,
+        t: &AsciiTable,
+        out: &mut Output,
+        words: &mut WordScratch,
+        caches: &mut Caches,
+    ) -> bool {
+        let WordScratch {
+            pieces,
+            word: lowered,
+            spans: batch,
+            ..
+        } = words;
+        let cache = &mut caches.words;
+        let use_cache = self.engine.paths.word_cache;
+        {
+            let n = seg.len();
+            let mut i = 0;
+            while i < n {
+                // 1. Find the next words, start loading their cache slots.
+                batch.clear();
+                while i < n && batch.len() < WORD_BATCH {
+                    let b = seg[i];
+                    // Tested in order of frequency; a plain branch predicts
+                    // better than a jump table here.
+                    let class = t.class[b as usize];
+                    if class == AsciiClass::Word {
+                        let start = i;
+                        i = if t.word_is_alnum {
+                            end_of_alnum(seg, i)
+                        } else {
+                            let mut j = i;
+                            while j < n && t.class[seg[j] as usize] == AsciiClass::Word {
+                                j += 1;
+                            }
+                            j
+                        };
+                        let len = i - start;
+                        let (mut key, mut hash) = ([0; 2], 0);
+                        if len <= cache::MAX_WORD {
+                            key = word::key_at(seg, start, len);
+                            if t.lowercase {
+                                key = [word::ascii_lower(key[0]), word::ascii_lower(key[1])];
+                            }
+                            hash = word::hash(key, len);
+                            cache.prefetch(hash);
+                        }
+                        batch.push(Span {
+                            start: start as u32,
+                            len: len as u32,
+                            key,
+                            hash,
+                        });
+                        // The usual case: one space, then the next word.
+                        if i + 1 < n
+                            && t.class[seg[i] as usize] == AsciiClass::Space
+                            && t.class[seg[i + 1] as usize] == AsciiClass::Word
+                        {
+                            i += 1;
+                        }
+                    } else if class == AsciiClass::Space {
+                        i += 1;
+                    } else if class == AsciiClass::Punct {
+                        batch.push(Span {
+                            start: i as u32,
+                            len: 0,
+                            key: [0; 2],
+                            hash: 0,
+                        });
+                        i += 1;
+                    } else {
+                        return false;
+                    }
+                }
+                // 2. Emit them in order.
+                for sp in batch.iter() {
+                    let at = first_char + sp.start;
+                    let len = sp.len as usize;
+                    let offsets = |p: &Piece| (at + p.start, at + p.end);
+                    if len == 0 {
+                        out.push(t.single[seg[sp.start as usize] as usize], (at, at + 1));
+                    } else if len <= cache::MAX_WORD {
+                        if use_cache
+                            && cache.lookup_hashed(sp.hash, sp.key, len, |p| {
+                                out.push(p.id, offsets(&p))
+                            })
+                        {
+                            continue;
+                        }
+                        let bytes = word::key_bytes(sp.key);
+                        let cache = use_cache.then_some((&mut *cache, sp.key));
+                        self.emit_matched(&bytes[..len], cache, pieces, out, offsets);
+                    } else {
+                        let start = sp.start as usize;
+                        lowered.clear();
+                        lowered
+                            .extend(seg[start..start + len].iter().map(|&b| t.lower[b as usize]));
+                        self.emit_matched(lowered, None, pieces, out, offsets);
+                    }
+                }
+            }
+            true
+        }
+    }
+
+    /// Matches `word` in the trie, caches the pieces under `key` if given, and
+    /// pushes them with offsets from `offsets(piece)`.
+    #[inline]
+    fn emit_matched(
+        &self,
+        word: &[u8],
+        cache: Option<(&mut WordCache, cache::Key)>,
+        pieces: &mut Vec<Piece>,
+        out: &mut Output,
+        offsets: impl Fn(&Piece) -> (u32, u32),
+    ) {
+        pieces.clear();
+        self.model.encode_word(word, pieces);
+        if let Some((cache, key)) = cache {
+            cache.insert_key(key, word.len(), pieces);
+        }
+        for p in pieces.iter() {
+            out.push(p.id, offsets(p));
+        }
+    }
+}

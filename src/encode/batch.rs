@@ -1,0 +1,146 @@
+//! The batch layer: many single texts to one flat array of ids (and
+//! offsets) plus row bounds. The texts are cut into parts of similar byte
+//! size, one per task; each part writes one `Output`, and parts are joined
+//! in order.
+
+use rayon::prelude::*;
+
+use super::{check_length, Output, Scratch};
+use crate::cancel::Cancel;
+use crate::error::Result;
+use crate::memory;
+use crate::pipeline::{Tokenizer, Truncation};
+
+/// A batch as flat arrays: row i is `ids[rows[i]..rows[i + 1]]`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FlatBatch {
+    pub ids: Vec<u32>,
+    /// Char offsets per token, flattened (`[s0, e0, s1, e1, ...]`); empty
+    /// unless asked for.
+    pub offsets: Vec<u32>,
+    pub rows: Vec<usize>,
+}
+
+impl Tokenizer {
+    /// Ids of many single texts as one flat vector plus row offsets (length
+    /// n + 1): no per-token or per-text objects. Work is split into coarse
+    /// chunks, one output buffer each, joined in order.
+    pub fn encode_batch_ids(
+        &self,
+        texts: &[&str],
+        add_special_tokens: bool,
+        truncation: Option<&Truncation>,
+    ) -> Result<(Vec<u32>, Vec<usize>)> {
+        let flat = self.encode_batch_flat(
+            texts,
+            add_special_tokens,
+            truncation,
+            false,
+            Cancel::never(),
+        )?;
+        Ok((flat.ids, flat.rows))
+    }
+
+    /// [`Tokenizer::encode_batch_ids`], with char offsets of every token when
+    /// `with_offsets` (special tokens get `(0, 0)`); stops with
+    /// `Error::Interrupted` soon after `cancel` is raised.
+    pub fn encode_batch_flat(
+        &self,
+        texts: &[&str],
+        add_special_tokens: bool,
+        truncation: Option<&Truncation>,
+        with_offsets: bool,
+        cancel: &Cancel,
+    ) -> Result<FlatBatch> {
+        let post = self.post_processor_if(add_special_tokens);
+        let keep = match truncation {
+            Some(t) => t.content_budget(post.map_or(0, |p| p.added_tokens(false)))?,
+            None => usize::MAX,
+        };
+        texts.iter().try_for_each(|t| check_length(t.len()))?;
+        let total: usize = texts.iter().map(|t| t.len()).sum();
+        // One thread: one part, whose buffers become the result (no join copy).
+        let chunk_bytes = match rayon::current_num_threads() {
+            1 => usize::MAX,
+            threads => (total / (threads * 16)).clamp(1 << 16, 8 << 20),
+        };
+        let mut bounds = vec![0usize];
+        let mut acc = 0usize;
+        for (i, t) in texts.iter().enumerate() {
+            acc += t.len() + 16;
+            if acc >= chunk_bytes {
+                bounds.push(i + 1);
+                acc = 0;
+            }
+        }
+        if *bounds.last().unwrap_or(&0) != texts.len() {
+            bounds.push(texts.len());
+        }
+        // Several parts are copied into one result (and freed); a single one
+        // becomes it.
+        let joined = bounds.len() > 2;
+        let parts: Vec<(Output, Vec<usize>)> = bounds
+            .par_windows(2)
+            .map(|b| {
+                let mut out = Output::new(with_offsets);
+                let mut scratch = Scratch::default();
+                // Room for the usual token count (about one per 3-4 bytes of
+                // text) up front: growing by copying would move it all again.
+                let bytes: usize = texts[b[0]..b[1]].iter().map(|t| t.len()).sum();
+                let expected = bytes / 2 + 2 * (b[1] - b[0]) + 64;
+                memory::reserve_output(&mut out.ids, expected, joined);
+                if with_offsets {
+                    memory::reserve_output(&mut out.offsets, 2 * expected, joined);
+                }
+                let mut rows = Vec::with_capacity(b[1] - b[0]);
+                let part = &texts[b[0]..b[1]];
+                for (k, text) in part.iter().enumerate() {
+                    cancel.check()?;
+                    if let Some(p) = post {
+                        out.push(p.cls.1, (0, 0));
+                    }
+                    let start = out.ids.len();
+                    let next = part.get(k + 1).copied();
+                    self.encode_sequence_before(text, next, &mut out, &mut scratch);
+                    if out.ids.len() - start > keep {
+                        out.ids.truncate(start + keep);
+                        if with_offsets {
+                            out.offsets.truncate(2 * (start + keep));
+                        }
+                    }
+                    if let Some(p) = post {
+                        out.push(p.sep.1, (0, 0));
+                    }
+                    rows.push(out.ids.len());
+                }
+                Ok((out, rows))
+            })
+            .collect::<Result<_>>()?;
+        if parts.len() == 1 {
+            let (out, part_rows) = parts.into_iter().next().unwrap_or_default();
+            let mut rows = Vec::with_capacity(texts.len() + 1);
+            rows.push(0);
+            rows.extend(part_rows);
+            return Ok(FlatBatch {
+                ids: out.ids,
+                offsets: out.offsets,
+                rows,
+            });
+        }
+        // Join the parts, each copied into its own slice of the output and
+        // dropped right after.
+        let mut rows = Vec::with_capacity(texts.len() + 1);
+        rows.push(0);
+        let mut base = 0;
+        let (mut id_parts, mut offset_parts) = (Vec::new(), Vec::new());
+        for (out, part_rows) in parts {
+            rows.extend(part_rows.iter().map(|r| r + base));
+            base += out.ids.len();
+            id_parts.push(out.ids);
+            offset_parts.push(out.offsets);
+        }
+        let ids = memory::concat_parts(id_parts);
+        let offsets = memory::concat_parts(offset_parts);
+        Ok(FlatBatch { ids, offsets, rows })
+    }
+}

@@ -1,0 +1,263 @@
+//! The encoding engine: one sequence of text to ids (and char offsets), fast.
+//!
+//! The layers, top to bottom; each calls only the one below it:
+//!
+//! | file         | handles                                                      |
+//! |--------------|--------------------------------------------------------------|
+//! | `batch.rs`   | many texts: split into parts by bytes, one thread and one `Output` each, joined in order |
+//! | `chunks.rs`  | a text cut at ASCII whitespace into chunks, each looked up in the chunk cache |
+//! | `general.rs` | added tokens, then normalize, pre-tokenize, and WordPiece per word (through the word cache) |
+//! | `ascii.rs`   | an ASCII segment in one pass over its bytes, when it can     |
+//! | `scan.rs`    | byte-scanning helpers eight bytes at a time                  |
+//!
+//! Why it is fast. Real text repeats itself: almost every chunk ("the",
+//! "word,", "(see") has been seen before, so a hit in the chunk cache copies
+//! its ids without normalizing, splitting or matching anything, and rebuilds
+//! offsets from token widths. Chunks are found a batch ahead of emitting them
+//! and their cache slots prefetched, so memory latency overlaps work; once a
+//! text is found, the first chunks of the next text are. A chunk that misses
+//! goes to the general path, whose ASCII segments take one pass over bytes
+//! with a 256-entry table (normalize and split at once) and a word cache in
+//! front of the trie. Caches are per thread: no locks.
+//!
+//! The contract that keeps it exact: every fast path either declines before
+//! its output is visible (`ascii` rolls back what it wrote and says so), or
+//! writes exactly what the general path writes. [`FastPaths`] switches each
+//! one off, and `tests/fast_paths.rs` checks every combination against the
+//! general path on random, adversarial and real text.
+
+mod ascii;
+mod batch;
+mod chunks;
+mod general;
+mod scan;
+
+pub use batch::FlatBatch;
+
+use crate::cache;
+use crate::error::{Error, Result};
+use crate::model::{Piece, Vocab, WordPiece};
+use crate::normalizer::{Normalized, NormalizerConfig};
+use crate::pipeline::{AddedTokens, Encoding, Tokenizer};
+use crate::pre_tokenizer::PreTokenizer;
+use ascii::AsciiTable;
+use chunks::ChunkScratch;
+
+/// Which fast paths encoding may take. All on by default; switching them off
+/// gives the general path, which the fast ones must match exactly.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FastPaths {
+    /// Chunks of raw text between ASCII whitespace, cached as ids.
+    pub chunk_cache: bool,
+    /// ASCII segments normalized and split in one pass over bytes.
+    pub ascii: bool,
+    /// Normalized words cached as pieces in front of the trie.
+    pub word_cache: bool,
+}
+
+impl FastPaths {
+    pub const ALL: Self = Self {
+        chunk_cache: true,
+        ascii: true,
+        word_cache: true,
+    };
+    pub const NONE: Self = Self {
+        chunk_cache: false,
+        ascii: false,
+        word_cache: false,
+    };
+}
+
+impl Default for FastPaths {
+    fn default() -> Self {
+        Self::ALL
+    }
+}
+
+/// What the fast paths derive from a tokenizer's settings, once.
+#[derive(Clone, Debug)]
+pub struct Engine {
+    pub paths: FastPaths,
+    /// ASCII handling of segments between added tokens.
+    ascii: AsciiTable,
+    /// The same for whole texts: bytes that may start an added token decline.
+    ascii_text: AsciiTable,
+    /// ASCII fast path on: asked for, and no end-of-word suffix (the general
+    /// path appends it to each word).
+    use_ascii: bool,
+    /// Chunks of text between ASCII whitespace bytes encode independently of
+    /// each other: normalization keeps those bytes whitespace, the
+    /// pre-tokenizer splits there, and no added token holds one.
+    use_chunks: bool,
+    /// Identifies this model's entries in the per-thread caches.
+    model_id: u64,
+    /// Each token's width in chars, without the continuing prefix (capped at
+    /// 255): lets cached chunks keep ids only and rebuild offsets.
+    token_widths: Vec<u8>,
+}
+
+impl Engine {
+    pub(crate) fn new(
+        vocab: &Vocab,
+        model: &WordPiece,
+        normalizer: Option<&NormalizerConfig>,
+        pre_tokenizer: PreTokenizer,
+        added: &AddedTokens,
+        paths: FastPaths,
+    ) -> Self {
+        let ascii = AsciiTable::new(normalizer, pre_tokenizer, model);
+        let ascii_text = ascii.declining(|b| added.may_start_with(b));
+        let chunkable = b" \t\n\r".iter().all(|&b| {
+            let c = b as char;
+            normalizer
+                .map_or(Some(c), |n| n.normalize_ascii(c))
+                .is_some_and(char::is_whitespace)
+                && !added.contain_byte(b)
+        });
+        let prefix = model.config.continuing_subword_prefix.as_str();
+        let token_widths = vocab
+            .tokens()
+            .iter()
+            .map(|t| {
+                let bare = t.strip_prefix(prefix).unwrap_or(t);
+                bare.chars().count().min(255) as u8
+            })
+            .collect();
+        Self {
+            paths,
+            ascii,
+            ascii_text,
+            use_ascii: paths.ascii && model.config.end_of_word_suffix.is_empty(),
+            use_chunks: paths.chunk_cache && chunkable,
+            model_id: cache::new_model_id(),
+            token_widths,
+        }
+    }
+}
+
+/// The ids of one sequence (or of many, appended), and their char offsets
+/// when asked for.
+#[derive(Debug, Default)]
+pub struct Output {
+    pub ids: Vec<u32>,
+    /// Start and end of each token, flattened: `[s0, e0, s1, e1, ...]`.
+    pub offsets: Vec<u32>,
+    pub with_offsets: bool,
+}
+
+impl Output {
+    pub fn new(with_offsets: bool) -> Self {
+        Self {
+            with_offsets,
+            ..Default::default()
+        }
+    }
+
+    #[inline]
+    pub fn push(&mut self, id: u32, offsets: (u32, u32)) {
+        self.ids.push(id);
+        if self.with_offsets {
+            self.offsets.extend_from_slice(&[offsets.0, offsets.1]);
+        }
+    }
+
+    /// Where the output ends now, for [`Output::roll_back`].
+    fn mark(&self) -> (usize, usize) {
+        (self.ids.len(), self.offsets.len())
+    }
+
+    fn roll_back(&mut self, (ids, offsets): (usize, usize)) {
+        self.ids.truncate(ids);
+        self.offsets.truncate(offsets);
+    }
+}
+
+/// Buffers the layers reuse from one text to the next (one set per thread
+/// of a batch), so encoding allocates nothing once warm.
+#[derive(Debug, Default)]
+pub(crate) struct Scratch {
+    chunks: ChunkScratch,
+    words: WordScratch,
+}
+
+/// Buffers of the ASCII and general layers.
+#[derive(Debug, Default)]
+struct WordScratch {
+    pieces: Vec<Piece>,
+    /// A lowered long word, or a word with the end-of-word suffix.
+    word: Vec<u8>,
+    normalized: Normalized,
+    /// Words found ahead of emitting them.
+    spans: Vec<Span>,
+}
+
+/// A chunk, or a word (with `len` 0: one punctuation byte), found ahead of
+/// emitting it, with its cache key and hash.
+#[derive(Clone, Copy, Debug, Default)]
+struct Span {
+    start: u32,
+    len: u32,
+    key: cache::Key,
+    hash: u64,
+}
+
+/// Offsets (and chunk positions) are 32-bit: a text of 4 GiB or more is refused.
+pub(crate) fn check_length(bytes: usize) -> Result<()> {
+    if bytes > u32::MAX as usize {
+        return Err(Error::Value(format!(
+            "a text of {bytes} bytes is too long: texts must be under 4 GiB"
+        )));
+    }
+    Ok(())
+}
+
+impl Tokenizer {
+    /// Encodes one sequence without post-processing; offsets start at 0.
+    pub fn encode_sequence(&self, text: &str, type_id: u32) -> Encoding {
+        let mut out = Output::new(true);
+        self.encode_sequence_into(text, &mut out);
+        let n = out.ids.len();
+        Encoding {
+            ids: out.ids,
+            type_ids: vec![type_id; n],
+            offsets: out.offsets.chunks_exact(2).map(|p| (p[0], p[1])).collect(),
+            special_tokens_mask: vec![0; n],
+            attention_mask: vec![1; n],
+        }
+    }
+
+    /// Appends the ids (and, if asked, offsets) of one sequence to `out`.
+    pub fn encode_sequence_into(&self, text: &str, out: &mut Output) {
+        self.encode_sequence_before(text, None, out, &mut Scratch::default());
+    }
+
+    /// [`Tokenizer::encode_sequence_into`], told which text comes next (so
+    /// its first chunks can be looked for while this one is encoded).
+    pub(crate) fn encode_sequence_before(
+        &self,
+        text: &str,
+        next: Option<&str>,
+        out: &mut Output,
+        scratch: &mut Scratch,
+    ) {
+        cache::with_cache(self.engine.model_id, |caches| {
+            if self.engine.use_chunks {
+                self.encode_chunks(text, next, out, scratch, caches);
+            } else {
+                self.encode_text(text, 0, out, &mut scratch.words, caches);
+            }
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn texts_of_4_gib_or_more_are_refused() {
+        assert!(check_length(u32::MAX as usize).is_ok());
+        let err = check_length(u32::MAX as usize + 1).unwrap_err();
+        assert!(matches!(err, Error::Value(m) if m.contains("under 4 GiB")));
+    }
+}

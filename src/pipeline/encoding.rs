@@ -1,0 +1,73 @@
+//! The encoding of one input (or pair): ids and the columns that go with them.
+
+use super::padding::Padding;
+use crate::error::{Error, Result};
+
+/// The result of encoding one input (or pair). Offsets are in chars of the
+/// original input(s); added and padding tokens have `(0, 0)`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Encoding {
+    pub ids: Vec<u32>,
+    pub type_ids: Vec<u32>,
+    pub offsets: Vec<(u32, u32)>,
+    pub special_tokens_mask: Vec<u8>,
+    pub attention_mask: Vec<u8>,
+}
+
+impl Encoding {
+    pub fn len(&self) -> usize {
+        self.ids.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ids.is_empty()
+    }
+
+    pub(crate) fn push(&mut self, id: u32, type_id: u32, offsets: (u32, u32), special: bool) {
+        self.ids.push(id);
+        self.type_ids.push(type_id);
+        self.offsets.push(offsets);
+        self.special_tokens_mask.push(special as u8);
+        self.attention_mask.push(1);
+    }
+
+    pub(crate) fn truncate(&mut self, len: usize) {
+        self.ids.truncate(len);
+        self.type_ids.truncate(len);
+        self.offsets.truncate(len);
+        self.special_tokens_mask.truncate(len);
+        self.attention_mask.truncate(len);
+    }
+
+    pub(crate) fn append(&mut self, mut other: Encoding) {
+        self.ids.append(&mut other.ids);
+        self.type_ids.append(&mut other.type_ids);
+        self.offsets.append(&mut other.offsets);
+        self.special_tokens_mask
+            .append(&mut other.special_tokens_mask);
+        self.attention_mask.append(&mut other.attention_mask);
+    }
+
+    /// Bytes one token takes across the columns.
+    pub(crate) const BYTES_PER_TOKEN: usize = 4 + 4 + 8 + 1 + 1;
+
+    pub(crate) fn pad_to(&mut self, len: usize, p: &Padding) -> Result<()> {
+        let Some(extra) = len.checked_sub(self.ids.len()).filter(|&n| n > 0) else {
+            return Ok(());
+        };
+        let oom = |_| Error::Memory(format!("cannot allocate memory to pad to {len} tokens"));
+        self.ids.try_reserve_exact(extra).map_err(oom)?;
+        self.type_ids.try_reserve_exact(extra).map_err(oom)?;
+        self.offsets.try_reserve_exact(extra).map_err(oom)?;
+        self.special_tokens_mask
+            .try_reserve_exact(extra)
+            .map_err(oom)?;
+        self.attention_mask.try_reserve_exact(extra).map_err(oom)?;
+        self.ids.resize(len, p.pad_id);
+        self.type_ids.resize(len, p.pad_type_id);
+        self.offsets.resize(len, (0, 0));
+        self.special_tokens_mask.resize(len, 1);
+        self.attention_mask.resize(len, 0);
+        Ok(())
+    }
+}

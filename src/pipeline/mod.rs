@@ -1,0 +1,304 @@
+//! The tokenizer: the stages of encoding put together.
+//!
+//! text → added tokens → normalize → pre-tokenize → model (WordPiece) →
+//! post-process → truncate → pad. Each stage is a module here or at the crate
+//! root; how one sequence goes through the first four fast is `crate::encode`.
+
+pub mod added_tokens;
+pub mod encoding;
+pub mod padding;
+pub mod post_process;
+pub mod settings;
+pub mod truncation;
+
+use rayon::prelude::*;
+
+pub use added_tokens::{AddedToken, AddedTokens, BERT_SPECIAL_TOKENS};
+pub use encoding::Encoding;
+pub use padding::{columns, pad_batch, Columns, PadLength, Padding};
+pub use post_process::PostProcessor;
+pub use settings::SettingsUpdate;
+pub use truncation::{Truncation, TruncationStrategy};
+
+use crate::cancel::Cancel;
+use crate::decoder::Decoder;
+use crate::encode::{check_length, Engine, FastPaths};
+use crate::error::{Error, Result};
+use crate::model::{Vocab, WordPiece, WordPieceConfig};
+use crate::normalizer::NormalizerConfig;
+use crate::pre_tokenizer::PreTokenizer;
+
+#[derive(Clone, Debug)]
+pub struct Tokenizer {
+    pub vocab: Vocab,
+    pub model: WordPiece,
+    pub normalizer: Option<NormalizerConfig>,
+    pub pre_tokenizer: PreTokenizer,
+    pub added: AddedTokens,
+    pub post_processor: Option<PostProcessor>,
+    pub decoder: Decoder,
+    pub truncation: Option<Truncation>,
+    pub padding: Option<Padding>,
+    /// What the fast paths derive from the settings above.
+    pub(crate) engine: Engine,
+}
+
+impl Tokenizer {
+    /// Assembles a tokenizer; checks that every named token exists.
+    pub fn new(
+        vocab: Vocab,
+        model_config: WordPieceConfig,
+        normalizer: Option<NormalizerConfig>,
+        pre_tokenizer: PreTokenizer,
+        added_tokens: Vec<AddedToken>,
+        post_processor: Option<PostProcessor>,
+        decoder: Decoder,
+    ) -> Result<Self> {
+        let unk_id = vocab.id(&model_config.unk_token).ok_or_else(|| {
+            Error::Value(format!(
+                "unk token {:?} is not in the vocabulary",
+                model_config.unk_token
+            ))
+        })?;
+        let added = AddedTokens::new(added_tokens, &vocab)?;
+        if let Some(p) = &post_processor {
+            for (name, id) in [&p.cls, &p.sep] {
+                if vocab.id(name) != Some(*id) {
+                    return Err(Error::Unsupported(format!(
+                        "post-processor token {name:?} with id {id}, which is not that \
+                         token's id in the vocabulary"
+                    )));
+                }
+            }
+        }
+        let model = WordPiece::new(&vocab, model_config, unk_id);
+        let engine = Engine::new(
+            &vocab,
+            &model,
+            normalizer.as_ref(),
+            pre_tokenizer,
+            &added,
+            FastPaths::ALL,
+        );
+        Ok(Self {
+            vocab,
+            model,
+            normalizer,
+            pre_tokenizer,
+            added,
+            post_processor,
+            decoder,
+            truncation: None,
+            padding: None,
+            engine,
+        })
+    }
+
+    /// Like HF's `BertWordPieceTokenizer(vocab)`: the BERT special tokens found
+    /// in the vocab are special added tokens; `[CLS]`/`[SEP]` frame the inputs.
+    pub fn bert_like(
+        vocab: Vocab,
+        model_config: WordPieceConfig,
+        normalizer: Option<NormalizerConfig>,
+        pre_tokenizer: PreTokenizer,
+        special_tokens: &[&str],
+    ) -> Result<Self> {
+        let mut added = Vec::new();
+        let mut names: Vec<&str> = vec![model_config.unk_token.as_str()];
+        names.extend(special_tokens.iter().copied());
+        for name in names {
+            if let Some(id) = vocab.id(name) {
+                if !added.iter().any(|a: &AddedToken| a.id == id) {
+                    added.push(AddedToken {
+                        content: name.to_owned(),
+                        id,
+                        special: true,
+                    });
+                }
+            }
+        }
+        let post = match (vocab.id("[CLS]"), vocab.id("[SEP]")) {
+            (Some(c), Some(s)) => Some(PostProcessor {
+                cls: ("[CLS]".into(), c),
+                sep: ("[SEP]".into(), s),
+            }),
+            _ => None,
+        };
+        let decoder = Decoder {
+            prefix: model_config.continuing_subword_prefix.clone(),
+            cleanup: true,
+            suffix: model_config.end_of_word_suffix.clone(),
+        };
+        Self::new(
+            vocab,
+            model_config,
+            normalizer,
+            pre_tokenizer,
+            added,
+            post,
+            decoder,
+        )
+    }
+
+    /// The same vocab, added tokens and post-processing with other model,
+    /// normalizer and pre-tokenizer settings (the decoder follows the prefix).
+    pub fn with_settings(
+        &self,
+        model_config: WordPieceConfig,
+        normalizer: Option<NormalizerConfig>,
+        pre_tokenizer: PreTokenizer,
+    ) -> Result<Self> {
+        let decoder = Decoder {
+            prefix: model_config.continuing_subword_prefix.clone(),
+            cleanup: self.decoder.cleanup,
+            suffix: model_config.end_of_word_suffix.clone(),
+        };
+        let mut tok = Self::new(
+            self.vocab.clone(),
+            model_config,
+            normalizer,
+            pre_tokenizer,
+            self.added.tokens().to_vec(),
+            self.post_processor.clone(),
+            decoder,
+        )?;
+        tok.truncation = self.truncation.clone();
+        tok.padding = self.padding.clone();
+        tok.set_fast_paths(self.engine.paths);
+        Ok(tok)
+    }
+
+    /// Chooses the fast paths encoding may take (all by default); the output
+    /// is the same whichever are on.
+    pub fn set_fast_paths(&mut self, paths: FastPaths) {
+        if paths != self.engine.paths {
+            self.engine = Engine::new(
+                &self.vocab,
+                &self.model,
+                self.normalizer.as_ref(),
+                self.pre_tokenizer,
+                &self.added,
+                paths,
+            );
+        }
+    }
+
+    pub fn fast_paths(&self) -> FastPaths {
+        self.engine.paths
+    }
+
+    pub fn added_tokens(&self) -> &[AddedToken] {
+        self.added.tokens()
+    }
+
+    pub fn is_special_id(&self, id: u32) -> bool {
+        self.added.is_special_id(id)
+    }
+
+    /// The post-processor, if special tokens are to be added.
+    pub(crate) fn post_processor_if(&self, add_special_tokens: bool) -> Option<&PostProcessor> {
+        self.post_processor.as_ref().filter(|_| add_special_tokens)
+    }
+
+    /// Encodes `text` (and `pair`), adding special tokens and truncating as configured.
+    /// Padding is not applied here (see [`pad_batch`]).
+    pub fn encode(
+        &self,
+        text: &str,
+        pair: Option<&str>,
+        add_special_tokens: bool,
+    ) -> Result<Encoding> {
+        self.encode_with(text, pair, add_special_tokens, self.truncation.as_ref())
+    }
+
+    /// [`Tokenizer::encode`] with an explicit truncation setting.
+    pub fn encode_with(
+        &self,
+        text: &str,
+        pair: Option<&str>,
+        add_special_tokens: bool,
+        truncation: Option<&Truncation>,
+    ) -> Result<Encoding> {
+        check_length(text.len())?;
+        check_length(pair.map_or(0, str::len))?;
+        let mut a = self.encode_sequence(text, 0);
+        let mut b = pair.map(|p| self.encode_sequence(p, 1));
+        let post = self.post_processor_if(add_special_tokens);
+        if let Some(t) = truncation {
+            let n_added = post.map_or(0, |p| p.added_tokens(b.is_some()));
+            t.apply(&mut a, b.as_mut(), n_added)?;
+        }
+        Ok(match post {
+            Some(p) => p.frame(a, b),
+            None => post_process::concatenate(a, b),
+        })
+    }
+
+    /// Encodes many inputs in parallel and pads them as configured.
+    pub fn encode_batch(
+        &self,
+        texts: &[&str],
+        pairs: Option<&[&str]>,
+        add_special_tokens: bool,
+    ) -> Result<Vec<Encoding>> {
+        self.encode_batch_with(
+            texts,
+            pairs,
+            add_special_tokens,
+            self.truncation.as_ref(),
+            self.padding.as_ref(),
+            Cancel::never(),
+        )
+    }
+
+    /// [`Tokenizer::encode_batch`] with explicit truncation and padding
+    /// settings; stops with `Error::Interrupted` soon after `cancel` is raised.
+    pub fn encode_batch_with(
+        &self,
+        texts: &[&str],
+        pairs: Option<&[&str]>,
+        add_special_tokens: bool,
+        truncation: Option<&Truncation>,
+        padding: Option<&Padding>,
+        cancel: &Cancel,
+    ) -> Result<Vec<Encoding>> {
+        if let Some(p) = pairs {
+            if p.len() != texts.len() {
+                return Err(Error::Value(format!(
+                    "got {} texts but {} pairs",
+                    texts.len(),
+                    p.len()
+                )));
+            }
+        }
+        let mut out: Vec<Encoding> = texts
+            .par_iter()
+            .enumerate()
+            .map(|(i, t)| {
+                cancel.check()?;
+                self.encode_with(t, pairs.map(|p| p[i]), add_special_tokens, truncation)
+            })
+            .collect::<Result<_>>()?;
+        pad_batch(&mut out, padding)?;
+        Ok(out)
+    }
+
+    /// The token string of `id`, if any.
+    pub fn id_to_token(&self, id: u32) -> Option<&str> {
+        self.vocab.token(id)
+    }
+
+    /// The id of `token`, if any.
+    pub fn token_to_id(&self, token: &str) -> Option<u32> {
+        self.vocab.id(token)
+    }
+
+    /// Text of `ids`; unknown ids are skipped, as HF does.
+    pub fn decode(&self, ids: &[u32], skip_special_tokens: bool) -> String {
+        let tokens = ids
+            .iter()
+            .filter(|id| !(skip_special_tokens && self.is_special_id(**id)))
+            .filter_map(|&id| self.vocab.token(id));
+        self.decoder.decode(tokens)
+    }
+}

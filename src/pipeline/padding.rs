@@ -1,0 +1,99 @@
+//! Padding a batch to its longest encoding or to a fixed length.
+
+use super::encoding::Encoding;
+use crate::error::{Error, Result};
+use crate::memory;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PadLength {
+    /// Pad to the longest encoding of the batch.
+    Longest,
+    /// Pad every encoding to this length.
+    Fixed(usize),
+}
+
+/// Padding of a batch; `pad_id`/`pad_token` fill, with attention mask 0.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Padding {
+    pub length: PadLength,
+    pub pad_to_multiple_of: Option<usize>,
+    pub pad_id: u32,
+    pub pad_type_id: u32,
+    pub pad_token: String,
+}
+
+impl Padding {
+    /// To the longest of the batch with id 0 (named by its token): what makes
+    /// rows rectangular when no padding is set.
+    pub fn longest_with_id_0(pad_token: &str) -> Self {
+        Self {
+            length: PadLength::Longest,
+            pad_to_multiple_of: None,
+            pad_id: 0,
+            pad_type_id: 0,
+            pad_token: pad_token.to_owned(),
+        }
+    }
+}
+
+/// Padded encodings as four row-major columns of `rows × width`:
+/// `[ids, attention_mask, type_ids, special_tokens_mask]`.
+pub struct Columns {
+    pub rows: usize,
+    pub width: usize,
+    pub columns: [Vec<i64>; 4],
+}
+
+/// The columns of encodings that all have the same length.
+pub fn columns(encodings: &[Encoding]) -> Result<Columns> {
+    let (rows, width) = (encodings.len(), encodings.first().map_or(0, Encoding::len));
+    let mut cols: [Vec<i64>; 4] = std::array::from_fn(|_| Vec::with_capacity(rows * width));
+    for e in encodings {
+        if e.len() != width {
+            return Err(Error::Value(format!(
+                "rows have different lengths ({} and {width}) after padding; \
+                 enable truncation to the padding length",
+                e.len()
+            )));
+        }
+        cols[0].extend(e.ids.iter().map(|&x| x as i64));
+        cols[1].extend(e.attention_mask.iter().map(|&x| x as i64));
+        cols[2].extend(e.type_ids.iter().map(|&x| x as i64));
+        cols[3].extend(e.special_tokens_mask.iter().map(|&x| x as i64));
+    }
+    Ok(Columns {
+        rows,
+        width,
+        columns: cols,
+    })
+}
+
+/// Pads encodings (to the longest, or to a fixed length). The length comes
+/// from the caller, so the memory it takes is checked before any is
+/// allocated: padding to 2^40 is an error, not an abort.
+pub fn pad_batch(encodings: &mut [Encoding], padding: Option<&Padding>) -> Result<()> {
+    let Some(p) = padding else { return Ok(()) };
+    let mut target = match p.length {
+        PadLength::Longest => encodings.iter().map(Encoding::len).max().unwrap_or(0),
+        PadLength::Fixed(n) => n,
+    };
+    if let Some(m) = p.pad_to_multiple_of.filter(|&m| m > 0) {
+        target = target.div_ceil(m).checked_mul(m).ok_or_else(|| {
+            Error::Memory(format!(
+                "padding {target} tokens to a multiple of {m} overflows"
+            ))
+        })?;
+    }
+    let added = encodings
+        .iter()
+        .map(|e| target.saturating_sub(e.len()))
+        .fold(0usize, usize::saturating_add);
+    memory::check_fits(
+        added.saturating_mul(Encoding::BYTES_PER_TOKEN),
+        &format!("padding to {target} tokens"),
+    )?;
+    for e in encodings.iter_mut() {
+        e.pad_to(target, p)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,128 @@
+//! Truncation with HF's semantics (stride 0, from the right).
+
+use std::str::FromStr;
+
+use super::encoding::Encoding;
+use crate::error::{Error, Result};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TruncationStrategy {
+    LongestFirst,
+    OnlyFirst,
+    OnlySecond,
+}
+
+impl TruncationStrategy {
+    pub fn name(self) -> &'static str {
+        match self {
+            TruncationStrategy::LongestFirst => "longest_first",
+            TruncationStrategy::OnlyFirst => "only_first",
+            TruncationStrategy::OnlySecond => "only_second",
+        }
+    }
+}
+
+impl FromStr for TruncationStrategy {
+    type Err = Error;
+
+    /// The Python names (`longest_first`) and the tokenizer.json ones (`LongestFirst`).
+    fn from_str(name: &str) -> Result<Self> {
+        match name {
+            "longest_first" | "LongestFirst" => Ok(Self::LongestFirst),
+            "only_first" | "OnlyFirst" => Ok(Self::OnlyFirst),
+            "only_second" | "OnlySecond" => Ok(Self::OnlySecond),
+            _ => Err(Error::Value(format!(
+                "truncation strategy must be 'longest_first', 'only_first' or \
+                 'only_second', got {name:?}"
+            ))),
+        }
+    }
+}
+
+/// Truncation to `max_length` tokens, special tokens included.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Truncation {
+    pub max_length: usize,
+    pub strategy: TruncationStrategy,
+}
+
+impl Truncation {
+    /// Tokens left for the text(s) once `n_added` special tokens are counted.
+    /// HF wraps around when `max_length` is smaller and silently skips
+    /// truncation; we refuse instead.
+    pub fn content_budget(&self, n_added: usize) -> Result<usize> {
+        self.max_length.checked_sub(n_added).ok_or_else(|| {
+            Error::Value(format!(
+                "max_length {} is smaller than the {n_added} special tokens added",
+                self.max_length
+            ))
+        })
+    }
+
+    /// Cuts `a` (and `b`) to the budget left after `n_added` special tokens.
+    pub fn apply(&self, a: &mut Encoding, b: Option<&mut Encoding>, n_added: usize) -> Result<()> {
+        truncate(a, b, self.content_budget(n_added)?, self.strategy)
+    }
+}
+
+/// HF truncation semantics (stride 0, from the right).
+fn truncate(
+    a: &mut Encoding,
+    b: Option<&mut Encoding>,
+    max_length: usize,
+    strategy: TruncationStrategy,
+) -> Result<()> {
+    if max_length == 0 {
+        a.truncate(0);
+        if let Some(b) = b {
+            b.truncate(0);
+        }
+        return Ok(());
+    }
+    let total = a.len() + b.as_ref().map_or(0, |b| b.len());
+    if total <= max_length {
+        return Ok(());
+    }
+    let to_remove = total - max_length;
+    match (strategy, b) {
+        (TruncationStrategy::LongestFirst, Some(b)) => {
+            let (mut n1, mut n2) = (a.len(), b.len());
+            let swap = n1 > n2;
+            if swap {
+                std::mem::swap(&mut n1, &mut n2);
+            }
+            n2 = if n1 > max_length {
+                n1
+            } else {
+                n2.min(max_length - n1).max(n1)
+            };
+            if n1 + n2 > max_length {
+                n1 = max_length / 2;
+                n2 = n1 + max_length % 2;
+            }
+            if swap {
+                std::mem::swap(&mut n1, &mut n2);
+            }
+            a.truncate(n1);
+            b.truncate(n2);
+        }
+        (TruncationStrategy::LongestFirst, None) => a.truncate(max_length),
+        (TruncationStrategy::OnlySecond, None) => {
+            return Err(Error::Value("truncation 'only_second' needs a pair".into()))
+        }
+        (strategy, b) => {
+            let target = match (strategy, b) {
+                (TruncationStrategy::OnlySecond, Some(b)) => b,
+                _ => a,
+            };
+            if target.len() <= to_remove {
+                return Err(Error::Value(
+                    "the sequence to truncate is too short for max_length".into(),
+                ));
+            }
+            let keep = target.len() - to_remove;
+            target.truncate(keep);
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,225 @@
+//! `WordCounter`: word counts of a corpus, how a tokenizer encodes them, and
+//! training a vocabulary from them.
+
+use pyo3::prelude::*;
+
+use super::errors::{guard, interruptible, SIGNAL_POLL};
+use super::text::{text_bytes, TextList};
+use super::tokenizer::PyTokenizer;
+use crate::error::Error;
+use crate::normalizer::NormalizerConfig;
+use crate::parallel;
+use crate::quality;
+use crate::train::counts::{WordCounts, WordSplitter};
+use crate::train::{self, TrainerConfig};
+
+/// Counts words of a corpus with the encoder's normalizer and pre-tokenizer.
+#[pyclass(module = "wpiece._core", name = "WordCounter")]
+pub struct PyWordCounter {
+    splitter: WordSplitter,
+    counts: WordCounts,
+    num_threads: Option<usize>,
+}
+
+/// `quality::TextStats` as a tuple: (words, tokens, chars, whole, unknown).
+type StatsRow = (u64, u64, u64, u64, u64);
+
+#[pymethods]
+impl PyWordCounter {
+    #[new]
+    #[pyo3(signature = (*, normalize=true, lowercase=true, strip_accents=None, clean_text=true,
+        handle_chinese_chars=true, pre_tokenizer="bert", num_threads=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        normalize: bool,
+        lowercase: bool,
+        strip_accents: Option<bool>,
+        clean_text: bool,
+        handle_chinese_chars: bool,
+        pre_tokenizer: &str,
+        num_threads: Option<usize>,
+    ) -> PyResult<Self> {
+        parallel::check_threads(num_threads)?;
+        Ok(Self {
+            splitter: WordSplitter {
+                normalizer: normalize.then_some(NormalizerConfig {
+                    clean_text,
+                    handle_chinese_chars,
+                    strip_accents,
+                    lowercase,
+                }),
+                pre_tokenizer: pre_tokenizer.parse()?,
+            },
+            counts: WordCounts::default(),
+            num_threads,
+        })
+    }
+
+    /// An empty counter that splits words as `tokenizer` does.
+    #[staticmethod]
+    #[pyo3(signature = (tokenizer, num_threads=None))]
+    fn like(tokenizer: &PyTokenizer, num_threads: Option<usize>) -> PyResult<Self> {
+        parallel::check_threads(num_threads)?;
+        let t = &tokenizer.inner;
+        Ok(Self {
+            splitter: WordSplitter {
+                normalizer: t.normalizer.clone(),
+                pre_tokenizer: t.pre_tokenizer,
+            },
+            counts: WordCounts::default(),
+            num_threads,
+        })
+    }
+
+    /// How `tokenizer`'s model encodes the counted words: `(words, tokens,
+    /// chars, whole_words, unknown_words)`, once with the whole vocabulary or,
+    /// with `sizes`, once per size with the vocabulary cut to its first n tokens.
+    #[pyo3(signature = (tokenizer, sizes=None))]
+    fn measure(
+        &self,
+        py: Python<'_>,
+        tokenizer: &PyTokenizer,
+        sizes: Option<Vec<usize>>,
+    ) -> PyResult<Vec<StatsRow>> {
+        let t = &tokenizer.inner;
+        let stats = py.allow_threads(|| match &sizes {
+            None => Ok(vec![quality::measure(&t.model, &self.counts)]),
+            Some(sizes) => quality::curve(t.vocab.tokens(), sizes, &t.model.config, &self.counts),
+        });
+        Ok(stats?
+            .into_iter()
+            .map(|s| (s.words, s.tokens, s.chars, s.whole_words, s.unknown_words))
+            .collect())
+    }
+
+    /// Counts the words of documents (the GIL is released while counting).
+    fn add_texts(&mut self, py: Python<'_>, texts: &Bound<'_, PyAny>) -> PyResult<()> {
+        let items = TextList::extract(texts)?;
+        let texts = items.strs()?;
+        let (splitter, threads) = (&self.splitter, self.num_threads);
+        let part = interruptible(py, text_bytes(&texts), |cancel| {
+            parallel::install(threads, || splitter.count_docs(&texts, cancel))?
+        })?;
+        self.counts.merge(part);
+        Ok(())
+    }
+
+    /// Counts a text file, plain or `.gz`, one document per line; on an
+    /// error or Ctrl-C none of the file is counted.
+    fn add_file(&mut self, py: Python<'_>, path: std::path::PathBuf) -> PyResult<()> {
+        let (splitter, threads) = (&self.splitter, self.num_threads);
+        let part = interruptible(py, usize::MAX, |cancel| {
+            let mut part = WordCounts::default();
+            parallel::install(threads, || splitter.count_file(&path, &mut part, cancel))??;
+            Ok(part)
+        })?;
+        self.counts.merge(part);
+        Ok(())
+    }
+
+    /// Adds ready `(word, count)` pairs, taken as words as they are.
+    fn add_counts(&mut self, items: Vec<(String, u64)>) -> PyResult<()> {
+        for (w, c) in items {
+            self.counts.try_add(&w, c)?;
+        }
+        Ok(())
+    }
+
+    fn __len__(&self) -> usize {
+        self.counts.len()
+    }
+
+    /// `(word, count)` pairs in first-appearance order.
+    fn items(&self) -> Vec<(String, u64)> {
+        self.counts.iter().map(|(w, c)| (w.to_owned(), c)).collect()
+    }
+
+    /// Trains; returns `(vocab, merges, alphabet_size, initial_tokens, total_words)`
+    /// where each merge is `(left, right, merged, pair_freq, left_freq, right_freq,
+    /// tokens_after, added, gain)`. `progress(merges_done, vocab_len)` is called now and then.
+    #[pyo3(signature = (*, vocab_size, min_frequency=0, special_tokens, limit_alphabet=None,
+        initial_alphabet=Vec::new(), continuing_subword_prefix="##", end_of_word_suffix="",
+        score="likelihood", progress=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn train(
+        &self,
+        py: Python<'_>,
+        vocab_size: usize,
+        min_frequency: u64,
+        special_tokens: Vec<String>,
+        limit_alphabet: Option<usize>,
+        initial_alphabet: Vec<char>,
+        continuing_subword_prefix: &str,
+        end_of_word_suffix: &str,
+        score: &str,
+        progress: Option<PyObject>,
+    ) -> PyResult<PyObject> {
+        let score = score.parse()?;
+        let config = TrainerConfig {
+            vocab_size,
+            min_frequency,
+            special_tokens,
+            limit_alphabet,
+            initial_alphabet,
+            continuing_subword_prefix: continuing_subword_prefix.to_owned(),
+            end_of_word_suffix: end_of_word_suffix.to_owned(),
+            score,
+        };
+        // Training runs on this thread: every 50 ms it looks for Ctrl-C (and
+        // calls `progress`); an exception from either ends training with it.
+        let mut raised: Option<PyErr> = None;
+        let out = py.allow_threads(|| {
+            let mut last = std::time::Instant::now();
+            let mut report = |done: usize, vocab_len: usize| {
+                if last.elapsed() < SIGNAL_POLL {
+                    return Ok(());
+                }
+                last = std::time::Instant::now();
+                Python::with_gil(|py| {
+                    py.check_signals()?;
+                    match &progress {
+                        Some(cb) if done > 0 => cb.call1(py, (done, vocab_len)).map(drop),
+                        _ => Ok(()),
+                    }
+                })
+                .map_err(|e| {
+                    raised = Some(e);
+                    Error::Interrupted
+                })
+            };
+            let (words, counts): (Vec<&str>, Vec<u64>) = self.counts.iter().unzip();
+            guard(|| train::train(&words, &counts, &config, &mut report))
+        });
+        if let Some(e) = raised {
+            return Err(e);
+        }
+        let out = out?;
+        let merges: Vec<_> = out
+            .merges
+            .into_iter()
+            .map(|m| {
+                (
+                    m.left,
+                    m.right,
+                    m.merged,
+                    m.pair_frequency,
+                    m.left_frequency,
+                    m.right_frequency,
+                    m.tokens_after,
+                    m.added,
+                    m.gain,
+                )
+            })
+            .collect();
+        Ok((
+            out.vocab,
+            merges,
+            out.alphabet_size,
+            out.initial_tokens,
+            out.total_words,
+        )
+            .into_pyobject(py)?
+            .into_any()
+            .unbind())
+    }
+}

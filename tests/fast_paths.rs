@@ -1,0 +1,409 @@
+//! Every fast path of the encoder against the general path.
+//!
+//! The contract (`src/encode/mod.rs`): a fast path either declines with
+//! nothing written, or writes exactly what the general path writes. Each
+//! test encodes the same texts with every combination of `FastPaths` and
+//! compares ids and offsets with `FastPaths::NONE` (added tokens, normalize,
+//! pre-tokenize, trie; no cache, no ASCII pass), twice over so the second
+//! pass runs on warm caches, one text at a time and as flat batches.
+
+mod common;
+
+use common::cases;
+use proptest::prelude::*;
+
+use wpiece::cancel::Cancel;
+use wpiece::decoder::Decoder;
+use wpiece::encode::FastPaths;
+use wpiece::hf_json::tokenizer_from_json;
+use wpiece::model::{UnknownPolicy, Vocab, WordPieceConfig};
+use wpiece::normalizer::NormalizerConfig;
+use wpiece::pipeline::{AddedToken, Tokenizer};
+use wpiece::pre_tokenizer::PreTokenizer;
+
+fn every_path_set() -> Vec<FastPaths> {
+    (0..8)
+        .map(|bits| FastPaths {
+            chunk_cache: bits & 1 != 0,
+            ascii: bits & 2 != 0,
+            word_cache: bits & 4 != 0,
+        })
+        .collect()
+}
+
+/// Ids and offsets of each text, one at a time and as flat batches (with and
+/// without offsets), twice over.
+#[derive(Debug, PartialEq)]
+struct Run {
+    one_at_a_time: Vec<(Vec<u32>, Vec<(u32, u32)>)>,
+    flat_ids: Vec<u32>,
+    flat_offsets: Vec<u32>,
+    flat_rows: Vec<usize>,
+    flat_ids_only: Vec<u32>,
+}
+
+fn run(tok: &Tokenizer, texts: &[&str]) -> Run {
+    let mut one_at_a_time = Vec::new();
+    for _ in 0..2 {
+        for t in texts {
+            let e = tok.encode_sequence(t, 0);
+            one_at_a_time.push((e.ids, e.offsets));
+        }
+    }
+    let mut flat_ids = Vec::new();
+    let mut flat_offsets = Vec::new();
+    let mut flat_rows = Vec::new();
+    let mut flat_ids_only = Vec::new();
+    for _ in 0..2 {
+        let f = tok
+            .encode_batch_flat(texts, true, None, true, Cancel::never())
+            .unwrap();
+        flat_ids.extend(f.ids);
+        flat_offsets.extend(f.offsets);
+        flat_rows.extend(f.rows);
+        let f = tok
+            .encode_batch_flat(texts, false, None, false, Cancel::never())
+            .unwrap();
+        flat_ids_only.extend(f.ids);
+    }
+    Run {
+        one_at_a_time,
+        flat_ids,
+        flat_offsets,
+        flat_rows,
+        flat_ids_only,
+    }
+}
+
+/// Asserts that every combination of fast paths gives the general path's
+/// output; returns a description of the first difference otherwise.
+fn check_all_paths(tok: &Tokenizer, texts: &[&str]) -> Result<(), String> {
+    let mut general = tok.clone();
+    general.set_fast_paths(FastPaths::NONE);
+    let expected = run(&general, texts);
+    for paths in every_path_set() {
+        let mut fast = tok.clone();
+        fast.set_fast_paths(paths);
+        let got = run(&fast, texts);
+        if got != expected {
+            let n = texts.len();
+            let diff = (0..2 * n)
+                .find(|&k| got.one_at_a_time[k] != expected.one_at_a_time[k])
+                .map(|k| {
+                    format!(
+                        "text {:?}: {:?} vs general {:?}",
+                        texts[k % n],
+                        got.one_at_a_time[k],
+                        expected.one_at_a_time[k]
+                    )
+                })
+                .unwrap_or_else(|| "flat batches differ".into());
+            return Err(format!("{paths:?}: {diff}"));
+        }
+    }
+    Ok(())
+}
+
+fn bert_uncased() -> Tokenizer {
+    let json = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/tokenizer.json"
+    ))
+    .unwrap();
+    let mut tok = tokenizer_from_json(&json).unwrap();
+    tok.truncation = None;
+    tok.padding = None;
+    tok
+}
+
+/// The same vocabulary under other settings: cased, no normalizer,
+/// whitespace words, an end-of-word suffix, unknown chars.
+fn variants() -> Vec<(&'static str, Tokenizer)> {
+    let base = bert_uncased();
+    let model = base.model.config.clone();
+    let cased = NormalizerConfig {
+        lowercase: false,
+        strip_accents: Some(false),
+        ..NormalizerConfig::default()
+    };
+    let no_cjk = NormalizerConfig {
+        handle_chinese_chars: false,
+        clean_text: false,
+        ..NormalizerConfig::default()
+    };
+    let suffixed = WordPieceConfig {
+        end_of_word_suffix: "</w>".into(),
+        ..model.clone()
+    };
+    let unknown_char = WordPieceConfig {
+        unknown: UnknownPolicy::Char,
+        max_input_chars_per_word: 12,
+        ..model.clone()
+    };
+    let n = base.normalizer.clone();
+    let with = |m: &WordPieceConfig, n: Option<NormalizerConfig>, p| {
+        base.with_settings(m.clone(), n, p).unwrap()
+    };
+    vec![
+        ("bert-base-uncased", base.clone()),
+        ("cased", with(&model, Some(cased), PreTokenizer::Bert)),
+        (
+            "no cleaning, no CJK",
+            with(&model, Some(no_cjk), PreTokenizer::Bert),
+        ),
+        ("no normalizer", with(&model, None, PreTokenizer::Bert)),
+        (
+            "whitespace words",
+            with(&model, n.clone(), PreTokenizer::Whitespace),
+        ),
+        (
+            "end-of-word suffix",
+            with(&suffixed, n.clone(), PreTokenizer::Bert),
+        ),
+        ("unknown chars", with(&unknown_char, n, PreTokenizer::Bert)),
+    ]
+}
+
+/// Texts that sit on every edge the fast paths have: chunk and word lengths
+/// around the cache key sizes (15/16, 31/32 bytes), many pieces per chunk
+/// (spilled entries), words over 100 chars, controls that cleaning drops,
+/// added tokens glued to words, non-ASCII whitespace and punctuation,
+/// combining marks, CJK, lone prefixes, empty texts, and a byte the ASCII
+/// pass declines after many words.
+fn adversarial_texts() -> Vec<String> {
+    let mut t: Vec<String> = [
+        "",
+        " ",
+        "\t\n\r ",
+        "hello world",
+        "Hello, World! (see: \"quoted\") [CLS] x[SEP]y [MASK]",
+        "[CLS][CLS]  [UNK]unknown [PAD]",
+        "a\u{0}b c\u{1}d \u{7f}e \u{fffd}f \u{200b}g",
+        "tab\there new\nline cr\rlf\r\n",
+        "caf\u{e9} cafe\u{301} na\u{ef}ve \u{c5}ngstr\u{f6}m \u{df}",
+        "\u{4e2d}\u{6587}\u{5b57} mixed\u{4e2d}text \u{3000}ideographic\u{3000}space",
+        "nbsp\u{a0}sep line\u{2028}sep para\u{2029}sep",
+        "\u{bf}Qu\u{e9}? \u{2014}dash\u{2014} \u{201c}quotes\u{201d}",
+        "## ##a a## #a# @@ @@b",
+        "emoji \u{1f600}\u{1f600} flag \u{1f1eb}\u{1f1f7} zwj \u{1f469}\u{200d}\u{1f4bb}",
+        "UPPER lower MiXeD 123 4.56 7,890",
+        "fifteen-bytes!! sixteen-bytes!!! thirty-one-bytes-long-chunk-here thirty-two-bytes-long-chunk-here!",
+        "abcdefghijklmno abcdefghijklmnop abcdefghijklmnopq",
+        "antidisestablishmentarianism pneumonoultramicroscopicsilicovolcanoconiosis",
+        "a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p",
+        "x.y.z.w.v.u.t.s.r.q.p.o.n.m.l.k.j.i",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    t.push("a".repeat(100));
+    t.push("a".repeat(101));
+    t.push(format!("{} {}", "ab".repeat(60), "é".repeat(101)));
+    t.push("word ".repeat(200));
+    t.push("\u{e9}".repeat(40));
+    // ASCII declines after a whole batch of words has been written.
+    t.push(format!("{}\u{1}tail", "some words ".repeat(40)));
+    t.push(format!("{}[CLS] tail", "more, words ".repeat(40)));
+    t
+}
+
+fn real_texts() -> Vec<String> {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/en_fixture.txt"
+    ))
+    .unwrap();
+    // Lines, and a few paragraphs joined, so texts are short and long.
+    let lines: Vec<&str> = text.lines().take(400).collect();
+    let mut out: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    out.extend(lines.chunks(50).map(|c| c.join("\n")));
+    out
+}
+
+#[test]
+fn every_fast_path_equals_the_general_path_on_real_text() {
+    let texts = real_texts();
+    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+    for (name, tok) in variants() {
+        check_all_paths(&tok, &refs).unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
+}
+
+#[test]
+fn every_fast_path_equals_the_general_path_on_adversarial_text() {
+    let texts = adversarial_texts();
+    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+    for (name, tok) in variants() {
+        check_all_paths(&tok, &refs).unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
+}
+
+#[test]
+fn ids_past_2_pow_17_and_long_pieces_spill_the_same() {
+    // The chunk cache packs ids in 17 bits inline: a vocab whose real
+    // tokens sit past 2^17 forces every entry to spill.
+    let mut tokens: Vec<String> = (0..140_000).map(|i| format!("filler{i}")).collect();
+    for t in ["[UNK]", "a", "b", "##a", "##b", "ab", "##ab", ",", "."] {
+        tokens.push(t.to_string());
+    }
+    let tok = Tokenizer::bert_like(
+        Vocab::new(tokens).unwrap(),
+        WordPieceConfig::default(),
+        Some(NormalizerConfig::default()),
+        PreTokenizer::Bert,
+        &[],
+    )
+    .unwrap();
+    let texts = [
+        "ab ba abab, a.b",
+        "bbbbbbbbbbbbbbbbbbbbbbbbbbbbb c",
+        "filler7 Ab",
+    ];
+    check_all_paths(&tok, &texts).unwrap();
+}
+
+#[test]
+fn added_tokens_holding_whitespace_turn_chunks_off_and_stay_exact() {
+    let tokens: Vec<String> = ["[UNK]", "[CLS]", "a b", "x\ty", "a", "b", "x", "y", "##b"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let added = |content: &str, id| AddedToken {
+        content: content.into(),
+        id,
+        special: true,
+    };
+    let tok = Tokenizer::new(
+        Vocab::new(tokens).unwrap(),
+        WordPieceConfig::default(),
+        Some(NormalizerConfig::default()),
+        PreTokenizer::Bert,
+        vec![added("[CLS]", 1), added("a b", 2), added("x\ty", 3)],
+        None,
+        Decoder::default(),
+    )
+    .unwrap();
+    let texts = ["a b a  b ab", "x\ty x y xy", "[CLS]a b[CLS]", "A B"];
+    check_all_paths(&tok, &texts).unwrap();
+}
+
+/// Characters for random texts: the fast paths' class boundaries.
+fn alphabet() -> Vec<char> {
+    vec![
+        'a',
+        'b',
+        'c',
+        'A',
+        'Z',
+        '0',
+        '#',
+        '#',
+        '@',
+        '.',
+        ',',
+        '!',
+        '[',
+        ']',
+        ' ',
+        ' ',
+        ' ',
+        '\t',
+        '\n',
+        '\r',
+        '\u{0}',
+        '\u{7}',
+        '\u{7f}',
+        '\u{a0}',
+        '\u{2028}',
+        '\u{3000}',
+        'é',
+        'É',
+        'ß',
+        '中',
+        '\u{301}',
+        '¿',
+        '—',
+        '\u{fffd}',
+        '\u{1f600}',
+    ]
+}
+
+fn token() -> impl Strategy<Value = String> {
+    let chars: Vec<char> = alphabet()
+        .into_iter()
+        .filter(|c| !c.is_whitespace() && !c.is_control())
+        .collect();
+    (
+        prop::bool::ANY,
+        prop::collection::vec(prop::sample::select(chars), 1..5),
+    )
+        .prop_map(|(cont, cs)| {
+            let s: String = cs.into_iter().collect();
+            if cont {
+                format!("##{s}")
+            } else {
+                s
+            }
+        })
+}
+
+fn vocab() -> impl Strategy<Value = Vec<String>> {
+    prop::collection::vec(token(), 0..80).prop_map(|ts| {
+        let mut v = vec!["[UNK]".to_owned(), "[CLS]".to_owned(), "[SEP]".to_owned()];
+        for t in ts {
+            if !v.contains(&t) {
+                v.push(t);
+            }
+        }
+        v
+    })
+}
+
+fn text() -> impl Strategy<Value = String> {
+    let pieces = prop_oneof![
+        4 => prop::sample::select(alphabet()).prop_map(String::from),
+        1 => prop::sample::select(vec!["[CLS]", "[SEP]", "##", "hello", "abcdefghijklmnop"])
+            .prop_map(String::from),
+    ];
+    prop::collection::vec(pieces, 0..60).prop_map(|p| p.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(150), ..ProptestConfig::default() })]
+
+    #[test]
+    fn fast_paths_equal_the_general_path_on_random_settings_and_text(
+        vocab in vocab(),
+        texts in prop::collection::vec(text(), 1..8),
+        normalize in prop::bool::ANY,
+        lowercase in prop::bool::ANY,
+        bert in prop::bool::ANY,
+        suffix in prop::bool::ANY,
+        unknown_char in prop::bool::ANY,
+        max_chars in prop::sample::select(vec![1usize, 4, 100]),
+    ) {
+        let config = WordPieceConfig {
+            max_input_chars_per_word: max_chars,
+            unknown: if unknown_char { UnknownPolicy::Char } else { UnknownPolicy::Word },
+            end_of_word_suffix: if suffix { "##".into() } else { String::new() },
+            ..WordPieceConfig::default()
+        };
+        let normalizer = normalize.then_some(NormalizerConfig {
+            lowercase,
+            ..NormalizerConfig::default()
+        });
+        let pre = if bert { PreTokenizer::Bert } else { PreTokenizer::Whitespace };
+        let tok = Tokenizer::bert_like(
+            Vocab::new(vocab).unwrap(),
+            config,
+            normalizer,
+            pre,
+            &["[CLS]", "[SEP]"],
+        )
+        .unwrap();
+        let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+        if let Err(e) = check_all_paths(&tok, &refs) {
+            prop_assert!(false, "{}", e);
+        }
+    }
+}
