@@ -1,57 +1,80 @@
-# Developer entry points. `make test` is what CI runs (.ci/run).
+# Developer entry points. `make test` is what CI runs (.ci/run); `make help` lists them.
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: install demo test test-rust test-python lint fmt fuzz bench clean
+.DEFAULT_GOAL := help
+.PHONY: help install demo test test-rust test-python lint fmt fuzz bench clean FORCE
+
+help: ## List the targets
+	@echo "make TARGET, one of:"
+	@awk 'BEGIN { FS = ":.*## " } /^[a-zA-Z_-]+:.*## / { printf "  %-12s %s\n", $$1, $$2 }' \
+		$(MAKEFILE_LIST)
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 
-# Builds the Rust extension (release) and installs wpiece with its test tools.
-install: $(VENV)/bin/python
+# What the installed extension is built from. Folders are listed too, since their
+# time changes when a file in them is added, removed or renamed.
+RUST_SOURCES := $(shell find src -name '*.rs' -o -type d)
+INSTALLED := $(VENV)/.installed
+# With no built extension beside the Python sources, install whatever the stamp says.
+ifeq ($(wildcard python/wpiece/_core*.so python/wpiece/_core*.pyd),)
+INSTALLED_FORCE := FORCE
+endif
+
+# Builds the Rust extension (release) and installs wpiece with its test tools, only
+# when a build input changed since the last install (rm $(INSTALLED) to force one).
+$(INSTALLED): Cargo.toml Cargo.lock pyproject.toml python/wpiece/_core.pyi $(RUST_SOURCES) \
+		$(INSTALLED_FORCE) | $(VENV)/bin/python
 	$(PY) -m pip install -q -e ".[test]"
+	@touch $@
+
+install: $(INSTALLED) ## Build the extension and install wpiece with its test tools, if needed
+
+FORCE:
 
 # The main job on the bundled sample: load a vocab, encode, print tokens and
 # stats, train a small vocab. Needs only the package itself.
-demo: $(VENV)/bin/python
+demo: $(VENV)/bin/python ## Encode and train on the bundled sample (installs the package)
 	$(PY) -m pip install -q -e .
 	$(VENV)/bin/wpiece demo
 
-test-rust:
+test-rust: ## Rust tests (cargo test)
 	cargo test --quiet
 
-test-python: install
+test-python: $(INSTALLED) ## Python tests (pytest)
 	$(PY) -m pytest tests
 
-lint: install
+lint: $(INSTALLED) ## rustfmt, clippy, ruff, mypy (strict) and stubtest
 	cargo fmt --all -- --check
 	cargo clippy --all-targets --quiet -- -D warnings
 	cargo clippy --all-targets --features python --quiet -- -D warnings
 	$(VENV)/bin/ruff check python tests benches
 	$(VENV)/bin/ruff format --check python tests benches
+	$(PY) -m mypy
 	$(PY) -m mypy.stubtest wpiece._core
 
-test: lint test-rust test-python
+test: lint test-rust test-python ## What CI runs: lint, then the Rust and Python tests
 
 # The hostile-input campaign, longer than CI's run of it: 50x the property
 # cases in Rust (proptest) and 20x the Hypothesis examples, plus the hostile
 # files and Ctrl-C tests.
-fuzz: install
+fuzz: $(INSTALLED) ## Longer property and hostile-input runs (Rust and Python)
 	PROPTEST_CASES=20000 cargo test --release --quiet --test fuzz_encode --test fuzz_loaders --test fuzz_train
 	WPIECE_FUZZ_SCALE=20 $(PY) -m pytest tests
 
-fmt:
+fmt: ## Format Rust and Python, apply ruff's fixes
 	cargo fmt --all
 	$(VENV)/bin/ruff format python tests benches
 	$(VENV)/bin/ruff check --fix python tests benches
 
-bench: $(VENV)/bin/python
+bench: $(VENV)/bin/python ## Encode, scaling and training benchmarks
 	$(PY) -m pip install -q -e ".[bench]"
 	$(PY) benches/bench_encode.py
 	$(PY) benches/bench_scaling.py
 	$(PY) benches/bench_train.py
 
-clean:
+clean: ## Remove the virtualenv and Rust build output
 	rm -rf $(VENV) target

@@ -11,6 +11,7 @@ import pytest
 from tokenizers import Tokenizer as HFTokenizer
 
 import wpiece
+import wpiece.documents
 import wpiece.report
 import wpiece.tokenizer
 import wpiece.training
@@ -19,7 +20,7 @@ from conftest import TOKENIZER_JSON, VOCAB_TXT, hf_bert
 
 
 def test_docstring_examples_run() -> None:
-    for module in (wpiece, wpiece.tokenizer, wpiece.training, wpiece.report):
+    for module in (wpiece, wpiece.documents, wpiece.tokenizer, wpiece.training, wpiece.report):
         result = doctest.testmod(module, raise_on_error=False)
         assert result.failed == 0, module.__name__
         assert result.attempted > 0

@@ -15,13 +15,21 @@ from pathlib import Path
 
 from ._core import UnsupportedComponentError
 from .tokenizer import BERT_SPECIAL_TOKENS, Encoding, Tokenizer
-from .training import Merge, TrainingRecord, train, train_from_counts, train_from_iterator
+from .training import (
+    Merge,
+    TrainingOptions,
+    TrainingRecord,
+    train,
+    train_from_counts,
+    train_from_iterator,
+)
 
 __all__ = [
     "BERT_SPECIAL_TOKENS",
     "Encoding",
     "Merge",
     "Tokenizer",
+    "TrainingOptions",
     "TrainingRecord",
     "UnsupportedComponentError",
     "sample_text_path",

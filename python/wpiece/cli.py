@@ -12,12 +12,24 @@ import tempfile
 import time
 import warnings
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import IO, Optional
+from typing import IO, TYPE_CHECKING, Any, Optional, TextIO, Union
 
-from . import BERT_SPECIAL_TOKENS, Tokenizer, sample_text_path, sample_vocab_path
-from .training import _jsonl_texts, read_lines, resolve_files, train, train_from_iterator
+from . import Tokenizer, sample_text_path, sample_vocab_path
+from .documents import FieldRequiredError, is_jsonl, read_documents, resolve_files
+from .training import (
+    PRE_TOKENIZERS,
+    SCORES,
+    UNKNOWN_MODES,
+    TrainingOptions,
+    train,
+    train_from_iterator,
+)
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 EPILOG = """examples:
   wpiece demo
@@ -42,19 +54,21 @@ def _progress_wanted(args: argparse.Namespace) -> bool:
     return sys.stderr.isatty()
 
 
-def _read_docs(paths: Sequence[str], field: Optional[str]) -> Iterator[str]:
-    """Documents (one per line) from files, globs, `.gz`, `.jsonl` or `-` (stdin)."""
-    for item in paths:
-        if item == "-":
-            yield from read_lines(sys.stdin.buffer, "stdin")
-            continue
-        for p in resolve_files(item):
-            if field is not None or p.suffix == ".jsonl" or p.name.endswith(".jsonl.gz"):
-                if field is None:
-                    raise CliError(f"{p}: give --field for .jsonl input")
-                yield from _jsonl_texts(p, field)
-                continue
-            yield from read_lines(p)
+# The training options the parser's defaults come from.
+_DEFAULTS = TrainingOptions()
+
+
+def _needs_field(path: Path) -> CliError:
+    return CliError(f"{path}: give --field for .jsonl input")
+
+
+def _read_docs(sources: Sequence[str], field: Optional[str]) -> Iterator[str]:
+    """Documents (one per line) from files, globs, `.gz`, `.jsonl` or `-` (stdin),
+    as :func:`wpiece.documents.read_documents` reads them."""
+    try:
+        yield from read_documents(sources, field)
+    except FieldRequiredError as e:
+        raise _needs_field(e.path) from None
 
 
 @contextlib.contextmanager
@@ -135,24 +149,25 @@ def _fraction(text: str) -> float:
 
 
 def _train(args: argparse.Namespace) -> int:
-    specials = args.special_tokens.split(",") if args.special_tokens else list(BERT_SPECIAL_TOKENS)
+    specials = (
+        args.special_tokens.split(",") if args.special_tokens else list(_DEFAULTS.special_tokens)
+    )
     if args.unk_token not in specials:
         specials.insert(0, args.unk_token)
-    options = {
-        "min_frequency": args.min_frequency,
-        "special_tokens": specials,
-        "limit_alphabet": args.limit_alphabet,
-        "continuing_subword_prefix": args.prefix,
-        "end_of_word_suffix": args.suffix,
-        "unk_token": args.unk_token,
-        "unknown": args.unknown,
-        "lowercase": not args.cased,
-        "pre_tokenizer": args.pre_tokenizer,
-        "score": args.score,
-        "held_out": args.held_out,
-        "show_progress": _progress_wanted(args),
-        "num_threads": args.threads,
-    }
+    options = TrainingOptions(
+        vocab_size=args.vocab_size,
+        min_frequency=args.min_frequency,
+        special_tokens=specials,
+        limit_alphabet=args.limit_alphabet,
+        continuing_subword_prefix=args.prefix,
+        end_of_word_suffix=args.suffix,
+        unk_token=args.unk_token,
+        unknown=args.unknown,
+        lowercase=not args.cased,
+        pre_tokenizer=args.pre_tokenizer,
+        score=args.score,
+        show_progress=_progress_wanted(args),
+    ).to_dict()
     _check_output_folder(args.output)
     if args.report:
         try:
@@ -160,11 +175,14 @@ def _train(args: argparse.Namespace) -> int:
         except ImportError:
             raise CliError("--report needs matplotlib: pip install 'wpiece[report]'") from None
     start = time.perf_counter()
-    plain_files = "-" not in args.corpus and args.field is None
-    if plain_files and not any(str(c).endswith(".jsonl") for c in args.corpus):
-        tok = train(args.corpus, args.vocab_size, **options)
-    else:
-        tok = train_from_iterator(_read_docs(args.corpus, args.field), args.vocab_size, **options)
+    reading = {"held_out": args.held_out, "num_threads": args.threads}
+    if "-" in args.corpus or args.field is not None:
+        tok = train_from_iterator(_read_docs(args.corpus, args.field), **reading, **options)
+    else:  # files read and counted in Rust
+        jsonl = next((p for p in resolve_files(args.corpus) if is_jsonl(p)), None)
+        if jsonl is not None:
+            raise _needs_field(jsonl)
+        tok = train(args.corpus, **reading, **options)
     seconds = time.perf_counter() - start
     out = Path(args.output)
     tok.save(out)
@@ -210,7 +228,8 @@ def _encode(args: argparse.Namespace) -> int:
     if out_path is not None:
         _check_output_file(out_path)
     chunk = 65536
-    all_ids, all_rows = [], [0]
+    all_ids: list[npt.NDArray[np.uint32]] = []
+    all_rows = [0]
     with contextlib.ExitStack() as stack:
         out = (
             stack.enter_context(_atomic_output(out_path))
@@ -239,7 +258,16 @@ def _encode(args: argparse.Namespace) -> int:
     return 0
 
 
-def _encode_chunks(tok, docs, args, fmt, out, all_ids, all_rows, chunk) -> None:  # type: ignore[no-untyped-def]
+def _encode_chunks(
+    tok: Tokenizer,
+    docs: Sequence[str],
+    args: argparse.Namespace,
+    fmt: str,
+    out: IO[str],
+    all_ids: list[npt.NDArray[np.uint32]],
+    all_rows: list[int],
+    chunk: int,
+) -> None:
     bar = None
     if _progress_wanted(args):
         from tqdm.auto import tqdm
@@ -263,7 +291,7 @@ def _encode_chunks(tok, docs, args, fmt, out, all_ids, all_rows, chunk) -> None:
             bar.close()
 
 
-def _npy_bytes(array) -> bytes:  # type: ignore[no-untyped-def]
+def _npy_bytes(array: npt.NDArray[Any]) -> bytes:
     import io
 
     import numpy as np
@@ -303,7 +331,7 @@ def _decode(args: argparse.Namespace) -> int:
 # ----- stats --------------------------------------------------------------------
 
 
-def corpus_stats(tok: Tokenizer, docs: Sequence[str], top: int = 10) -> dict[str, object]:
+def corpus_stats(tok: Tokenizer, docs: Sequence[str], top: int = 10) -> dict[str, Any]:
     """Tokens per word, characters per token, words kept whole and unknown
     words (``Tokenizer.stats``: words as the tokenizer splits them), share of
     the vocab used, longest and most frequent tokens of ``tok`` on ``docs``."""
@@ -328,7 +356,7 @@ def _stats(args: argparse.Namespace) -> int:
         return 0
     width = max(18, *(len(n) for n in names))
     print(f"{'':24}" + "".join(f"{n:>{width}}" for n in names))
-    rows = [
+    rows: list[tuple[str, Callable[[dict[str, Any]], str]]] = [
         ("words", lambda r: f"{r['words']:,}"),
         ("tokens", lambda r: f"{r['tokens']:,}"),
         ("tokens / word", lambda r: f"{r['tokens_per_word']:.3f}"),
@@ -341,9 +369,9 @@ def _stats(args: argparse.Namespace) -> int:
         print(f"{label:24}" + "".join(f"{fmt(r):>{width}}" for r in results))
     for name, r in zip(names, results):
         print(f"\n{name}")
-        print("  longest tokens: " + " ".join(r["longest_tokens"]))  # type: ignore[arg-type]
+        print("  longest tokens: " + " ".join(r["longest_tokens"]))
         freq = r["most_frequent"]
-        print("  most frequent:  " + " ".join(f"{t}:{c}" for t, c in freq))  # type: ignore[union-attr]
+        print("  most frequent:  " + " ".join(f"{t}:{c}" for t, c in freq))
     return 0
 
 
@@ -356,9 +384,9 @@ def _bench(args: argparse.Namespace) -> int:
     docs = list(_read_docs([str(path)], None))
     nbytes = sum(len(d.encode()) for d in docs)
     vocab = str(args.vocab or sample_vocab_path())
-    rows = []
+    rows: list[tuple[str, str, tuple[float, float]]] = []
 
-    def timed(fn) -> tuple[float, float]:  # type: ignore[no-untyped-def]
+    def timed(fn: Callable[[], object]) -> tuple[float, float]:
         """(first call, best of the repeats after it): the first call meets text
         the engine has not seen, the later ones repeat it with every cache warm."""
         t = time.perf_counter()
@@ -398,7 +426,7 @@ def _bench(args: argparse.Namespace) -> int:
             t.normalizer = normalizers.BertNormalizer(lowercase=True)
             t.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
             trainer = trainers.WordPieceTrainer(
-                vocab_size=size, special_tokens=list(BERT_SPECIAL_TOKENS), show_progress=False
+                vocab_size=size, special_tokens=list(_DEFAULTS.special_tokens), show_progress=False
             )
             t.train([str(path)], trainer)
 
@@ -446,7 +474,7 @@ def _demo(args: argparse.Namespace) -> int:
         f"{stats['unknown_rate']:.4%}, vocab used: {stats['vocab_used']:.1%}"
     )
     freq = stats["most_frequent"]
-    print("most frequent: " + ", ".join(f"{t}:{c}" for t, c in freq))  # type: ignore[union-attr]
+    print("most frequent: " + ", ".join(f"{t}:{c}" for t, c in freq))
     print(f"encode + stats time: {seconds * 1000:.1f} ms")
     trained = train(path, 2000, held_out=0.05)
     record = trained.training_record
@@ -499,27 +527,36 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--vocab-size", type=int, required=True)
     t.add_argument("-o", "--output", required=True, help="output folder")
     t.add_argument("--field", help="JSON field holding the text, for .jsonl input")
-    t.add_argument("--min-frequency", type=int, default=0)
-    t.add_argument("--limit-alphabet", type=int)
+    t.add_argument("--min-frequency", type=int, default=_DEFAULTS.min_frequency)
+    t.add_argument("--limit-alphabet", type=int, default=_DEFAULTS.limit_alphabet)
     t.add_argument(
-        "--special-tokens", help="comma-separated (default: [PAD],[UNK],[CLS],[SEP],[MASK])"
+        "--special-tokens",
+        help=f"comma-separated (default: {','.join(_DEFAULTS.special_tokens)})",
     )
-    t.add_argument("--unk-token", default="[UNK]")
+    t.add_argument("--unk-token", default=_DEFAULTS.unk_token)
     t.add_argument(
         "--unknown",
-        choices=["word", "char"],
-        default="word",
+        choices=UNKNOWN_MODES,
+        default=_DEFAULTS.unknown,
         help="a word with an unknown character becomes one unk (word), or one unk per unknown "
         "character (char)",
     )
-    t.add_argument("--prefix", default="##", help="continuing-subword prefix (may be empty)")
-    t.add_argument("--suffix", default="", help="end-of-word suffix, e.g. _ (D2L style)")
+    t.add_argument(
+        "--prefix",
+        default=_DEFAULTS.continuing_subword_prefix,
+        help="continuing-subword prefix (may be empty)",
+    )
+    t.add_argument(
+        "--suffix",
+        default=_DEFAULTS.end_of_word_suffix,
+        help="end-of-word suffix, e.g. _ (D2L style)",
+    )
     t.add_argument("--cased", action="store_true", help="do not lowercase")
-    t.add_argument("--pre-tokenizer", choices=["bert", "whitespace"], default="bert")
+    t.add_argument("--pre-tokenizer", choices=PRE_TOKENIZERS, default=_DEFAULTS.pre_tokenizer)
     t.add_argument(
         "--score",
-        choices=["likelihood", "wordpiece", "frequency"],
-        default="likelihood",
+        choices=SCORES,
+        default=_DEFAULTS.score,
         help="likelihood (default): the gain in corpus likelihood, frequent and associated "
         "pairs first; wordpiece: the textbook p/(f(x)f(y)); frequency: BPE's",
     )
@@ -585,7 +622,14 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _show_warning(message, category, filename, lineno, file=None, line=None):  # type: ignore[no-untyped-def]
+def _show_warning(
+    message: Union[Warning, str],
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: Optional[TextIO] = None,
+    line: Optional[str] = None,
+) -> None:
     """Warnings as one line, like the errors."""
     print(f"wpiece: warning: {message}", file=sys.stderr)
 

@@ -8,20 +8,18 @@ from __future__ import annotations
 import base64
 import html
 import io
-import os
 from pathlib import Path
-from typing import Union
+from typing import Any
 
 from . import _core
+from .documents import PathLike
 from .tokenizer import Tokenizer
 from .training import TrainingRecord
 
 __all__ = ["write_report"]
 
-PathLike = Union[str, "os.PathLike[str]"]
 
-
-def _figure(tok: Tokenizer, record: TrainingRecord):  # type: ignore[no-untyped-def]
+def _figure(tok: Tokenizer, record: TrainingRecord) -> Any:  # a matplotlib Figure
     try:
         import matplotlib
     except ImportError as e:  # pragma: no cover - exercised only without the extra

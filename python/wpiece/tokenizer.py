@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Literal, Optional, Union
 
 from . import _core
 from ._core import Encoding
+from .documents import Files, PathLike
 from .quality import TextStats
 
 if TYPE_CHECKING:
@@ -17,8 +18,11 @@ if TYPE_CHECKING:
 
 __all__ = ["Tokenizer", "Encoding", "BERT_SPECIAL_TOKENS"]
 
-PathLike = Union[str, "os.PathLike[str]"]
 Padding = Union[bool, Literal["longest", "max_length"]]
+UnknownMode = Literal["word", "char"]
+"""A word with an unknown character: one unknown token, or one per unknown character."""
+PreTokenizer = Literal["bert", "whitespace"]
+"""Split at whitespace and punctuation (BERT), or at whitespace only."""
 # (length or None, pad_to_multiple_of or None, pad_id or None, pad_token, pad_type_id);
 # a pad id of None is the id of the pad token.
 _PaddingTuple = tuple[Optional[int], Optional[int], Optional[int], str, int]
@@ -75,13 +79,13 @@ class Tokenizer:
         unk_token: str = "[UNK]",
         continuing_subword_prefix: str = "##",
         max_input_chars_per_word: int = 100,
-        unknown: Literal["word", "char"] = "word",
+        unknown: UnknownMode = "word",
         normalize: bool = True,
         lowercase: bool = True,
         strip_accents: Optional[bool] = None,
         clean_text: bool = True,
         handle_chinese_chars: bool = True,
-        pre_tokenizer: Literal["bert", "whitespace"] = "bert",
+        pre_tokenizer: PreTokenizer = "bert",
         special_tokens: Optional[Sequence[str]] = None,
         end_of_word_suffix: str = "",
     ) -> None:
@@ -342,9 +346,13 @@ class Tokenizer:
     ) -> tuple[Any, Any]:
         trunc = self._truncation
         if truncation is True:
-            if max_length is None and trunc is None:
+            if max_length is not None:
+                length = max_length
+            elif trunc is not None:
+                length = trunc[0]
+            else:
                 raise ValueError("truncation=True needs max_length (or enable_truncation)")
-            trunc = (max_length if max_length is not None else trunc[0], "longest_first")
+            trunc = (length, "longest_first")
         elif truncation is False:
             trunc = None
         pad = self._padding
@@ -475,7 +483,7 @@ class Tokenizer:
 
     def encode_files(
         self,
-        files: Union[PathLike, Sequence[PathLike]],
+        files: Files,
         add_special_tokens: bool = True,
         *,
         separator: str = "\n",
@@ -500,7 +508,7 @@ class Tokenizer:
         (400, 'in the beginning god created the heaven and the earth.')
         """
         items = [files] if isinstance(files, (str, os.PathLike)) else list(files)
-        paths = [Path(os.fspath(p)) for p in items]
+        paths: list[PathLike] = [Path(os.fspath(p)) for p in items]
         _check_threads(num_threads)
         ids, rows = self._core.encode_files(
             paths, separator, jsonl_field, add_special_tokens, self._truncation, num_threads, mmap
@@ -622,7 +630,7 @@ def _check_int(
         return
     if isinstance(value, bool) or not hasattr(value, "__index__"):
         raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-    n = value.__index__()  # type: ignore[attr-defined]
+    n = value.__index__()
     if n < 0 or (upper is not None and n > upper):
         bound = "" if upper is None else f" and at most {upper}"
         raise ValueError(f"{name} must be at least 0{bound}, got {n}")
@@ -632,12 +640,14 @@ def _ids(ids: Iterable[int]) -> list[int]:
     """Token ids as ints in 0..2^32-1 (numpy integer arrays taken whole)."""
     if isinstance(ids, (str, bytes)):
         raise TypeError("ids must be a sequence of int, not a str")
-    dtype = getattr(ids, "dtype", None)
-    if dtype is not None and getattr(dtype, "kind", "") in "iu" and getattr(ids, "size", 1):
-        lo, hi = int(ids.min()), int(ids.max())  # type: ignore[attr-defined]
+    array: Any = ids  # duck-typed: a numpy (or alike) integer array has dtype, size, min...
+    dtype, size = getattr(array, "dtype", None), getattr(array, "size", 1)
+    if dtype is not None and getattr(dtype, "kind", "") in "iu" and size:
+        lo, hi = int(array.min()), int(array.max())
         if lo < 0 or hi > _U32_MAX:
             raise OverflowError(f"token id {lo if lo < 0 else hi} is outside 0..{_U32_MAX}")
-        return ids.tolist()  # type: ignore[attr-defined,no-any-return]
+        values: list[int] = array.tolist()
+        return values
     out = []
     for i in ids:
         if not hasattr(i, "__index__"):

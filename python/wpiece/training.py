@@ -1,36 +1,45 @@
-"""Training WordPiece vocabularies with the real WordPiece score."""
+"""Training WordPiece vocabularies with the real WordPiece score.
+
+The three entry points take the same options, :class:`TrainingOptions`, as
+keyword arguments; they differ only in what they count: :func:`train` reads
+files, :func:`train_from_iterator` any iterable of documents, and
+:func:`train_from_counts` ready word counts.
+"""
 
 from __future__ import annotations
 
-import contextlib
-import glob
-import gzip
+import inspect
 import json
-import os
-import stat
-import zlib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, BinaryIO, Literal, Optional, Union
+from typing import Any, Callable, Literal, Optional, TypeVar, Union, get_args
 
 from . import _core
+from .documents import Files, PathLike, read_file, read_lines, resolve_files
 from .quality import TextStats
-from .tokenizer import BERT_SPECIAL_TOKENS, Tokenizer
+from .tokenizer import BERT_SPECIAL_TOKENS, PreTokenizer, Tokenizer, UnknownMode
 
 __all__ = [
     "CurvePoint",
     "Merge",
+    "TrainingOptions",
     "TrainingRecord",
+    "read_lines",
     "resolve_files",
     "train",
     "train_from_counts",
     "train_from_iterator",
 ]
 
-PathLike = Union[str, "os.PathLike[str]"]
-Files = Union[PathLike, Sequence[PathLike]]
+Score = Literal["likelihood", "wordpiece", "frequency"]
+"""What ranks the candidate merges (see :attr:`TrainingOptions.score`)."""
+SCORES: tuple[str, ...] = get_args(Score)
+PRE_TOKENIZERS: tuple[str, ...] = get_args(PreTokenizer)
+UNKNOWN_MODES: tuple[str, ...] = get_args(UnknownMode)
+
+DEFAULT_VOCAB_SIZE = 30000
 
 # Documents handed to Rust per call: the GIL is held only to fill this buffer.
 _BUFFER_DOCS = 8192
@@ -127,113 +136,140 @@ class TrainingRecord:
         return cls.from_dict(json.loads(_core.read_text(Path(path))))
 
 
-def check_input_file(p: Path) -> Path:
-    """`p` if it is a regular file; else the error that says what it is.
+def _one_of(choices: Sequence[str]) -> str:
+    """``'a', 'b' or 'c'``."""
+    quoted = [repr(c) for c in choices]
+    return f"{', '.join(quoted[:-1])} or {quoted[-1]}"
 
-    >>> check_input_file(Path("/no/such/folder/x.txt"))
+
+@dataclass(frozen=True)
+class TrainingOptions:
+    """The options of a training run, checked when built: the keyword
+    arguments that :func:`train`, :func:`train_from_iterator` and
+    :func:`train_from_counts` all take (``vocab_size`` is also their second
+    positional argument). Sequences are kept as tuples.
+
+    >>> opts = TrainingOptions(vocab_size=70, lowercase=False, score="wordpiece")
+    >>> opts.min_frequency, opts.special_tokens
+    (0, ('[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]'))
+    >>> import wpiece
+    >>> tok = wpiece.train_from_iterator(["Hugging hugs huggable"], **opts.to_dict())
+    >>> tok.settings["lowercase"], tok.training_record.score
+    (False, 'wordpiece')
+    >>> TrainingOptions(special_tokens=["[PAD]"])
     Traceback (most recent call last):
-    FileNotFoundError: no such folder: /no/such/folder
+    ValueError: unk_token '[UNK]' must be one of special_tokens
     """
-    try:
-        st = os.stat(p)
-    except FileNotFoundError:
-        parent = p.parent
-        if str(parent) not in ("", ".") and not parent.is_dir():
-            raise FileNotFoundError(f"no such folder: {parent}") from None
-        raise FileNotFoundError(f"no such file: {p}") from None
-    except OSError as e:  # a symlink loop, a name too long, no permission on the folder
-        raise type(e)(e.errno, f"{p}: {e.strerror}") from None
-    if stat.S_ISDIR(st.st_mode):
-        raise IsADirectoryError(f"{p} is a folder, not a file")
-    if not stat.S_ISREG(st.st_mode):
-        kinds = {
-            stat.S_IFIFO: "a FIFO",
-            stat.S_IFCHR: "a character device",
-            stat.S_IFBLK: "a block device",
-            stat.S_IFSOCK: "a socket",
-        }
-        what = kinds.get(stat.S_IFMT(st.st_mode), "not a file")
-        raise ValueError(f"{p} is not a regular file ({what})")
-    return p
+
+    vocab_size: int = DEFAULT_VOCAB_SIZE
+    """The size to reach, special tokens and alphabet included (it stops
+    sooner when no pair is left to merge)."""
+    min_frequency: int = 0
+    """Pairs seen fewer times than this are never merged."""
+    special_tokens: Sequence[str] = BERT_SPECIAL_TOKENS
+    """The first tokens of the vocabulary, in order; must hold ``unk_token``."""
+    limit_alphabet: Optional[int] = None
+    """Keep at most this many characters (the most frequent) in the alphabet;
+    the others become unknown."""
+    initial_alphabet: Iterable[str] = ()
+    """Characters to put in the alphabet even if the corpus lacks them."""
+    continuing_subword_prefix: str = "##"
+    """Marks a piece that continues a word (may be empty)."""
+    end_of_word_suffix: str = ""
+    """Marks a piece that ends a word, e.g. ``"_"`` (D2L style)."""
+    unk_token: str = "[UNK]"
+    unknown: UnknownMode = "word"
+    """A word with an unknown character becomes one unknown token
+    (``"word"``, as BERT) or gets one per unknown character (``"char"``)."""
+    normalize: bool = True
+    """Run the BERT normalizer (``lowercase``, ``strip_accents``,
+    ``clean_text``, ``handle_chinese_chars`` configure it)."""
+    lowercase: bool = True
+    strip_accents: Optional[bool] = None
+    """None: strip accents when lowercasing (as BERT)."""
+    clean_text: bool = True
+    handle_chinese_chars: bool = True
+    pre_tokenizer: PreTokenizer = "bert"
+    """``"bert"`` splits at whitespace and punctuation, ``"whitespace"`` at
+    whitespace only."""
+    score: Score = "likelihood"
+    """``"likelihood"`` (default) merges the pair that most raises the
+    likelihood of the corpus under a unigram model of the units (Schuster &
+    Nakajima 2012): frequent, strongly associated pairs first.
+    ``"wordpiece"`` is the textbook score p/(f(x)·f(y)) of the HF course,
+    which favours pairs seen once; ``"frequency"`` is BPE's."""
+    show_progress: bool = False
+    """Show tqdm progress bars."""
+
+    def __post_init__(self) -> None:
+        specials = tuple(self.special_tokens)
+        alphabet = tuple(self.initial_alphabet)
+        object.__setattr__(self, "special_tokens", specials)
+        object.__setattr__(self, "initial_alphabet", alphabet)
+        if self.vocab_size < 1:
+            raise ValueError("vocab_size must be positive")
+        if self.min_frequency < 0:
+            raise ValueError("min_frequency must be >= 0")
+        if self.limit_alphabet is not None and self.limit_alphabet < 0:
+            raise ValueError("limit_alphabet must be >= 0")
+        for ch in alphabet:
+            if not isinstance(ch, str) or len(ch) != 1:
+                raise ValueError(f"initial_alphabet holds single characters, got {ch!r}")
+        if self.unk_token not in specials:
+            raise ValueError(f"unk_token {self.unk_token!r} must be one of special_tokens")
+        for name, choices in (
+            ("unknown", UNKNOWN_MODES),
+            ("pre_tokenizer", PRE_TOKENIZERS),
+            ("score", SCORES),
+        ):
+            value = getattr(self, name)
+            if value not in choices:
+                raise ValueError(f"{name} must be {_one_of(choices)}, got {value!r}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The options as keyword arguments of the training functions."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
-def resolve_files(files: Files) -> list[Path]:
-    """Expands globs; every path must be a regular file (the error says what
-    it is otherwise: missing, a folder, a FIFO or a device).
-
-    >>> import wpiece
-    >>> resolve_files(str(wpiece.sample_text_path()))[0].name
-    'sample.txt'
-    """
-    items = [files] if isinstance(files, (str, os.PathLike)) else list(files)
-    out: list[Path] = []
-    for item in items:
-        s = os.fsdecode(os.fspath(item))
-        if not s:
-            raise ValueError("an input path is empty")
-        if glob.has_magic(s):
-            matches = sorted(glob.glob(s, recursive=True))
-            if not matches:
-                raise FileNotFoundError(f"no file matches {s}")
-            out.extend(check_input_file(Path(m)) for m in matches)
-        else:
-            out.append(check_input_file(Path(s)))
-    if not out:
-        raise ValueError("no input files given")
-    return out
+# The keyword arguments that the training functions take as **options.
+_OPTION_NAMES = frozenset(f.name for f in fields(TrainingOptions)) - {"vocab_size"}
 
 
-def read_lines(source: Union[Path, BinaryIO], name: Optional[str] = None) -> Iterator[str]:
-    """Lines of a file (plain or `.gz`) or of a binary stream, without their
-    line ends. Bad UTF-8 or broken `.gz` data raise ``ValueError`` naming the
-    file (or ``name``, e.g. stdin) and the byte offset.
-
-    >>> import wpiece
-    >>> next(read_lines(wpiece.sample_text_path()))[:30]
-    'In the beginning God created t'
-    """
-    label = name or str(source)
-    if isinstance(source, Path):
-        check_input_file(source)
-        raw: BinaryIO = gzip.open(source, "rb") if source.suffix == ".gz" else open(source, "rb")
-    else:
-        raw = source
-    offset = 0
-    try:
-        with raw if isinstance(source, Path) else contextlib.nullcontext(raw):
-            for line in raw:
-                try:
-                    text = line.decode("utf-8")
-                except UnicodeDecodeError as e:
-                    raise ValueError(
-                        f"{label}: invalid UTF-8 at byte offset {offset + e.start}"
-                    ) from None
-                offset += len(line)
-                if text.endswith("\n"):
-                    text = text[:-1].removesuffix("\r")
-                yield text
-    except (EOFError, zlib.error, gzip.BadGzipFile) as e:
-        raise ValueError(f"{label}: broken gzip data ({e or 'it ends too soon'})") from None
+def _training_options(caller: str, vocab_size: int, options: Mapping[str, Any]) -> TrainingOptions:
+    unknown = [name for name in options if name not in _OPTION_NAMES]
+    if unknown:
+        raise TypeError(f"{caller}() got an unexpected keyword argument {unknown[0]!r}")
+    return TrainingOptions(vocab_size=vocab_size, **options)
 
 
-def _jsonl_texts(path: Path, field_name: str) -> Iterator[str]:
-    for n, line in enumerate(read_lines(path), 1):
-        if not line.strip():
-            continue
-        try:
-            value = json.loads(line)[field_name]
-        except (json.JSONDecodeError, KeyError, TypeError) as e:
-            raise ValueError(f"{path}:{n}: no string field {field_name!r} ({e})") from None
-        if not isinstance(value, str):
-            raise ValueError(f"{path}:{n}: field {field_name!r} is not a string")
-        yield value
+_Trainer = TypeVar("_Trainer", bound=Callable[..., Tokenizer])
+
+
+def _takes_training_options(func: _Trainer) -> _Trainer:
+    """Spells out the :class:`TrainingOptions` that ``func`` takes as
+    ``**options`` in its signature, for ``help()``, ``inspect.signature``
+    and IDEs: its own parameters, then the options as keyword-only ones."""
+    sig = inspect.signature(func)
+    own = [p for p in sig.parameters.values() if p.kind is not p.VAR_KEYWORD]
+    shared = [
+        inspect.Parameter(
+            f.name, inspect.Parameter.KEYWORD_ONLY, default=f.default, annotation=f.type
+        )
+        for f in fields(TrainingOptions)
+        if f.name in _OPTION_NAMES
+    ]
+    leading = [p for p in own if p.kind is not p.KEYWORD_ONLY]
+    trailing = [p for p in own if p.kind is p.KEYWORD_ONLY]
+    # inspect reads __signature__; typeshed does not declare it on callables.
+    func.__signature__ = sig.replace(parameters=[*leading, *shared, *trailing])  # type: ignore[attr-defined]
+    return func
 
 
 class _Progress:
     """A tqdm bar that exists only when asked for."""
 
     def __init__(self, enabled: bool, total: Optional[int], desc: str, unit: str) -> None:
-        self.bar = None
+        self.bar: Any = None  # a tqdm bar (tqdm ships no type hints)
         if enabled:
             from tqdm.auto import tqdm
 
@@ -248,14 +284,15 @@ class _Progress:
             self.bar.close()
 
 
-def _counter(options: dict[str, Any], num_threads: Optional[int]) -> _core.WordCounter:
+def _counter(opts: TrainingOptions, num_threads: Optional[int]) -> _core.WordCounter:
+    """A word counter that normalizes and pre-tokenizes as ``opts`` say."""
     return _core.WordCounter(
-        normalize=options["normalize"],
-        lowercase=options["lowercase"],
-        strip_accents=options["strip_accents"],
-        clean_text=options["clean_text"],
-        handle_chinese_chars=options["handle_chinese_chars"],
-        pre_tokenizer=options["pre_tokenizer"],
+        normalize=opts.normalize,
+        lowercase=opts.lowercase,
+        strip_accents=opts.strip_accents,
+        clean_text=opts.clean_text,
+        handle_chinese_chars=opts.handle_chinese_chars,
+        pre_tokenizer=opts.pre_tokenizer,
         num_threads=num_threads,
     )
 
@@ -355,7 +392,12 @@ def _warn_if_hapax_merges(record: TrainingRecord) -> None:
         )
 
 
-def _merge_score(score: str, m: tuple[Any, ...]) -> float:
+# What `WordCounter.train` gives for each merge: left, right, merged, pair
+# frequency, left frequency, right frequency, tokens after, added, gain ΔL.
+_MergeTuple = tuple[str, str, str, int, int, int, int, bool, float]
+
+
+def _merge_score(score: str, m: _MergeTuple) -> float:
     if score == "likelihood":
         return float(m[8])
     if score == "wordpiece":
@@ -363,57 +405,31 @@ def _merge_score(score: str, m: tuple[Any, ...]) -> float:
     return float(m[3])
 
 
-def _train(
-    counter: _core.WordCounter,
-    vocab_size: int,
-    options: dict[str, Any],
-    *,
-    min_frequency: int,
-    special_tokens: Sequence[str],
-    limit_alphabet: Optional[int],
-    initial_alphabet: Iterable[str],
-    continuing_subword_prefix: str,
-    end_of_word_suffix: str,
-    score: str,
-    unk_token: str,
-    unknown: str,
-    show_progress: bool,
-) -> Tokenizer:
-    if vocab_size < 1:
-        raise ValueError("vocab_size must be positive")
-    if min_frequency < 0:
-        raise ValueError("min_frequency must be >= 0")
-    if limit_alphabet is not None and limit_alphabet < 0:
-        raise ValueError("limit_alphabet must be >= 0")
-    alphabet = list(initial_alphabet)
-    for ch in alphabet:
-        if not isinstance(ch, str) or len(ch) != 1:
-            raise ValueError(f"initial_alphabet holds single characters, got {ch!r}")
-    if unk_token not in special_tokens:
-        raise ValueError(f"unk_token {unk_token!r} must be one of special_tokens")
+def _train(counter: _core.WordCounter, opts: TrainingOptions) -> Tokenizer:
+    """Trains on what ``counter`` counted; the tokenizer holds the record."""
     if len(counter) == 0:
         raise ValueError("the corpus has no words to train on")
-    bar = _Progress(show_progress, vocab_size, "merging", "tok")
+    bar = _Progress(opts.show_progress, opts.vocab_size, "merging", "tok")
     try:
         vocab, merges, alphabet_size, initial_tokens, total_words = counter.train(
-            vocab_size=vocab_size,
-            min_frequency=min_frequency,
-            special_tokens=list(special_tokens),
-            limit_alphabet=limit_alphabet,
-            initial_alphabet=alphabet,
-            continuing_subword_prefix=continuing_subword_prefix,
-            end_of_word_suffix=end_of_word_suffix,
-            score=score,
-            progress=(lambda done, n: bar.update_to(n)) if show_progress else None,
+            vocab_size=opts.vocab_size,
+            min_frequency=opts.min_frequency,
+            special_tokens=list(opts.special_tokens),
+            limit_alphabet=opts.limit_alphabet,
+            initial_alphabet=list(opts.initial_alphabet),
+            continuing_subword_prefix=opts.continuing_subword_prefix,
+            end_of_word_suffix=opts.end_of_word_suffix,
+            score=opts.score,
+            progress=(lambda done, n: bar.update_to(n)) if opts.show_progress else None,
         )
         bar.update_to(len(vocab))
     finally:
         bar.close()
 
     record = TrainingRecord(
-        score=score,
+        score=opts.score,
         vocab_size=len(vocab),
-        base_vocab_size=len(set(special_tokens)) + alphabet_size,
+        base_vocab_size=len(set(opts.special_tokens)) + alphabet_size,
         initial_tokens=initial_tokens,
         total_words=total_words,
         merges=[
@@ -426,119 +442,65 @@ def _train(
                 right_frequency=m[5],
                 tokens_after=m[6],
                 added=m[7],
-                score=_merge_score(score, m),
+                score=_merge_score(opts.score, m),
                 gain=m[8],
             )
             for m in merges
         ],
     )
-    if record.base_vocab_size > vocab_size:
+    if record.base_vocab_size > opts.vocab_size:
         import warnings
 
         warnings.warn(
-            f"vocab_size {vocab_size} is smaller than the special tokens plus the alphabet "
+            f"vocab_size {opts.vocab_size} is smaller than the special tokens plus the alphabet "
             f"({record.base_vocab_size}); the vocabulary keeps all of them and has no merges",
             stacklevel=3,
         )
     tok = Tokenizer(
         vocab,
-        unk_token=unk_token,
-        unknown=unknown,  # type: ignore[arg-type]
-        continuing_subword_prefix=continuing_subword_prefix,
-        end_of_word_suffix=end_of_word_suffix,
-        special_tokens=list(special_tokens),
-        **options,
+        unk_token=opts.unk_token,
+        unknown=opts.unknown,
+        continuing_subword_prefix=opts.continuing_subword_prefix,
+        end_of_word_suffix=opts.end_of_word_suffix,
+        special_tokens=list(opts.special_tokens),
+        normalize=opts.normalize,
+        lowercase=opts.lowercase,
+        strip_accents=opts.strip_accents,
+        clean_text=opts.clean_text,
+        handle_chinese_chars=opts.handle_chinese_chars,
+        pre_tokenizer=opts.pre_tokenizer,
     )
     tok.training_record = record
     _warn_if_hapax_merges(record)
     return tok
 
 
-# The training functions pass these on by name.
-_NORMALIZER_ARGS = (
-    "normalize",
-    "lowercase",
-    "strip_accents",
-    "clean_text",
-    "handle_chinese_chars",
-    "pre_tokenizer",
-)
-_MODEL_ARGS = (
-    "min_frequency",
-    "special_tokens",
-    "limit_alphabet",
-    "initial_alphabet",
-    "continuing_subword_prefix",
-    "end_of_word_suffix",
-    "score",
-    "unk_token",
-    "unknown",
-    "show_progress",
-)
-
-
-def _options(
-    normalize: bool,
-    lowercase: bool,
-    strip_accents: Optional[bool],
-    clean_text: bool,
-    handle_chinese_chars: bool,
-    pre_tokenizer: str,
-) -> dict[str, Any]:
-    if pre_tokenizer not in ("bert", "whitespace"):
-        raise ValueError(f"pre_tokenizer must be 'bert' or 'whitespace', got {pre_tokenizer!r}")
-    return {
-        "normalize": normalize,
-        "lowercase": lowercase,
-        "strip_accents": strip_accents,
-        "clean_text": clean_text,
-        "handle_chinese_chars": handle_chinese_chars,
-        "pre_tokenizer": pre_tokenizer,
-    }
-
-
+@_takes_training_options
 def train(
     files: Files,
-    vocab_size: int = 30000,
+    vocab_size: int = DEFAULT_VOCAB_SIZE,
     *,
-    min_frequency: int = 0,
-    special_tokens: Sequence[str] = BERT_SPECIAL_TOKENS,
-    limit_alphabet: Optional[int] = None,
-    initial_alphabet: Iterable[str] = (),
-    continuing_subword_prefix: str = "##",
-    end_of_word_suffix: str = "",
-    unk_token: str = "[UNK]",
-    unknown: Literal["word", "char"] = "word",
-    normalize: bool = True,
-    lowercase: bool = True,
-    strip_accents: Optional[bool] = None,
-    clean_text: bool = True,
-    handle_chinese_chars: bool = True,
-    pre_tokenizer: Literal["bert", "whitespace"] = "bert",
-    score: Literal["likelihood", "wordpiece", "frequency"] = "likelihood",
     jsonl_field: Optional[str] = None,
     held_out: float = 0.0,
-    show_progress: bool = False,
     num_threads: Optional[int] = None,
+    **options: Any,
 ) -> Tokenizer:
     """Trains a WordPiece vocabulary on text files and returns a ready :class:`Tokenizer`.
 
     ``files``: a path, a glob, or a list of them; plain text or ``.gz``, one
-    document per line (``.jsonl`` files with ``jsonl_field`` set). Words are
-    counted in parallel with the same normalizer and pre-tokenizer the tokenizer
-    then encodes with. ``tok.training_record`` holds every merge and the
-    compression curve. Invalid UTF-8 raises ``ValueError`` naming the file and
-    byte offset.
+    document per line (``.jsonl`` files with ``jsonl_field`` set); read as
+    :mod:`wpiece.documents` reads them. Words are counted in parallel with the
+    same normalizer and pre-tokenizer the tokenizer then encodes with.
+    ``tok.training_record`` holds every merge and the compression curve.
+    Invalid UTF-8 raises ``ValueError`` naming the file and byte offset.
 
-    ``score``: ``"likelihood"`` (default) merges the pair that most raises the
-    likelihood of the corpus under a unigram model of the units (Schuster &
-    Nakajima 2012): frequent, strongly associated pairs first.
-    ``"wordpiece"`` is the textbook score p/(f(x)·f(y)) of the HF course,
-    which favours pairs seen once; ``"frequency"`` is BPE's.
+    ``**options``: the fields of :class:`TrainingOptions` (``score``,
+    ``min_frequency``, ``special_tokens``, the normalizer settings...), the
+    same for all three training functions.
 
     ``held_out``: a fraction of documents (spread evenly) kept out of training;
     ``tok.training_record.held_out`` then shows how the vocabulary, cut to
-    growing sizes, encodes them.
+    growing sizes, encodes them. ``num_threads`` caps the counting threads.
 
     >>> import wpiece
     >>> tok = wpiece.train(wpiece.sample_text_path(), vocab_size=2000, held_out=0.05)
@@ -550,59 +512,42 @@ def train(
     >>> [(n, round(t, 2)) for n, t in (curve[0], curve[-1])]
     [(63, 3.51), (2000, 1.1)]
     """
-    args = dict(locals())
-    options = _options(**{k: args[k] for k in _NORMALIZER_ARGS})
+    opts = _training_options("train", vocab_size, options)
     fraction = _check_held_out(held_out)
     paths = resolve_files(files)
-    counter = _counter(options, num_threads)
+    counter = _counter(opts, num_threads)
     held: list[str] = []
-    bar = _Progress(show_progress, len(paths), "counting", "file")
+    bar = _Progress(opts.show_progress, len(paths), "counting", "file")
     try:
         for i, p in enumerate(paths):
-            if jsonl_field is not None:
-                texts: Iterable[str] = _jsonl_texts(p, jsonl_field)
-            elif fraction:
-                texts = read_lines(p)
+            if jsonl_field is None and not fraction:
+                counter.add_file(p)  # read and counted in Rust, no Python string per line
             else:
-                counter.add_file(p)
-                bar.update_to(i + 1)
-                continue
-            if fraction:
-                texts = _split_documents(texts, fraction, held)
-            feed_texts(counter, texts)
+                texts: Iterable[str] = read_file(p, jsonl_field)
+                if fraction:
+                    texts = _split_documents(texts, fraction, held)
+                feed_texts(counter, texts)
             bar.update_to(i + 1)
     finally:
         bar.close()
-    tok = _train(counter, vocab_size, options, **{k: args[k] for k in _MODEL_ARGS})
+    tok = _train(counter, opts)
     if fraction:
         _measure_held_out(tok, held, fraction, num_threads)
     return tok
 
 
+@_takes_training_options
 def train_from_iterator(
     texts: Iterable[str],
-    vocab_size: int = 30000,
+    vocab_size: int = DEFAULT_VOCAB_SIZE,
     *,
-    min_frequency: int = 0,
-    special_tokens: Sequence[str] = BERT_SPECIAL_TOKENS,
-    limit_alphabet: Optional[int] = None,
-    initial_alphabet: Iterable[str] = (),
-    continuing_subword_prefix: str = "##",
-    end_of_word_suffix: str = "",
-    unk_token: str = "[UNK]",
-    unknown: Literal["word", "char"] = "word",
-    normalize: bool = True,
-    lowercase: bool = True,
-    strip_accents: Optional[bool] = None,
-    clean_text: bool = True,
-    handle_chinese_chars: bool = True,
-    pre_tokenizer: Literal["bert", "whitespace"] = "bert",
-    score: Literal["likelihood", "wordpiece", "frequency"] = "likelihood",
     held_out: float = 0.0,
-    show_progress: bool = False,
     num_threads: Optional[int] = None,
+    **options: Any,
 ) -> Tokenizer:
-    """Trains on any iterable of ``str`` documents (buffered; counting runs without the GIL).
+    """Trains on any iterable of ``str`` documents (buffered; counting runs
+    without the GIL). ``**options``, ``held_out`` and ``num_threads`` as in
+    :func:`train`.
 
     >>> import wpiece
     >>> corpus = ["This is the Hugging Face Course.", "This chapter is about tokenization.",
@@ -613,48 +558,32 @@ def train_from_iterator(
     >>> tok.tokenize("Hugging")
     ['Hugg', '##i', '##n', '##g']
     """
-    args = dict(locals())
-    options = _options(**{k: args[k] for k in _NORMALIZER_ARGS})
+    opts = _training_options("train_from_iterator", vocab_size, options)
     fraction = _check_held_out(held_out)
-    counter = _counter(options, num_threads)
+    counter = _counter(opts, num_threads)
     held: list[str] = []
-    bar = _Progress(show_progress, None, "counting", "doc")
+    bar = _Progress(opts.show_progress, None, "counting", "doc")
     try:
         _check_not_one_str(texts)  # before a held-out split hides it in a generator
         feed_texts(counter, _split_documents(texts, fraction, held) if fraction else texts, bar)
     finally:
         bar.close()
-    tok = _train(counter, vocab_size, options, **{k: args[k] for k in _MODEL_ARGS})
+    tok = _train(counter, opts)
     if fraction:
         _measure_held_out(tok, held, fraction, num_threads)
     return tok
 
 
+@_takes_training_options
 def train_from_counts(
     counts: Union[Mapping[str, int], Iterable[tuple[str, int]]],
-    vocab_size: int = 30000,
-    *,
-    min_frequency: int = 0,
-    special_tokens: Sequence[str] = BERT_SPECIAL_TOKENS,
-    limit_alphabet: Optional[int] = None,
-    initial_alphabet: Iterable[str] = (),
-    continuing_subword_prefix: str = "##",
-    end_of_word_suffix: str = "",
-    unk_token: str = "[UNK]",
-    unknown: Literal["word", "char"] = "word",
-    normalize: bool = True,
-    lowercase: bool = True,
-    strip_accents: Optional[bool] = None,
-    clean_text: bool = True,
-    handle_chinese_chars: bool = True,
-    pre_tokenizer: Literal["bert", "whitespace"] = "bert",
-    score: Literal["likelihood", "wordpiece", "frequency"] = "likelihood",
-    show_progress: bool = False,
+    vocab_size: int = DEFAULT_VOCAB_SIZE,
+    **options: Any,
 ) -> Tokenizer:
     """Trains on ready word counts, taken as words as they are (their order is
     the first-appearance order used to break ties; an ``end_of_word_suffix`` is
-    appended to each). The normalizer options only configure the returned
-    tokenizer.
+    appended to each). ``**options`` as in :func:`train`; the normalizer
+    options only configure the returned tokenizer.
 
     >>> import wpiece
     >>> counts = {"low": 5, "lower": 2, "newest": 6, "widest": 3}
@@ -666,12 +595,11 @@ def train_from_counts(
     'slow newest'
 
     """
-    args = dict(locals())
-    options = _options(**{k: args[k] for k in _NORMALIZER_ARGS})
+    opts = _training_options("train_from_counts", vocab_size, options)
     items = list(counts.items()) if isinstance(counts, Mapping) else list(counts)
     for w, c in items:
         if not isinstance(w, str) or not isinstance(c, int) or isinstance(c, bool) or c < 0:
             raise TypeError(f"counts must map str to a non-negative int, got {w!r}: {c!r}")
-    counter = _counter(options, None)
+    counter = _counter(opts, None)
     counter.add_counts(items)
-    return _train(counter, vocab_size, options, **{k: args[k] for k in _MODEL_ARGS})
+    return _train(counter, opts)

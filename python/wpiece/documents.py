@@ -1,0 +1,254 @@
+"""Reading documents: the one reader that training and the command line share.
+
+A document is a line of a plain or gzip-compressed (``.gz``) text file, or the
+string field of a line of a JSON Lines file (``.jsonl``, ``.jsonl.gz``).
+Sources are paths, globs (``corpus/*.txt.gz``, ``**`` recursive) or ``-`` for
+standard input. Errors say what went wrong and where:
+
+- a missing file or folder: ``FileNotFoundError`` (``no such file: ...``,
+  ``no such folder: ...``, ``no file matches ...``); a folder, a FIFO or a
+  device instead of a file: ``IsADirectoryError`` or ``ValueError``;
+- invalid UTF-8: ``ValueError`` naming the file (or ``stdin``) and the byte
+  offset; broken gzip data: ``ValueError`` naming the file;
+- in JSON Lines, invalid JSON or a missing or non-string field: ``ValueError``
+  naming the file and the line (``data.jsonl:3: no string field 'text'``).
+
+>>> import json, tempfile, os
+>>> folder = tempfile.mkdtemp()
+>>> with open(os.path.join(folder, "a.txt"), "w") as f:
+...     _ = f.write("first line\\nsecond line\\n")
+>>> with open(os.path.join(folder, "b.jsonl"), "w") as f:
+...     _ = f.write(json.dumps({"text": "from json"}) + "\\n")
+>>> list(read_documents(os.path.join(folder, "a.txt")))
+['first line', 'second line']
+>>> list(read_documents(os.path.join(folder, "*.jsonl"), jsonl_field="text"))
+['from json']
+"""
+
+from __future__ import annotations
+
+import glob
+import gzip
+import io
+import json
+import os
+import stat
+import sys
+import zlib
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import BinaryIO, Optional, Union
+
+__all__ = [
+    "STDIN",
+    "FieldRequiredError",
+    "Files",
+    "PathLike",
+    "check_input_file",
+    "is_jsonl",
+    "read_documents",
+    "read_file",
+    "read_jsonl",
+    "read_lines",
+    "resolve_files",
+]
+
+PathLike = Union[str, "os.PathLike[str]"]
+"""A path argument: ``str`` or ``os.PathLike``."""
+Files = Union[PathLike, Sequence[PathLike]]
+"""One path or glob, or a sequence of them."""
+
+STDIN = "-"
+"""The source name that stands for standard input in :func:`read_documents`."""
+
+
+class FieldRequiredError(ValueError):
+    """A JSON Lines file was given without the name of the field holding the text."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(f"{path}: JSON Lines input needs the name of the field holding the text")
+        self.path = path
+
+
+def check_input_file(p: Path) -> Path:
+    """`p` if it is a regular file; else the error that says what it is.
+
+    >>> check_input_file(Path("/no/such/folder/x.txt"))
+    Traceback (most recent call last):
+    FileNotFoundError: no such folder: /no/such/folder
+    """
+    try:
+        st = os.stat(p)
+    except FileNotFoundError:
+        parent = p.parent
+        if str(parent) not in ("", ".") and not parent.is_dir():
+            raise FileNotFoundError(f"no such folder: {parent}") from None
+        raise FileNotFoundError(f"no such file: {p}") from None
+    except OSError as e:  # a symlink loop, a name too long, no permission on the folder
+        raise type(e)(e.errno, f"{p}: {e.strerror}") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise IsADirectoryError(f"{p} is a folder, not a file")
+    if not stat.S_ISREG(st.st_mode):
+        kinds = {
+            stat.S_IFIFO: "a FIFO",
+            stat.S_IFCHR: "a character device",
+            stat.S_IFBLK: "a block device",
+            stat.S_IFSOCK: "a socket",
+        }
+        what = kinds.get(stat.S_IFMT(st.st_mode), "not a file")
+        raise ValueError(f"{p} is not a regular file ({what})")
+    return p
+
+
+def _items(files: Files) -> list[PathLike]:
+    return [files] if isinstance(files, (str, os.PathLike)) else list(files)
+
+
+def resolve_files(files: Files) -> list[Path]:
+    """Expands globs; every path must be a regular file (the error says what
+    it is otherwise: missing, a folder, a FIFO or a device).
+
+    >>> import wpiece
+    >>> resolve_files(str(wpiece.sample_text_path()))[0].name
+    'sample.txt'
+    """
+    out: list[Path] = []
+    for item in _items(files):
+        s = os.fsdecode(os.fspath(item))
+        if not s:
+            raise ValueError("an input path is empty")
+        if glob.has_magic(s):
+            matches = sorted(glob.glob(s, recursive=True))
+            if not matches:
+                raise FileNotFoundError(f"no file matches {s}")
+            out.extend(check_input_file(Path(m)) for m in matches)
+        else:
+            out.append(check_input_file(Path(s)))
+    if not out:
+        raise ValueError("no input files given")
+    return out
+
+
+def is_jsonl(path: Path) -> bool:
+    """Whether the file name says JSON Lines: ``.jsonl`` or ``.jsonl.gz``.
+
+    >>> is_jsonl(Path("a.jsonl.gz")), is_jsonl(Path("a.txt.gz"))
+    (True, False)
+    """
+    return path.suffix == ".jsonl" or path.name.endswith(".jsonl.gz")
+
+
+def _open(path: Path) -> io.BufferedIOBase:
+    check_input_file(path)
+    return gzip.open(path, "rb") if path.suffix == ".gz" else open(path, "rb")
+
+
+def _decoded_lines(raw: Iterable[bytes], label: str) -> Iterator[str]:
+    offset = 0
+    try:
+        for line in raw:
+            try:
+                text = line.decode("utf-8")
+            except UnicodeDecodeError as e:
+                raise ValueError(
+                    f"{label}: invalid UTF-8 at byte offset {offset + e.start}"
+                ) from None
+            offset += len(line)
+            if text.endswith("\n"):
+                text = text[:-1].removesuffix("\r")
+            yield text
+    except (EOFError, zlib.error, gzip.BadGzipFile) as e:
+        raise ValueError(f"{label}: broken gzip data ({e or 'it ends too soon'})") from None
+
+
+def read_lines(source: Union[PathLike, BinaryIO], name: Optional[str] = None) -> Iterator[str]:
+    """Lines of a file (plain or `.gz`) or of a binary stream, without their
+    line ends. Bad UTF-8 or broken `.gz` data raise ``ValueError`` naming the
+    file (or ``name``, e.g. stdin) and the byte offset.
+
+    >>> import wpiece
+    >>> next(read_lines(wpiece.sample_text_path()))[:30]
+    'In the beginning God created t'
+    """
+    if isinstance(source, (str, os.PathLike)):
+        path = Path(source)
+        with _open(path) as raw:
+            yield from _decoded_lines(raw, name or str(path))
+    else:
+        yield from _decoded_lines(source, name or str(source))
+
+
+def _field_values(lines: Iterable[str], label: str, field: str) -> Iterator[str]:
+    """The string ``field`` of each non-blank JSON line."""
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as e:
+            raise ValueError(f"{label}:{n}: invalid JSON ({e})") from None
+        if not isinstance(record, dict) or field not in record:
+            raise ValueError(f"{label}:{n}: no string field {field!r}")
+        value = record[field]
+        if not isinstance(value, str):
+            kind = type(value).__name__
+            raise ValueError(f"{label}:{n}: field {field!r} is not a string (it is {kind})")
+        yield value
+
+
+def read_jsonl(
+    source: Union[PathLike, BinaryIO], field: str, name: Optional[str] = None
+) -> Iterator[str]:
+    """The string ``field`` of each line of a JSON Lines file (plain or
+    ``.gz``) or binary stream; blank lines are skipped. Errors name the file
+    (or ``name``) and the line.
+
+    >>> import io
+    >>> list(read_jsonl(io.BytesIO(b'{"text": "a b"}\\n\\n{"text": "c"}\\n'), "text"))
+    ['a b', 'c']
+    >>> list(read_jsonl(io.BytesIO(b'{"body": "a"}\\n'), "text", "stdin"))
+    Traceback (most recent call last):
+    ValueError: stdin:1: no string field 'text'
+    """
+    return _field_values(read_lines(source, name), name or str(source), field)
+
+
+def read_file(path: Path, jsonl_field: Optional[str] = None) -> Iterator[str]:
+    """The documents of one file: its lines, or with ``jsonl_field`` that
+    field of each JSON line."""
+    if jsonl_field is None:
+        return read_lines(path)
+    return read_jsonl(path, jsonl_field)
+
+
+def read_documents(
+    sources: Files, jsonl_field: Optional[str] = None, *, stdin: Optional[BinaryIO] = None
+) -> Iterator[str]:
+    """The documents of every source, in order (lazily: a source is opened
+    when the documents before it are consumed).
+
+    A source is a path or a glob, or ``"-"`` for standard input (``stdin``
+    when given, else ``sys.stdin``). With ``jsonl_field`` every source is read
+    as JSON Lines; without, every source is read as lines of text, and a
+    ``.jsonl`` or ``.jsonl.gz`` file raises :class:`FieldRequiredError`.
+
+    >>> import io, wpiece
+    >>> docs = read_documents([wpiece.sample_text_path(), "-"], stdin=io.BytesIO(b"last\\n"))
+    >>> sum(1 for _ in docs)
+    401
+    """
+    items = _items(sources)
+    if not items:
+        raise ValueError("no input files given")
+    for item in items:
+        if isinstance(item, str) and item == STDIN:
+            stream = stdin if stdin is not None else sys.stdin.buffer
+            if jsonl_field is None:
+                yield from read_lines(stream, "stdin")
+            else:
+                yield from read_jsonl(stream, jsonl_field, "stdin")
+            continue
+        for path in resolve_files(item):
+            if jsonl_field is None and is_jsonl(path):
+                raise FieldRequiredError(path)
+            yield from read_file(path, jsonl_field)
