@@ -359,7 +359,7 @@ pub fn tokenizer_from_json(text: &str) -> Result<Tokenizer> {
 
 /// Serializes to HF's `tokenizer.json` format (loadable by `tokenizers`).
 pub fn tokenizer_to_json(tok: &Tokenizer) -> Result<String> {
-    let cfg = &tok.model.config;
+    let cfg = &tok.model().config;
     if cfg.unknown != UnknownPolicy::Word {
         return Err(unsupported(
             "tokenizer.json cannot express per-character unknowns; save as vocab.txt instead",
@@ -385,12 +385,12 @@ pub fn tokenizer_to_json(tok: &Tokenizer) -> Result<String> {
                    "rstrip": false, "normalized": false, "special": t.special})
         })
         .collect();
-    let normalizer = tok.normalizer.as_ref().map(|n| {
+    let normalizer = tok.normalizer().map(|n| {
         json!({"type": "BertNormalizer", "clean_text": n.clean_text,
                "handle_chinese_chars": n.handle_chinese_chars,
                "strip_accents": n.strip_accents, "lowercase": n.lowercase})
     });
-    let pre_tokenizer = match tok.pre_tokenizer {
+    let pre_tokenizer = match tok.pre_tokenizer() {
         PreTokenizer::Bert => json!({"type": "BertPreTokenizer"}),
         PreTokenizer::Whitespace => json!({"type": "WhitespaceSplit"}),
     };

@@ -1,7 +1,7 @@
 //! wpiece: WordPiece tokenization with exact WordPiece training.
 //!
-//! Encoding flows one way, a module per stage: `unicode` (character classes)
-//! → `normalizer` → `pre_tokenizer` → `model` (vocab, trie, WordPiece) →
+//! Encoding flows one way, a module per stage: `added_tokens` → `unicode`
+//! (character classes) → `normalizer` → `pre_tokenizer` → `model` (vocab, trie, WordPiece) →
 //! `pipeline` (added tokens, post-processing, truncation, padding, and the
 //! `Tokenizer` that puts them together); `encode` is the fast engine behind
 //! `Tokenizer`'s encode methods, `cache` its per-thread caches, `decoder` the
@@ -9,6 +9,7 @@
 //! Files live in `io`, tokenizer.json in `hf_json`. The core has no Python
 //! dependency; the PyO3 layer lives in `python/` behind the `python` feature.
 
+pub mod added_tokens;
 pub mod cache;
 pub mod cancel;
 pub mod decoder;

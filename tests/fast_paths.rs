@@ -31,11 +31,14 @@ fn every_path_set() -> Vec<FastPaths> {
         .collect()
 }
 
+/// The ids and char offsets of one text.
+type Sequence = (Vec<u32>, Vec<(u32, u32)>);
+
 /// Ids and offsets of each text, one at a time and as flat batches (with and
 /// without offsets), twice over.
 #[derive(Debug, PartialEq)]
 struct Run {
-    one_at_a_time: Vec<(Vec<u32>, Vec<(u32, u32)>)>,
+    one_at_a_time: Vec<Sequence>,
     flat_ids: Vec<u32>,
     flat_offsets: Vec<u32>,
     flat_rows: Vec<usize>,
@@ -120,7 +123,7 @@ fn bert_uncased() -> Tokenizer {
 /// whitespace words, an end-of-word suffix, unknown chars.
 fn variants() -> Vec<(&'static str, Tokenizer)> {
     let base = bert_uncased();
-    let model = base.model.config.clone();
+    let model = base.model().config.clone();
     let cased = NormalizerConfig {
         lowercase: false,
         strip_accents: Some(false),
@@ -140,7 +143,7 @@ fn variants() -> Vec<(&'static str, Tokenizer)> {
         max_input_chars_per_word: 12,
         ..model.clone()
     };
-    let n = base.normalizer.clone();
+    let n = base.normalizer().cloned();
     let with = |m: &WordPieceConfig, n: Option<NormalizerConfig>, p| {
         base.with_settings(m.clone(), n, p).unwrap()
     };

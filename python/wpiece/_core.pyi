@@ -6,19 +6,25 @@ from typing import Any, Callable, Optional, Union, final
 import numpy as np
 import numpy.typing as npt
 
+from ._rows import PaddingSpec, StatsRow, TrainRow, TruncationSpec
+
 __all__ = [
+    "BERT_SPECIAL_TOKENS",
     "Encoding",
     "Tokenizer",
     "UnsupportedComponentError",
     "WordCounter",
+    "check_names",
     "read_text",
     "read_vocab_txt",
     "write_atomic",
     "write_set_atomic",
 ]
 
-_Truncation = Optional[tuple[int, str]]
-_Padding = Optional[tuple[Optional[int], Optional[int], Optional[int], str, int]]
+BERT_SPECIAL_TOKENS: tuple[str, ...]
+
+_Truncation = Optional[TruncationSpec]
+_Padding = Optional[PaddingSpec]
 
 class UnsupportedComponentError(ValueError): ...
 
@@ -61,7 +67,7 @@ class WordCounter:
     def like(tokenizer: Tokenizer, num_threads: Optional[int] = None) -> WordCounter: ...
     def measure(
         self, tokenizer: Tokenizer, sizes: Optional[list[int]] = None
-    ) -> list[tuple[int, int, int, int, int]]: ...
+    ) -> list[StatsRow]: ...
     def add_texts(self, texts: list[str]) -> None: ...
     def add_file(self, path: Union[str, PathLike[str]]) -> None: ...
     def add_counts(self, items: list[tuple[str, int]]) -> None: ...
@@ -79,13 +85,7 @@ class WordCounter:
         end_of_word_suffix: str = "",
         score: str = "likelihood",
         progress: Optional[Callable[[int, int], object]] = None,
-    ) -> tuple[
-        list[str],
-        list[tuple[str, str, str, int, int, int, int, bool, float]],
-        int,
-        int,
-        int,
-    ]: ...
+    ) -> TrainRow: ...
 
 @final
 class Tokenizer:
@@ -142,7 +142,7 @@ class Tokenizer:
         padding: _Padding = None,
         num_threads: Optional[int] = None,
     ) -> list[Encoding]: ...
-    def encode_batch_arrays(
+    def encode_batch_numpy(
         self,
         texts: list[str],
         pairs: Optional[list[str]] = None,
@@ -170,19 +170,27 @@ class Tokenizer:
         mmap: bool = True,
     ) -> tuple[npt.NDArray[np.uint32], npt.NDArray[np.int64]]: ...
     def decode(self, ids: list[int], skip_special_tokens: bool = True) -> str: ...
-    def set_decoder_cleanup(self, cleanup: bool) -> None: ...
     @property
     def decoder_cleanup(self) -> bool: ...
+    @decoder_cleanup.setter
+    def decoder_cleanup(self, cleanup: bool) -> None: ...
     def token_to_id(self, token: str) -> Optional[int]: ...
     def id_to_token(self, id: int) -> Optional[str]: ...
     def get_vocab(self) -> list[str]: ...
-    def vocab_size(self) -> int: ...
+    def get_vocab_size(self) -> int: ...
     def is_special_id(self, id: int) -> bool: ...
     @property
     def truncation(self) -> _Truncation: ...
     @property
     def padding(self) -> _Padding: ...
 
+def check_names(
+    *,
+    unknown: Optional[str] = None,
+    pre_tokenizer: Optional[str] = None,
+    score: Optional[str] = None,
+    truncation_strategy: Optional[str] = None,
+) -> None: ...
 def read_text(path: Union[str, PathLike[str]]) -> str: ...
 def write_atomic(path: Union[str, PathLike[str]], data: bytes) -> None: ...
 def read_vocab_txt(path: Union[str, PathLike[str]]) -> list[str]: ...

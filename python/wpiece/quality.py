@@ -53,7 +53,3 @@ class TextStats:
             "whole_word_rate": self.whole_word_rate,
             "unknown_rate": self.unknown_rate,
         }
-
-    @classmethod
-    def _from_tuple(cls, t: tuple[int, int, int, int, int]) -> TextStats:
-        return cls(*t)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Literal, Optional, Union
 
 from . import _core
 from ._core import Encoding
+from ._rows import PaddingSpec, TruncationSpec
 from .documents import Files, PathLike
 from .quality import TextStats
 
@@ -23,11 +24,9 @@ UnknownMode = Literal["word", "char"]
 """A word with an unknown character: one unknown token, or one per unknown character."""
 PreTokenizer = Literal["bert", "whitespace"]
 """Split at whitespace and punctuation (BERT), or at whitespace only."""
-# (length or None, pad_to_multiple_of or None, pad_id or None, pad_token, pad_type_id);
-# a pad id of None is the id of the pad token.
-_PaddingTuple = tuple[Optional[int], Optional[int], Optional[int], str, int]
 
-BERT_SPECIAL_TOKENS: tuple[str, ...] = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
+BERT_SPECIAL_TOKENS: tuple[str, ...] = _core.BERT_SPECIAL_TOKENS
+"""BERT's special tokens in their conventional order (defined in the core)."""
 
 # The files a folder save writes; any of them the new set lacks is removed.
 _FOLDER_FILES = ("vocab.txt", "training_record.json", "tokenizer.json")
@@ -108,8 +107,8 @@ class Tokenizer:
 
     def _init_from_core(self, core: _core.Tokenizer) -> None:
         self._core = core
-        self._truncation: Optional[tuple[int, str]] = core.truncation
-        self._padding: Optional[_PaddingTuple] = core.padding
+        self._truncation: Optional[TruncationSpec] = core.truncation
+        self._padding: Optional[PaddingSpec] = core.padding
         self.training_record: Optional[Any] = None
 
     @classmethod
@@ -253,10 +252,10 @@ class Tokenizer:
             s = dict(state["settings"])
             normalize = s.pop("normalize")
             core = _core.Tokenizer(state["vocab"], normalize=normalize, **s)
-        core.set_decoder_cleanup(state["cleanup"])
+        core.decoder_cleanup = state["cleanup"]
         self._init_from_core(core)
-        self._truncation = state["truncation"]
-        self._padding = state["padding"]
+        self._truncation = _truncation_spec(state["truncation"])
+        self._padding = _padding_spec(state["padding"])
         self.training_record = state["training_record"]
 
     # ----- settings ----------------------------------------------------
@@ -270,9 +269,8 @@ class Tokenizer:
         ['[CLS]', 'a', 'a', '[SEP]']
         """
         _check_int(max_length, "max_length")
-        if strategy not in ("longest_first", "only_first", "only_second"):
-            raise ValueError(f"unknown truncation strategy {strategy!r}")
-        self._truncation = (int(max_length), strategy)
+        _core.check_names(truncation_strategy=strategy)
+        self._truncation = {"max_length": int(max_length), "strategy": strategy}
 
     def no_truncation(self) -> None:
         """Turn truncation off."""
@@ -281,9 +279,7 @@ class Tokenizer:
     @property
     def truncation(self) -> Optional[dict[str, Any]]:
         """The truncation settings, or None."""
-        if self._truncation is None:
-            return None
-        return {"max_length": self._truncation[0], "strategy": self._truncation[1]}
+        return None if self._truncation is None else dict(self._truncation)
 
     def enable_padding(
         self,
@@ -311,7 +307,13 @@ class Tokenizer:
         _check_str(pad_token, "pad_token")
         if pad_id is None and self._core.token_to_id(pad_token) is None:
             raise ValueError(f"pad token {pad_token!r} is not in the vocabulary")
-        self._padding = (length, pad_to_multiple_of, pad_id, pad_token, pad_type_id)
+        self._padding = {
+            "length": length,
+            "pad_to_multiple_of": pad_to_multiple_of,
+            "pad_id": pad_id,
+            "pad_token": pad_token,
+            "pad_type_id": pad_type_id,
+        }
 
     def no_padding(self) -> None:
         """Turn padding off."""
@@ -320,16 +322,11 @@ class Tokenizer:
     @property
     def padding(self) -> Optional[dict[str, Any]]:
         """The padding settings, or None."""
-        if self._padding is None:
+        p = self._padding
+        if p is None:
             return None
-        length, multiple, pad_id, token, type_id = self._padding
-        return {
-            "length": length,
-            "pad_to_multiple_of": multiple,
-            "pad_id": self._core.token_to_id(token) if pad_id is None else pad_id,
-            "pad_token": token,
-            "pad_type_id": type_id,
-        }
+        pad_id = p["pad_id"]
+        return {**p, "pad_id": self._core.token_to_id(p["pad_token"]) if pad_id is None else pad_id}
 
     @property
     def settings(self) -> dict[str, Any]:
@@ -343,28 +340,34 @@ class Tokenizer:
         padding: Padding,
         truncation: Optional[bool],
         max_length: Optional[int],
-    ) -> tuple[Any, Any]:
+    ) -> tuple[Optional[TruncationSpec], Optional[PaddingSpec]]:
         trunc = self._truncation
         if truncation is True:
             if max_length is not None:
                 length = max_length
             elif trunc is not None:
-                length = trunc[0]
+                length = trunc["max_length"]
             else:
                 raise ValueError("truncation=True needs max_length (or enable_truncation)")
-            trunc = (length, "longest_first")
+            trunc = {"max_length": length, "strategy": "longest_first"}
         elif truncation is False:
             trunc = None
         pad = self._padding
         # The pad token, its id and type id stay those of the tokenizer's padding.
-        pad_id, pad_token, pad_type_id = (None, "[PAD]", 0) if pad is None else pad[2:]
+        base: PaddingSpec = pad or {
+            "length": None,
+            "pad_to_multiple_of": None,
+            "pad_id": None,
+            "pad_token": "[PAD]",
+            "pad_type_id": 0,
+        }
         if padding is True or padding == "longest":
-            pad = (None, None, pad_id, pad_token, pad_type_id)
+            pad = {**base, "length": None, "pad_to_multiple_of": None}
         elif padding == "max_length":
             if max_length is None:
                 raise ValueError("padding='max_length' needs max_length")
             _check_int(max_length, "max_length")
-            pad = (max_length, None, pad_id, pad_token, pad_type_id)
+            pad = {**base, "length": max_length, "pad_to_multiple_of": None}
         elif padding is not False:
             raise ValueError(
                 f"padding must be True, False, 'longest' or 'max_length', got {padding!r}"
@@ -447,10 +450,14 @@ class Tokenizer:
         texts = _str_list(texts, "texts")
         pair_list = None if pairs is None else _str_list(pairs, "pairs")
         trunc, pad = self._call_settings(padding, truncation, max_length)
-        if pad is not None and pad[2] is None and self._core.token_to_id(pad[3]) is None:
+        if (
+            pad is not None
+            and pad["pad_id"] is None
+            and self._core.token_to_id(pad["pad_token"]) is None
+        ):
             pad = None
         _check_threads(num_threads)
-        return self._core.encode_batch_arrays(
+        return self._core.encode_batch_numpy(
             texts, pair_list, add_special_tokens, trunc, pad, num_threads
         )
 
@@ -533,7 +540,7 @@ class Tokenizer:
 
         counter = _core.WordCounter.like(self._core, num_threads)
         feed_texts(counter, [texts] if isinstance(texts, str) else texts)
-        return TextStats._from_tuple(counter.measure(self._core)[0])
+        return TextStats(**counter.measure(self._core)[0])
 
     def tokenize(self, text: str) -> list[str]:
         """The token strings of ``text``, without special tokens.
@@ -568,7 +575,7 @@ class Tokenizer:
 
     @decoder_cleanup.setter
     def decoder_cleanup(self, value: bool) -> None:
-        self._core.set_decoder_cleanup(bool(value))
+        self._core.decoder_cleanup = bool(value)
 
     # ----- vocabulary --------------------------------------------------
 
@@ -592,10 +599,10 @@ class Tokenizer:
 
     def get_vocab_size(self) -> int:
         """The number of tokens."""
-        return self._core.vocab_size()
+        return self._core.get_vocab_size()
 
     def __len__(self) -> int:
-        return self._core.vocab_size()
+        return self._core.get_vocab_size()
 
     def __repr__(self) -> str:
         s = self._core.settings()
@@ -669,3 +676,32 @@ def _str_list(values: Iterable[str], name: str) -> list[str]:
     if isinstance(values, str):
         raise TypeError(f"{name} must be a sequence of str, not a str")
     return values if isinstance(values, list) else list(values)
+
+
+def _truncation_spec(value: Any) -> Optional[TruncationSpec]:
+    """Truncation from a pickle: a dict, or the (max_length, strategy) tuple
+    that wpiece 0.1 pickles held."""
+    if value is None:
+        return None
+    if isinstance(value, dict):
+        return {"max_length": value["max_length"], "strategy": value["strategy"]}
+    max_length, strategy = value
+    return {"max_length": max_length, "strategy": strategy}
+
+
+def _padding_spec(value: Any) -> Optional[PaddingSpec]:
+    """Padding from a pickle: a dict, or the (length, pad_to_multiple_of,
+    pad_id, pad_token, pad_type_id) tuple that wpiece 0.1 pickles held."""
+    if value is None:
+        return None
+    if isinstance(value, dict):
+        keys = ("length", "pad_to_multiple_of", "pad_id", "pad_token", "pad_type_id")
+        value = tuple(value[k] for k in keys)
+    length, multiple, pad_id, pad_token, pad_type_id = value
+    return {
+        "length": length,
+        "pad_to_multiple_of": multiple,
+        "pad_id": pad_id,
+        "pad_token": pad_token,
+        "pad_type_id": pad_type_id,
+    }

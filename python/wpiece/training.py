@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Callable, Literal, Optional, TypeVar, Union, get_args
 
 from . import _core
+from ._rows import MergeRow
 from .documents import Files, PathLike, read_file, read_lines, resolve_files
 from .quality import TextStats
 from .tokenizer import BERT_SPECIAL_TOKENS, PreTokenizer, Tokenizer, UnknownMode
@@ -136,12 +137,6 @@ class TrainingRecord:
         return cls.from_dict(json.loads(_core.read_text(Path(path))))
 
 
-def _one_of(choices: Sequence[str]) -> str:
-    """``'a', 'b' or 'c'``."""
-    quoted = [repr(c) for c in choices]
-    return f"{', '.join(quoted[:-1])} or {quoted[-1]}"
-
-
 @dataclass(frozen=True)
 class TrainingOptions:
     """The options of a training run, checked when built: the keyword
@@ -217,14 +212,8 @@ class TrainingOptions:
                 raise ValueError(f"initial_alphabet holds single characters, got {ch!r}")
         if self.unk_token not in specials:
             raise ValueError(f"unk_token {self.unk_token!r} must be one of special_tokens")
-        for name, choices in (
-            ("unknown", UNKNOWN_MODES),
-            ("pre_tokenizer", PRE_TOKENIZERS),
-            ("score", SCORES),
-        ):
-            value = getattr(self, name)
-            if value not in choices:
-                raise ValueError(f"{name} must be {_one_of(choices)}, got {value!r}")
+        # The names are parsed where they are defined, in the core.
+        _core.check_names(unknown=self.unknown, pre_tokenizer=self.pre_tokenizer, score=self.score)
 
     def to_dict(self) -> dict[str, Any]:
         """The options as keyword arguments of the training functions."""
@@ -361,7 +350,7 @@ def _measure_held_out(
     counter = _core.WordCounter.like(tok._core, num_threads)
     feed_texts(counter, held)
     sizes = _curve_sizes(record.base_vocab_size, len(tok))
-    points = [TextStats._from_tuple(t) for t in counter.measure(tok._core, sizes)]
+    points = [TextStats(**row) for row in counter.measure(tok._core, sizes)]
     record.held_out_fraction = float(fraction)
     record.held_out_words = points[-1].words if points else 0
     record.held_out = [
@@ -392,17 +381,12 @@ def _warn_if_hapax_merges(record: TrainingRecord) -> None:
         )
 
 
-# What `WordCounter.train` gives for each merge: left, right, merged, pair
-# frequency, left frequency, right frequency, tokens after, added, gain ΔL.
-_MergeTuple = tuple[str, str, str, int, int, int, int, bool, float]
-
-
-def _merge_score(score: str, m: _MergeTuple) -> float:
+def _merge_score(score: str, m: MergeRow) -> float:
     if score == "likelihood":
-        return float(m[8])
+        return m["gain"]
     if score == "wordpiece":
-        return float(Fraction(m[3], m[4] * m[5]))
-    return float(m[3])
+        return float(Fraction(m["pair_frequency"], m["left_frequency"] * m["right_frequency"]))
+    return float(m["pair_frequency"])
 
 
 def _train(counter: _core.WordCounter, opts: TrainingOptions) -> Tokenizer:
@@ -411,7 +395,7 @@ def _train(counter: _core.WordCounter, opts: TrainingOptions) -> Tokenizer:
         raise ValueError("the corpus has no words to train on")
     bar = _Progress(opts.show_progress, opts.vocab_size, "merging", "tok")
     try:
-        vocab, merges, alphabet_size, initial_tokens, total_words = counter.train(
+        run = counter.train(
             vocab_size=opts.vocab_size,
             min_frequency=opts.min_frequency,
             special_tokens=list(opts.special_tokens),
@@ -422,31 +406,18 @@ def _train(counter: _core.WordCounter, opts: TrainingOptions) -> Tokenizer:
             score=opts.score,
             progress=(lambda done, n: bar.update_to(n)) if opts.show_progress else None,
         )
-        bar.update_to(len(vocab))
+        bar.update_to(len(run["vocab"]))
     finally:
         bar.close()
+    vocab = run["vocab"]
 
     record = TrainingRecord(
         score=opts.score,
         vocab_size=len(vocab),
-        base_vocab_size=len(set(opts.special_tokens)) + alphabet_size,
-        initial_tokens=initial_tokens,
-        total_words=total_words,
-        merges=[
-            Merge(
-                left=m[0],
-                right=m[1],
-                merged=m[2],
-                pair_frequency=m[3],
-                left_frequency=m[4],
-                right_frequency=m[5],
-                tokens_after=m[6],
-                added=m[7],
-                score=_merge_score(opts.score, m),
-                gain=m[8],
-            )
-            for m in merges
-        ],
+        base_vocab_size=len(set(opts.special_tokens)) + run["alphabet_size"],
+        initial_tokens=run["initial_tokens"],
+        total_words=run["total_words"],
+        merges=[Merge(**m, score=_merge_score(opts.score, m)) for m in run["merges"]],
     )
     if record.base_vocab_size > opts.vocab_size:
         import warnings

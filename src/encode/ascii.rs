@@ -4,11 +4,11 @@
 //! one that cleaning drops, or one that may start an added token.
 
 use super::scan::end_of_alnum;
+use super::Encoder;
 use super::{Output, Span, WordScratch};
 use crate::cache::{self, word, Caches, WordCache};
 use crate::model::{Piece, WordPiece};
 use crate::normalizer::NormalizerConfig;
-use crate::pipeline::Tokenizer;
 use crate::pre_tokenizer::PreTokenizer;
 
 /// Words found (and their cache slots requested) before any is emitted.
@@ -96,7 +96,7 @@ impl AsciiTable {
     }
 }
 
-impl Tokenizer {
+impl Encoder {
     /// Encodes `seg` (a whole text with `whole_text`, else a segment between
     /// added tokens), which starts at char `first_char` of the input, and
     /// returns true; or declines, with `out` as it was, and returns false.
@@ -109,13 +109,13 @@ impl Tokenizer {
         words: &mut WordScratch,
         caches: &mut Caches,
     ) -> bool {
-        if !self.engine.use_ascii || !seg.is_ascii() {
+        if !self.use_ascii || !seg.is_ascii() {
             return false;
         }
         let table = if whole_text {
-            &self.engine.ascii_text
+            &self.ascii_text
         } else {
-            &self.engine.ascii
+            &self.ascii
         };
         let mark = out.mark();
         let done = self.encode_ascii(seg.as_bytes(), first_char, table, out, words, caches);
@@ -144,7 +144,7 @@ impl Tokenizer {
             ..
         } = words;
         let cache = &mut caches.words;
-        let use_cache = self.engine.paths.word_cache;
+        let use_cache = self.paths.word_cache;
         {
             let n = seg.len();
             let mut i = 0;

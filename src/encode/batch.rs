@@ -5,11 +5,10 @@
 
 use rayon::prelude::*;
 
-use super::{check_length, Output, Scratch};
+use super::{check_length, Encoder, Output, Scratch};
 use crate::cancel::Cancel;
 use crate::error::Result;
 use crate::memory;
-use crate::pipeline::{Tokenizer, Truncation};
 
 /// A batch as flat arrays: row i is `ids[rows[i]..rows[i + 1]]`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -21,42 +20,27 @@ pub struct FlatBatch {
     pub rows: Vec<usize>,
 }
 
-impl Tokenizer {
-    /// Ids of many single texts as one flat vector plus row offsets (length
-    /// n + 1): no per-token or per-text objects. Work is split into coarse
-    /// chunks, one output buffer each, joined in order.
-    pub fn encode_batch_ids(
-        &self,
-        texts: &[&str],
-        add_special_tokens: bool,
-        truncation: Option<&Truncation>,
-    ) -> Result<(Vec<u32>, Vec<usize>)> {
-        let flat = self.encode_batch_flat(
-            texts,
-            add_special_tokens,
-            truncation,
-            false,
-            Cancel::never(),
-        )?;
-        Ok((flat.ids, flat.rows))
-    }
+/// How each row of a flat batch is cut and framed.
+#[derive(Clone, Copy, Debug)]
+pub struct Rows {
+    /// Tokens of text kept per row (truncation; `usize::MAX` for all).
+    pub keep: usize,
+    /// Ids put before and after each row (post-processing), if any.
+    pub frame: Option<(u32, u32)>,
+    /// Whether char offsets are written too (framing ids get `(0, 0)`).
+    pub with_offsets: bool,
+}
 
-    /// [`Tokenizer::encode_batch_ids`], with char offsets of every token when
-    /// `with_offsets` (special tokens get `(0, 0)`); stops with
+impl Encoder {
+    /// Ids of many single texts as one flat vector plus row bounds (length
+    /// n + 1): no per-token or per-text objects. Stops with
     /// `Error::Interrupted` soon after `cancel` is raised.
-    pub fn encode_batch_flat(
-        &self,
-        texts: &[&str],
-        add_special_tokens: bool,
-        truncation: Option<&Truncation>,
-        with_offsets: bool,
-        cancel: &Cancel,
-    ) -> Result<FlatBatch> {
-        let post = self.post_processor_if(add_special_tokens);
-        let keep = match truncation {
-            Some(t) => t.content_budget(post.map_or(0, |p| p.added_tokens(false)))?,
-            None => usize::MAX,
-        };
+    pub fn encode_flat(&self, texts: &[&str], rows_as: Rows, cancel: &Cancel) -> Result<FlatBatch> {
+        let Rows {
+            keep,
+            frame,
+            with_offsets,
+        } = rows_as;
         texts.iter().try_for_each(|t| check_length(t.len()))?;
         let total: usize = texts.iter().map(|t| t.len()).sum();
         // One thread: one part, whose buffers become the result (no join copy).
@@ -96,20 +80,20 @@ impl Tokenizer {
                 let part = &texts[b[0]..b[1]];
                 for (k, text) in part.iter().enumerate() {
                     cancel.check()?;
-                    if let Some(p) = post {
-                        out.push(p.cls.1, (0, 0));
+                    if let Some((cls, _)) = frame {
+                        out.push(cls, (0, 0));
                     }
                     let start = out.ids.len();
                     let next = part.get(k + 1).copied();
-                    self.encode_sequence_before(text, next, &mut out, &mut scratch);
+                    self.encode_before(text, next, &mut out, &mut scratch);
                     if out.ids.len() - start > keep {
                         out.ids.truncate(start + keep);
                         if with_offsets {
                             out.offsets.truncate(2 * (start + keep));
                         }
                     }
-                    if let Some(p) = post {
-                        out.push(p.sep.1, (0, 0));
+                    if let Some((_, sep)) = frame {
+                        out.push(sep, (0, 0));
                     }
                     rows.push(out.ids.len());
                 }

@@ -5,10 +5,10 @@
 use super::scan::{
     count_utf8_chars, first_separator_in_word, is_chunk_separator, next_chunk_separator,
 };
+use super::Encoder;
 use super::{Output, Scratch, Span, WordScratch};
 use crate::cache::chunk::{self, ChunkHit, MAX_CHUNK, MAX_LONG_CHUNK, WRITE};
 use crate::cache::Caches;
-use crate::pipeline::Tokenizer;
 
 /// Chunks found ahead of emitting them: enough to hide memory latency, few
 /// enough to stay in L1.
@@ -111,7 +111,7 @@ impl CharCursor {
     }
 }
 
-impl Tokenizer {
+impl Encoder {
     /// Splits `text` at ASCII whitespace bytes into chunks, which encode
     /// independently (see `chunkable`), and looks each chunk up in the chunk
     /// cache: in real text almost every chunk ("the", "word,", "(see") has been
@@ -224,7 +224,7 @@ impl Tokenizer {
                         let o = &mut out.offsets[opos..opos + 2 * WRITE];
                         let mut s = at;
                         for (t, &id) in ids[..n - 1].iter().enumerate() {
-                            let e = s + self.engine.token_widths[id as usize] as u32;
+                            let e = s + self.token_widths[id as usize] as u32;
                             o[2 * t] = s;
                             o[2 * t + 1] = e;
                             s = e;
@@ -287,13 +287,13 @@ impl Tokenizer {
         if len <= MAX_CHUNK {
             caches
                 .chunks
-                .insert(sp.hash, sp.key, ids, offsets, &self.engine.token_widths);
+                .insert(sp.hash, sp.key, ids, offsets, &self.token_widths);
         } else {
             let key = chunk::chunk_key(chunk.as_bytes(), 0, len);
             let hash = chunk::chunk_hash(key);
             caches
                 .long_chunks
-                .insert(hash, key, ids, offsets, &self.engine.token_widths);
+                .insert(hash, key, ids, offsets, &self.token_widths);
         }
         if with_offsets {
             out.offsets[n_offsets..].iter_mut().for_each(|o| *o += at);

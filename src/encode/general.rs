@@ -3,14 +3,14 @@
 //! char), pre-tokenized into words, and each word split by WordPiece (through
 //! the word cache). ASCII segments first offer themselves to the ASCII layer.
 
+use super::Encoder;
 use super::{Output, WordScratch};
+use crate::added_tokens::Segment;
 use crate::cache::{Caches, WordCache};
 use crate::model::Piece;
 use crate::normalizer::Normalized;
-use crate::pipeline::added_tokens::Segment;
-use crate::pipeline::Tokenizer;
 
-impl Tokenizer {
+impl Encoder {
     /// Encodes a text (or chunk) that starts at char `first_char` of the input.
     pub(super) fn encode_text(
         &self,
@@ -53,7 +53,7 @@ impl Tokenizer {
                 normalized.source.extend(first_char..first_char + chars);
             }
         }
-        let cache = self.engine.paths.word_cache.then_some(&mut caches.words);
+        let cache = self.paths.word_cache.then_some(&mut caches.words);
         self.encode_normalized(normalized, out, &mut words.pieces, &mut words.word, cache);
     }
 

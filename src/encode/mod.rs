@@ -32,13 +32,13 @@ mod chunks;
 mod general;
 mod scan;
 
-pub use batch::FlatBatch;
+pub use batch::{FlatBatch, Rows};
 
+use crate::added_tokens::AddedTokens;
 use crate::cache;
 use crate::error::{Error, Result};
 use crate::model::{Piece, Vocab, WordPiece};
 use crate::normalizer::{Normalized, NormalizerConfig};
-use crate::pipeline::{AddedTokens, Encoding, Tokenizer};
 use crate::pre_tokenizer::PreTokenizer;
 use ascii::AsciiTable;
 use chunks::ChunkScratch;
@@ -74,10 +74,15 @@ impl Default for FastPaths {
     }
 }
 
-/// What the fast paths derive from a tokenizer's settings, once.
+/// The first stages of the pipeline (added tokens, normalizer,
+/// pre-tokenizer, WordPiece) and what the fast paths derive from them, once.
 #[derive(Clone, Debug)]
-pub struct Engine {
-    pub paths: FastPaths,
+pub struct Encoder {
+    pub model: WordPiece,
+    pub normalizer: Option<NormalizerConfig>,
+    pub pre_tokenizer: PreTokenizer,
+    pub added: AddedTokens,
+    paths: FastPaths,
     /// ASCII handling of segments between added tokens.
     ascii: AsciiTable,
     /// The same for whole texts: bytes that may start an added token decline.
@@ -89,27 +94,28 @@ pub struct Engine {
     /// each other: normalization keeps those bytes whitespace, the
     /// pre-tokenizer splits there, and no added token holds one.
     use_chunks: bool,
-    /// Identifies this model's entries in the per-thread caches.
-    model_id: u64,
+    /// Identifies this encoder's entries in the per-thread caches.
+    cache_id: u64,
     /// Each token's width in chars, without the continuing prefix (capped at
     /// 255): lets cached chunks keep ids only and rebuild offsets.
     token_widths: Vec<u8>,
 }
 
-impl Engine {
-    pub(crate) fn new(
+impl Encoder {
+    pub fn new(
         vocab: &Vocab,
-        model: &WordPiece,
-        normalizer: Option<&NormalizerConfig>,
+        model: WordPiece,
+        normalizer: Option<NormalizerConfig>,
         pre_tokenizer: PreTokenizer,
-        added: &AddedTokens,
+        added: AddedTokens,
         paths: FastPaths,
     ) -> Self {
-        let ascii = AsciiTable::new(normalizer, pre_tokenizer, model);
+        let ascii = AsciiTable::new(normalizer.as_ref(), pre_tokenizer, &model);
         let ascii_text = ascii.declining(|b| added.may_start_with(b));
         let chunkable = b" \t\n\r".iter().all(|&b| {
             let c = b as char;
             normalizer
+                .as_ref()
                 .map_or(Some(c), |n| n.normalize_ascii(c))
                 .is_some_and(char::is_whitespace)
                 && !added.contain_byte(b)
@@ -124,14 +130,45 @@ impl Engine {
             })
             .collect();
         Self {
+            use_ascii: paths.ascii && model.config.end_of_word_suffix.is_empty(),
+            use_chunks: paths.chunk_cache && chunkable,
+            model,
+            normalizer,
+            pre_tokenizer,
+            added,
             paths,
             ascii,
             ascii_text,
-            use_ascii: paths.ascii && model.config.end_of_word_suffix.is_empty(),
-            use_chunks: paths.chunk_cache && chunkable,
-            model_id: cache::new_model_id(),
+            cache_id: cache::new_model_id(),
             token_widths,
         }
+    }
+
+    pub fn fast_paths(&self) -> FastPaths {
+        self.paths
+    }
+
+    /// Appends the ids (and, if asked, offsets) of one sequence to `out`.
+    pub fn encode_into(&self, text: &str, out: &mut Output) {
+        self.encode_before(text, None, out, &mut Scratch::default());
+    }
+
+    /// [`Encoder::encode_into`], told which text comes next (so its first
+    /// chunks can be looked for while this one is encoded).
+    fn encode_before(
+        &self,
+        text: &str,
+        next: Option<&str>,
+        out: &mut Output,
+        scratch: &mut Scratch,
+    ) {
+        cache::with_cache(self.cache_id, |caches| {
+            if self.use_chunks {
+                self.encode_chunks(text, next, out, scratch, caches);
+            } else {
+                self.encode_text(text, 0, out, &mut scratch.words, caches);
+            }
+        });
     }
 }
 
@@ -175,7 +212,7 @@ impl Output {
 /// Buffers the layers reuse from one text to the next (one set per thread
 /// of a batch), so encoding allocates nothing once warm.
 #[derive(Debug, Default)]
-pub(crate) struct Scratch {
+struct Scratch {
     chunks: ChunkScratch,
     words: WordScratch,
 }
@@ -202,52 +239,13 @@ struct Span {
 }
 
 /// Offsets (and chunk positions) are 32-bit: a text of 4 GiB or more is refused.
-pub(crate) fn check_length(bytes: usize) -> Result<()> {
+pub fn check_length(bytes: usize) -> Result<()> {
     if bytes > u32::MAX as usize {
         return Err(Error::Value(format!(
             "a text of {bytes} bytes is too long: texts must be under 4 GiB"
         )));
     }
     Ok(())
-}
-
-impl Tokenizer {
-    /// Encodes one sequence without post-processing; offsets start at 0.
-    pub fn encode_sequence(&self, text: &str, type_id: u32) -> Encoding {
-        let mut out = Output::new(true);
-        self.encode_sequence_into(text, &mut out);
-        let n = out.ids.len();
-        Encoding {
-            ids: out.ids,
-            type_ids: vec![type_id; n],
-            offsets: out.offsets.chunks_exact(2).map(|p| (p[0], p[1])).collect(),
-            special_tokens_mask: vec![0; n],
-            attention_mask: vec![1; n],
-        }
-    }
-
-    /// Appends the ids (and, if asked, offsets) of one sequence to `out`.
-    pub fn encode_sequence_into(&self, text: &str, out: &mut Output) {
-        self.encode_sequence_before(text, None, out, &mut Scratch::default());
-    }
-
-    /// [`Tokenizer::encode_sequence_into`], told which text comes next (so
-    /// its first chunks can be looked for while this one is encoded).
-    pub(crate) fn encode_sequence_before(
-        &self,
-        text: &str,
-        next: Option<&str>,
-        out: &mut Output,
-        scratch: &mut Scratch,
-    ) {
-        cache::with_cache(self.engine.model_id, |caches| {
-            if self.engine.use_chunks {
-                self.encode_chunks(text, next, out, scratch, caches);
-            } else {
-                self.encode_text(text, 0, out, &mut scratch.words, caches);
-            }
-        });
-    }
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! The encoding of one input (or pair): ids and the columns that go with them.
 
-use super::padding::Padding;
+use crate::encode::Output;
 use crate::error::{Error, Result};
 
 /// The result of encoding one input (or pair). Offsets are in chars of the
@@ -21,6 +21,18 @@ impl Encoding {
 
     pub fn is_empty(&self) -> bool {
         self.ids.is_empty()
+    }
+
+    /// The encoding of one sequence from the engine's output.
+    pub fn from_sequence(out: Output, type_id: u32) -> Self {
+        let n = out.ids.len();
+        Self {
+            ids: out.ids,
+            type_ids: vec![type_id; n],
+            offsets: out.offsets.chunks_exact(2).map(|p| (p[0], p[1])).collect(),
+            special_tokens_mask: vec![0; n],
+            attention_mask: vec![1; n],
+        }
     }
 
     pub(crate) fn push(&mut self, id: u32, type_id: u32, offsets: (u32, u32), special: bool) {
@@ -51,7 +63,8 @@ impl Encoding {
     /// Bytes one token takes across the columns.
     pub(crate) const BYTES_PER_TOKEN: usize = 4 + 4 + 8 + 1 + 1;
 
-    pub(crate) fn pad_to(&mut self, len: usize, p: &Padding) -> Result<()> {
+    /// Pads to `len` tokens with `pad_id` / `pad_type_id` (attention 0).
+    pub(crate) fn pad_to(&mut self, len: usize, pad_id: u32, pad_type_id: u32) -> Result<()> {
         let Some(extra) = len.checked_sub(self.ids.len()).filter(|&n| n > 0) else {
             return Ok(());
         };
@@ -63,8 +76,8 @@ impl Encoding {
             .try_reserve_exact(extra)
             .map_err(oom)?;
         self.attention_mask.try_reserve_exact(extra).map_err(oom)?;
-        self.ids.resize(len, p.pad_id);
-        self.type_ids.resize(len, p.pad_type_id);
+        self.ids.resize(len, pad_id);
+        self.type_ids.resize(len, pad_type_id);
         self.offsets.resize(len, (0, 0));
         self.special_tokens_mask.resize(len, 1);
         self.attention_mask.resize(len, 0);

@@ -4,7 +4,6 @@
 //! post-process → truncate → pad. Each stage is a module here or at the crate
 //! root; how one sequence goes through the first four fast is `crate::encode`.
 
-pub mod added_tokens;
 pub mod encoding;
 pub mod padding;
 pub mod post_process;
@@ -13,7 +12,7 @@ pub mod truncation;
 
 use rayon::prelude::*;
 
-pub use added_tokens::{AddedToken, AddedTokens, BERT_SPECIAL_TOKENS};
+pub use crate::added_tokens::{AddedToken, AddedTokens, BERT_SPECIAL_TOKENS};
 pub use encoding::Encoding;
 pub use padding::{columns, pad_batch, Columns, PadLength, Padding};
 pub use post_process::PostProcessor;
@@ -22,7 +21,7 @@ pub use truncation::{Truncation, TruncationStrategy};
 
 use crate::cancel::Cancel;
 use crate::decoder::Decoder;
-use crate::encode::{check_length, Engine, FastPaths};
+use crate::encode::{check_length, Encoder, FastPaths, FlatBatch, Output, Rows};
 use crate::error::{Error, Result};
 use crate::model::{Vocab, WordPiece, WordPieceConfig};
 use crate::normalizer::NormalizerConfig;
@@ -31,16 +30,12 @@ use crate::pre_tokenizer::PreTokenizer;
 #[derive(Clone, Debug)]
 pub struct Tokenizer {
     pub vocab: Vocab,
-    pub model: WordPiece,
-    pub normalizer: Option<NormalizerConfig>,
-    pub pre_tokenizer: PreTokenizer,
-    pub added: AddedTokens,
+    /// Added tokens, normalizer, pre-tokenizer and model: one sequence to ids.
+    pub encoder: Encoder,
     pub post_processor: Option<PostProcessor>,
     pub decoder: Decoder,
     pub truncation: Option<Truncation>,
     pub padding: Option<Padding>,
-    /// What the fast paths derive from the settings above.
-    pub(crate) engine: Engine,
 }
 
 impl Tokenizer {
@@ -72,25 +67,21 @@ impl Tokenizer {
             }
         }
         let model = WordPiece::new(&vocab, model_config, unk_id);
-        let engine = Engine::new(
+        let encoder = Encoder::new(
             &vocab,
-            &model,
-            normalizer.as_ref(),
-            pre_tokenizer,
-            &added,
-            FastPaths::ALL,
-        );
-        Ok(Self {
-            vocab,
             model,
             normalizer,
             pre_tokenizer,
             added,
+            FastPaths::ALL,
+        );
+        Ok(Self {
+            vocab,
+            encoder,
             post_processor,
             decoder,
             truncation: None,
             padding: None,
-            engine,
         })
     }
 
@@ -158,46 +149,66 @@ impl Tokenizer {
             model_config,
             normalizer,
             pre_tokenizer,
-            self.added.tokens().to_vec(),
+            self.encoder.added.tokens().to_vec(),
             self.post_processor.clone(),
             decoder,
         )?;
         tok.truncation = self.truncation.clone();
         tok.padding = self.padding.clone();
-        tok.set_fast_paths(self.engine.paths);
+        tok.set_fast_paths(self.fast_paths());
         Ok(tok)
     }
 
     /// Chooses the fast paths encoding may take (all by default); the output
     /// is the same whichever are on.
     pub fn set_fast_paths(&mut self, paths: FastPaths) {
-        if paths != self.engine.paths {
-            self.engine = Engine::new(
+        if paths != self.fast_paths() {
+            let e = &self.encoder;
+            self.encoder = Encoder::new(
                 &self.vocab,
-                &self.model,
-                self.normalizer.as_ref(),
-                self.pre_tokenizer,
-                &self.added,
+                e.model.clone(),
+                e.normalizer.clone(),
+                e.pre_tokenizer,
+                e.added.clone(),
                 paths,
             );
         }
     }
 
     pub fn fast_paths(&self) -> FastPaths {
-        self.engine.paths
+        self.encoder.fast_paths()
+    }
+
+    pub fn model(&self) -> &WordPiece {
+        &self.encoder.model
+    }
+
+    pub fn normalizer(&self) -> Option<&NormalizerConfig> {
+        self.encoder.normalizer.as_ref()
+    }
+
+    pub fn pre_tokenizer(&self) -> PreTokenizer {
+        self.encoder.pre_tokenizer
     }
 
     pub fn added_tokens(&self) -> &[AddedToken] {
-        self.added.tokens()
+        self.encoder.added.tokens()
     }
 
     pub fn is_special_id(&self, id: u32) -> bool {
-        self.added.is_special_id(id)
+        self.encoder.added.is_special_id(id)
     }
 
     /// The post-processor, if special tokens are to be added.
     pub(crate) fn post_processor_if(&self, add_special_tokens: bool) -> Option<&PostProcessor> {
         self.post_processor.as_ref().filter(|_| add_special_tokens)
+    }
+
+    /// Encodes one sequence without post-processing; offsets start at 0.
+    pub fn encode_sequence(&self, text: &str, type_id: u32) -> Encoding {
+        let mut out = Output::new(true);
+        self.encoder.encode_into(text, &mut out);
+        Encoding::from_sequence(out, type_id)
     }
 
     /// Encodes `text` (and `pair`), adding special tokens and truncating as configured.
@@ -281,6 +292,32 @@ impl Tokenizer {
             .collect::<Result<_>>()?;
         pad_batch(&mut out, padding)?;
         Ok(out)
+    }
+
+    /// Ids of many single texts as one flat vector plus row bounds (length
+    /// n + 1), post-processed and truncated: no per-token or per-text
+    /// objects. With `with_offsets`, char offsets of every token (special
+    /// tokens get `(0, 0)`). Stops with `Error::Interrupted` soon after
+    /// `cancel` is raised.
+    pub fn encode_batch_flat(
+        &self,
+        texts: &[&str],
+        add_special_tokens: bool,
+        truncation: Option<&Truncation>,
+        with_offsets: bool,
+        cancel: &Cancel,
+    ) -> Result<FlatBatch> {
+        let post = self.post_processor_if(add_special_tokens);
+        let keep = match truncation {
+            Some(t) => t.content_budget(post.map_or(0, |p| p.added_tokens(false)))?,
+            None => usize::MAX,
+        };
+        let rows = Rows {
+            keep,
+            frame: post.map(|p| (p.cls.1, p.sep.1)),
+            with_offsets,
+        };
+        self.encoder.encode_flat(texts, rows, cancel)
     }
 
     /// The token string of `id`, if any.

@@ -93,7 +93,7 @@ pub fn pad_batch(encodings: &mut [Encoding], padding: Option<&Padding>) -> Resul
         &format!("padding to {target} tokens"),
     )?;
     for e in encodings.iter_mut() {
-        e.pad_to(target, p)?;
+        e.pad_to(target, p.pad_id, p.pad_type_id)?;
     }
     Ok(())
 }

@@ -35,7 +35,7 @@ impl Tokenizer {
     /// on a tokenizer without normalizer starts from BERT's defaults.
     pub fn updated(&self, update: &SettingsUpdate) -> Result<Self> {
         let u = update.clone();
-        let mut model = self.model.config.clone();
+        let mut model = self.model().config.clone();
         model.unk_token = u.unk_token.unwrap_or(model.unk_token);
         model.continuing_subword_prefix = u
             .continuing_subword_prefix
@@ -44,10 +44,10 @@ impl Tokenizer {
             .max_input_chars_per_word
             .unwrap_or(model.max_input_chars_per_word);
         model.unknown = u.unknown.unwrap_or(model.unknown);
-        let normalizer = match (&self.normalizer, update.touches_normalizer()) {
+        let normalizer = match (self.normalizer(), update.touches_normalizer()) {
             (None, false) => None,
             (n, _) => {
-                let mut n = n.clone().unwrap_or_default();
+                let mut n = n.cloned().unwrap_or_default();
                 n.lowercase = u.lowercase.unwrap_or(n.lowercase);
                 n.strip_accents = u.strip_accents.unwrap_or(n.strip_accents);
                 n.clean_text = u.clean_text.unwrap_or(n.clean_text);
@@ -55,14 +55,13 @@ impl Tokenizer {
                 Some(n)
             }
         };
-        let pre_tokenizer = u.pre_tokenizer.unwrap_or(self.pre_tokenizer);
+        let pre_tokenizer = u.pre_tokenizer.unwrap_or(self.pre_tokenizer());
         self.with_settings(model, normalizer, pre_tokenizer)
     }
 
     /// The special tokens' strings, in order.
     pub fn special_tokens(&self) -> Vec<&str> {
-        self.added
-            .tokens()
+        self.added_tokens()
             .iter()
             .filter(|a| a.special)
             .map(|a| a.content.as_str())

@@ -10,12 +10,37 @@ mod tokenizer;
 mod training;
 
 use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+
+use crate::model::UnknownPolicy;
+use crate::pipeline::{TruncationStrategy, BERT_SPECIAL_TOKENS};
+use crate::pre_tokenizer::PreTokenizer;
+use crate::train::Score;
 
 use encoding::PyEncoding;
 use errors::UnsupportedComponentError;
 use files::{read_text, read_vocab_txt, write_atomic, write_set_atomic};
 use tokenizer::PyTokenizer;
 use training::PyWordCounter;
+
+/// Checks option names where the core defines them (`ValueError` naming the
+/// choices), so Python can refuse a bad name before reading any corpus.
+#[pyfunction]
+#[pyo3(signature = (*, unknown=None, pre_tokenizer=None, score=None, truncation_strategy=None))]
+fn check_names(
+    unknown: Option<&str>,
+    pre_tokenizer: Option<&str>,
+    score: Option<&str>,
+    truncation_strategy: Option<&str>,
+) -> PyResult<()> {
+    unknown.map(str::parse::<UnknownPolicy>).transpose()?;
+    pre_tokenizer.map(str::parse::<PreTokenizer>).transpose()?;
+    score.map(str::parse::<Score>).transpose()?;
+    truncation_strategy
+        .map(str::parse::<TruncationStrategy>)
+        .transpose()?;
+    Ok(())
+}
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -26,6 +51,11 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(read_vocab_txt, m)?)?;
     m.add_function(wrap_pyfunction!(write_set_atomic, m)?)?;
     m.add_function(wrap_pyfunction!(write_atomic, m)?)?;
+    m.add_function(wrap_pyfunction!(check_names, m)?)?;
+    m.add(
+        "BERT_SPECIAL_TOKENS",
+        PyTuple::new(m.py(), BERT_SPECIAL_TOKENS)?,
+    )?;
     m.add(
         "UnsupportedComponentError",
         m.py().get_type::<UnsupportedComponentError>(),

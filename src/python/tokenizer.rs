@@ -21,35 +21,61 @@ use crate::pipeline::{
     BERT_SPECIAL_TOKENS,
 };
 
-type TruncationArg = Option<(usize, String)>;
-/// `(length or None, pad_to_multiple_of, pad_id or None, pad_token, pad_type_id)`;
-/// a missing pad id is the id of the pad token.
-type PaddingArg = Option<(Option<usize>, Option<usize>, Option<u32>, String, u32)>;
+/// Truncation as Python passes and gets it: `{"max_length", "strategy"}`.
+#[derive(FromPyObject, IntoPyObject)]
+pub(crate) struct TruncationSpec {
+    #[pyo3(item)]
+    max_length: usize,
+    #[pyo3(item)]
+    strategy: String,
+}
+
+/// Padding as Python passes and gets it: a dict of these keys. `length`
+/// None pads to the longest; `pad_id` None is the id of `pad_token`.
+#[derive(FromPyObject, IntoPyObject)]
+pub(crate) struct PaddingSpec {
+    #[pyo3(item)]
+    length: Option<usize>,
+    #[pyo3(item)]
+    pad_to_multiple_of: Option<usize>,
+    #[pyo3(item)]
+    pad_id: Option<u32>,
+    #[pyo3(item)]
+    pad_token: String,
+    #[pyo3(item)]
+    pad_type_id: u32,
+}
+
+type TruncationArg = Option<TruncationSpec>;
+type PaddingArg = Option<PaddingSpec>;
 
 fn truncation_setting(arg: TruncationArg) -> PyResult<Option<Truncation>> {
-    arg.map(|(max_length, name)| {
+    arg.map(|t| {
         Ok(Truncation {
-            max_length,
-            strategy: name.parse()?,
+            max_length: t.max_length,
+            strategy: t.strategy.parse()?,
         })
     })
     .transpose()
 }
 
 fn padding_setting(tok: &Tokenizer, arg: PaddingArg) -> PyResult<Option<Padding>> {
-    arg.map(|(length, multiple, pad_id, pad_token, pad_type_id)| {
-        let pad_id = match pad_id {
+    arg.map(|p| {
+        let pad_id = match p.pad_id {
             Some(id) => id,
-            None => tok.token_to_id(&pad_token).ok_or_else(|| {
-                PyValueError::new_err(format!("pad token {pad_token:?} is not in the vocabulary"))
+            None => tok.token_to_id(&p.pad_token).ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "pad token {:?} is not in the vocabulary",
+                    p.pad_token
+                ))
             })?,
         };
         Ok(Padding {
-            length: length.map_or(PadLength::Longest, PadLength::Fixed),
-            pad_to_multiple_of: multiple,
+            length: p.length.map_or(PadLength::Longest, PadLength::Fixed),
+            pad_to_multiple_of: p.pad_to_multiple_of,
             pad_id,
-            pad_type_id,
-            pad_token,
+            pad_type_id: p.pad_type_id,
+            pad_token: p.pad_token,
         })
     })
     .transpose()
@@ -212,15 +238,15 @@ impl PyTokenizer {
     fn settings<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let t = &self.inner;
         let d = PyDict::new(py);
-        let m = &t.model.config;
+        let m = &t.model().config;
         d.set_item("unk_token", &m.unk_token)?;
         d.set_item("continuing_subword_prefix", &m.continuing_subword_prefix)?;
         d.set_item("max_input_chars_per_word", m.max_input_chars_per_word)?;
         d.set_item("unknown", m.unknown.name())?;
-        d.set_item("pre_tokenizer", t.pre_tokenizer.name())?;
+        d.set_item("pre_tokenizer", t.pre_tokenizer().name())?;
         d.set_item("end_of_word_suffix", &m.end_of_word_suffix)?;
-        d.set_item("normalize", t.normalizer.is_some())?;
-        if let Some(n) = &t.normalizer {
+        d.set_item("normalize", t.normalizer().is_some())?;
+        if let Some(n) = t.normalizer() {
             d.set_item("lowercase", n.lowercase)?;
             d.set_item("strip_accents", n.strip_accents)?;
             d.set_item("clean_text", n.clean_text)?;
@@ -288,7 +314,7 @@ impl PyTokenizer {
     /// (and `special_tokens_mask`); pads to the longest row unless padding is set.
     #[pyo3(signature = (texts, pairs=None, add_special_tokens=true, truncation=None, padding=None, num_threads=None))]
     #[allow(clippy::too_many_arguments)]
-    fn encode_batch_arrays<'py>(
+    fn encode_batch_numpy<'py>(
         &self,
         py: Python<'py>,
         texts: &Bound<'py, PyAny>,
@@ -423,13 +449,14 @@ impl PyTokenizer {
         self.inner.decode(&ids, skip_special_tokens)
     }
 
-    fn set_decoder_cleanup(&mut self, cleanup: bool) {
-        Arc::make_mut(&mut self.inner).decoder.cleanup = cleanup;
-    }
-
     #[getter]
     fn decoder_cleanup(&self) -> bool {
         self.inner.decoder.cleanup
+    }
+
+    #[setter]
+    fn set_decoder_cleanup(&mut self, cleanup: bool) {
+        Arc::make_mut(&mut self.inner).decoder.cleanup = cleanup;
     }
 
     fn token_to_id(&self, token: &str) -> Option<u32> {
@@ -444,7 +471,7 @@ impl PyTokenizer {
         self.inner.vocab.tokens().to_vec()
     }
 
-    fn vocab_size(&self) -> usize {
+    fn get_vocab_size(&self) -> usize {
         self.inner.vocab.len()
     }
 
@@ -452,30 +479,27 @@ impl PyTokenizer {
         self.inner.is_special_id(id)
     }
 
-    /// Truncation stored in the loaded file: `(max_length, strategy)` or None.
+    /// Truncation stored in the loaded file, or None.
     #[getter]
-    fn truncation(&self) -> Option<(usize, &'static str)> {
-        self.inner
-            .truncation
-            .as_ref()
-            .map(|t| (t.max_length, t.strategy.name()))
+    fn truncation(&self) -> TruncationArg {
+        self.inner.truncation.as_ref().map(|t| TruncationSpec {
+            max_length: t.max_length,
+            strategy: t.strategy.name().to_owned(),
+        })
     }
 
     /// Padding stored in the loaded file, as the padding argument of the encode calls.
     #[getter]
     fn padding(&self) -> PaddingArg {
-        self.inner.padding.as_ref().map(|p| {
-            let len = match p.length {
+        self.inner.padding.as_ref().map(|p| PaddingSpec {
+            length: match p.length {
                 PadLength::Longest => None,
                 PadLength::Fixed(n) => Some(n),
-            };
-            (
-                len,
-                p.pad_to_multiple_of,
-                Some(p.pad_id),
-                p.pad_token.clone(),
-                p.pad_type_id,
-            )
+            },
+            pad_to_multiple_of: p.pad_to_multiple_of,
+            pad_id: Some(p.pad_id),
+            pad_token: p.pad_token.clone(),
+            pad_type_id: p.pad_type_id,
         })
     }
 }

@@ -21,8 +21,58 @@ pub struct PyWordCounter {
     num_threads: Option<usize>,
 }
 
-/// `quality::TextStats` as a tuple: (words, tokens, chars, whole, unknown).
-type StatsRow = (u64, u64, u64, u64, u64);
+/// `quality::TextStats` as a dict of these keys.
+#[derive(IntoPyObject)]
+struct StatsRow {
+    #[pyo3(item)]
+    words: u64,
+    #[pyo3(item)]
+    tokens: u64,
+    #[pyo3(item)]
+    chars: u64,
+    #[pyo3(item)]
+    whole_words: u64,
+    #[pyo3(item)]
+    unknown_words: u64,
+}
+
+/// One merge of a training run as a dict of these keys (`train::MergeRecord`).
+#[derive(IntoPyObject)]
+struct MergeRow {
+    #[pyo3(item)]
+    left: String,
+    #[pyo3(item)]
+    right: String,
+    #[pyo3(item)]
+    merged: String,
+    #[pyo3(item)]
+    pair_frequency: u64,
+    #[pyo3(item)]
+    left_frequency: u64,
+    #[pyo3(item)]
+    right_frequency: u64,
+    #[pyo3(item)]
+    tokens_after: u64,
+    #[pyo3(item)]
+    added: bool,
+    #[pyo3(item)]
+    gain: f64,
+}
+
+/// A training run's result as a dict of these keys (`train::TrainOutput`).
+#[derive(IntoPyObject)]
+struct TrainRow {
+    #[pyo3(item)]
+    vocab: Vec<String>,
+    #[pyo3(item)]
+    merges: Vec<MergeRow>,
+    #[pyo3(item)]
+    alphabet_size: usize,
+    #[pyo3(item)]
+    initial_tokens: u64,
+    #[pyo3(item)]
+    total_words: u64,
+}
 
 #[pymethods]
 impl PyWordCounter {
@@ -63,16 +113,15 @@ impl PyWordCounter {
         let t = &tokenizer.inner;
         Ok(Self {
             splitter: WordSplitter {
-                normalizer: t.normalizer.clone(),
-                pre_tokenizer: t.pre_tokenizer,
+                normalizer: t.normalizer().cloned(),
+                pre_tokenizer: t.pre_tokenizer(),
             },
             counts: WordCounts::default(),
             num_threads,
         })
     }
 
-    /// How `tokenizer`'s model encodes the counted words: `(words, tokens,
-    /// chars, whole_words, unknown_words)`, once with the whole vocabulary or,
+    /// How `tokenizer`'s model encodes the counted words (`StatsRow`), once with the whole vocabulary or,
     /// with `sizes`, once per size with the vocabulary cut to its first n tokens.
     #[pyo3(signature = (tokenizer, sizes=None))]
     fn measure(
@@ -83,12 +132,18 @@ impl PyWordCounter {
     ) -> PyResult<Vec<StatsRow>> {
         let t = &tokenizer.inner;
         let stats = py.allow_threads(|| match &sizes {
-            None => Ok(vec![quality::measure(&t.model, &self.counts)]),
-            Some(sizes) => quality::curve(t.vocab.tokens(), sizes, &t.model.config, &self.counts),
+            None => Ok(vec![quality::measure(t.model(), &self.counts)]),
+            Some(sizes) => quality::curve(t.vocab.tokens(), sizes, &t.model().config, &self.counts),
         });
         Ok(stats?
             .into_iter()
-            .map(|s| (s.words, s.tokens, s.chars, s.whole_words, s.unknown_words))
+            .map(|s| StatsRow {
+                words: s.words,
+                tokens: s.tokens,
+                chars: s.chars,
+                whole_words: s.whole_words,
+                unknown_words: s.unknown_words,
+            })
             .collect())
     }
 
@@ -134,9 +189,8 @@ impl PyWordCounter {
         self.counts.iter().map(|(w, c)| (w.to_owned(), c)).collect()
     }
 
-    /// Trains; returns `(vocab, merges, alphabet_size, initial_tokens, total_words)`
-    /// where each merge is `(left, right, merged, pair_freq, left_freq, right_freq,
-    /// tokens_after, added, gain)`. `progress(merges_done, vocab_len)` is called now and then.
+    /// Trains; returns a dict (`TrainRow`) with the merges as dicts
+    /// (`MergeRow`). `progress(merges_done, vocab_len)` is called now and then.
     #[pyo3(signature = (*, vocab_size, min_frequency=0, special_tokens, limit_alphabet=None,
         initial_alphabet=Vec::new(), continuing_subword_prefix="##", end_of_word_suffix="",
         score="likelihood", progress=None))]
@@ -153,7 +207,7 @@ impl PyWordCounter {
         end_of_word_suffix: &str,
         score: &str,
         progress: Option<PyObject>,
-    ) -> PyResult<PyObject> {
+    ) -> PyResult<TrainRow> {
         let score = score.parse()?;
         let config = TrainerConfig {
             vocab_size,
@@ -194,32 +248,27 @@ impl PyWordCounter {
             return Err(e);
         }
         let out = out?;
-        let merges: Vec<_> = out
+        let merges = out
             .merges
             .into_iter()
-            .map(|m| {
-                (
-                    m.left,
-                    m.right,
-                    m.merged,
-                    m.pair_frequency,
-                    m.left_frequency,
-                    m.right_frequency,
-                    m.tokens_after,
-                    m.added,
-                    m.gain,
-                )
+            .map(|m| MergeRow {
+                left: m.left,
+                right: m.right,
+                merged: m.merged,
+                pair_frequency: m.pair_frequency,
+                left_frequency: m.left_frequency,
+                right_frequency: m.right_frequency,
+                tokens_after: m.tokens_after,
+                added: m.added,
+                gain: m.gain,
             })
             .collect();
-        Ok((
-            out.vocab,
+        Ok(TrainRow {
+            vocab: out.vocab,
             merges,
-            out.alphabet_size,
-            out.initial_tokens,
-            out.total_words,
-        )
-            .into_pyobject(py)?
-            .into_any()
-            .unbind())
+            alphabet_size: out.alphabet_size,
+            initial_tokens: out.initial_tokens,
+            total_words: out.total_words,
+        })
     }
 }

@@ -131,7 +131,7 @@ impl Default for TrainerConfig {
         Self {
             vocab_size: 30_000,
             min_frequency: 0,
-            special_tokens: crate::pipeline::BERT_SPECIAL_TOKENS
+            special_tokens: crate::added_tokens::BERT_SPECIAL_TOKENS
                 .iter()
                 .map(|s| s.to_string())
                 .collect(),

@@ -1,0 +1,58 @@
+"""The named rows that cross the boundary with the Rust extension: what
+``wpiece._core`` takes and returns as dicts, typed for the checker."""
+
+from __future__ import annotations
+
+from typing import Optional, TypedDict
+
+
+class TruncationSpec(TypedDict):
+    """Truncation of the encode calls."""
+
+    max_length: int
+    strategy: str
+
+
+class PaddingSpec(TypedDict):
+    """Padding of the encode calls; ``length`` None pads to the longest,
+    ``pad_id`` None is the id of ``pad_token``."""
+
+    length: Optional[int]
+    pad_to_multiple_of: Optional[int]
+    pad_id: Optional[int]
+    pad_token: str
+    pad_type_id: int
+
+
+class StatsRow(TypedDict):
+    """Counts behind :class:`wpiece.TextStats`."""
+
+    words: int
+    tokens: int
+    chars: int
+    whole_words: int
+    unknown_words: int
+
+
+class MergeRow(TypedDict):
+    """One merge of a training run."""
+
+    left: str
+    right: str
+    merged: str
+    pair_frequency: int
+    left_frequency: int
+    right_frequency: int
+    tokens_after: int
+    added: bool
+    gain: float
+
+
+class TrainRow(TypedDict):
+    """A training run's result."""
+
+    vocab: list[str]
+    merges: list[MergeRow]
+    alphabet_size: int
+    initial_tokens: int
+    total_words: int
