@@ -1,4 +1,9 @@
-"""The `wpiece` command line (also `python -m wpiece`)."""
+"""The `wpiece` command line (also `python -m wpiece`).
+
+Why this file is long: six subcommands (train, encode, decode, stats, report,
+demo), each an argparse definition with its help text and a short handler
+that calls the library; exit codes and atomic outputs are shared helpers.
+"""
 
 from __future__ import annotations
 

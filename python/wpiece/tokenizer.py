@@ -1,4 +1,10 @@
-"""The `Tokenizer`: load a WordPiece vocabulary, encode and decode text."""
+"""The `Tokenizer`: load a WordPiece vocabulary, encode and decode text.
+
+Why this file is long: it is the public class, one method per operation a
+user calls (load, save, settings, four ways to encode, decode, stats), each
+with its typed signature and a docstring that carries a runnable example;
+the work itself is one call into the Rust core per method.
+"""
 
 from __future__ import annotations
 

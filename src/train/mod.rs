@@ -57,6 +57,12 @@
 //!
 //! Debug builds check the invariant for every pair after every merge of
 //! small runs (`check_gain_bounds`), which the property tests exercise.
+//!
+//! Why this file is long: `State` is one data structure whose invariants
+//! (the arena, the occurrence heaps, the versioned queue and the bound tiers
+//! above) every method keeps together; the argument above refers to all of
+//! them, and splitting the impl across files would scatter the proof. The
+//! parts that stand alone live beside it: `counts`, `gain`, `pairs`, `queue`.
 
 pub mod counts;
 pub mod gain;
