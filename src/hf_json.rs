@@ -1,7 +1,15 @@
 //! HF `tokenizer.json`: reading the components wpiece reproduces exactly
-//! (refusing others by name), and writing one `tokenizers` loads.
+//! (refusing others by name, never approximating), and writing one that
+//! `tokenizers` loads.
+//!
+//! The format's types are serde-derived structs below. A component is read
+//! in two steps: its `type` first (an unknown one is refused by name, before
+//! its fields are looked at), then its fields as that type's struct. Vocab ids
+//! are checked by hand, so an error names the token.
 
-use serde_json::{json, Map, Value};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 
 use crate::decoder::Decoder;
 use crate::error::{Error, Result};
@@ -12,6 +20,164 @@ use crate::pipeline::{
 };
 use crate::pre_tokenizer::PreTokenizer;
 
+// ----- the format ----------------------------------------------------------
+
+/// The top level. Every part stays raw until read on its own, so an error
+/// names the part (and a component's `type` is known before its fields).
+#[derive(Deserialize)]
+struct FileIn {
+    model: Option<Value>,
+    normalizer: Option<Value>,
+    pre_tokenizer: Option<Value>,
+    post_processor: Option<Value>,
+    decoder: Option<Value>,
+    added_tokens: Option<Value>,
+    truncation: Option<Value>,
+    padding: Option<Value>,
+}
+
+#[derive(Serialize)]
+struct FileOut<'a> {
+    version: &'static str,
+    truncation: Option<TruncationJson>,
+    padding: Option<PaddingJson>,
+    added_tokens: Vec<AddedTokenJson>,
+    normalizer: Option<NormalizerJson>,
+    pre_tokenizer: PreTokenizerJson,
+    post_processor: Option<PostProcessorJson>,
+    decoder: DecoderJson,
+    model: ModelJson<'a>,
+}
+
+#[derive(Serialize)]
+#[serde(tag = "type")]
+enum ModelJson<'a> {
+    WordPiece {
+        unk_token: &'a str,
+        continuing_subword_prefix: &'a str,
+        max_input_chars_per_word: usize,
+        vocab: Map<String, Value>,
+    },
+}
+
+/// The WordPiece model's fields as read (the vocab is checked by hand).
+#[derive(Deserialize)]
+struct WordPieceIn {
+    vocab: Option<Map<String, Value>>,
+    unk_token: Option<String>,
+    continuing_subword_prefix: Option<String>,
+    max_input_chars_per_word: Option<u64>,
+}
+
+/// HF writes every flag; a missing or null one takes BERT's default.
+#[derive(Serialize, Deserialize)]
+struct BertNormalizerJson {
+    clean_text: Option<bool>,
+    handle_chinese_chars: Option<bool>,
+    strip_accents: Option<bool>,
+    lowercase: Option<bool>,
+}
+
+#[derive(Serialize)]
+#[serde(tag = "type")]
+enum NormalizerJson {
+    BertNormalizer(BertNormalizerJson),
+}
+
+#[derive(Serialize)]
+#[serde(tag = "type")]
+enum PreTokenizerJson {
+    BertPreTokenizer,
+    WhitespaceSplit,
+}
+
+/// `BertProcessing`: `[token, id]` of each.
+#[derive(Serialize, Deserialize)]
+struct BertProcessingJson {
+    sep: (String, u32),
+    cls: (String, u32),
+}
+
+#[derive(Serialize)]
+#[serde(tag = "type")]
+enum PostProcessorJson {
+    BertProcessing(BertProcessingJson),
+}
+
+/// `TemplateProcessing`, read only when it has BERT's shape.
+#[derive(Deserialize)]
+struct TemplateJson {
+    single: Vec<TemplatePiece>,
+    pair: Vec<TemplatePiece>,
+    special_tokens: Map<String, Value>,
+}
+
+#[derive(Deserialize, PartialEq, Eq)]
+enum TemplatePiece {
+    SpecialToken { id: String, type_id: u32 },
+    Sequence { id: String, type_id: u32 },
+}
+
+#[derive(Deserialize)]
+struct TemplateSpecialJson {
+    ids: Vec<u32>,
+    tokens: Option<Vec<String>>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct WordPieceDecoderJson {
+    prefix: Option<String>,
+    cleanup: Option<bool>,
+}
+
+#[derive(Serialize)]
+#[serde(tag = "type")]
+enum DecoderJson {
+    WordPiece(WordPieceDecoderJson),
+}
+
+#[derive(Serialize, Deserialize)]
+struct AddedTokenJson {
+    id: u32,
+    content: String,
+    #[serde(default)]
+    single_word: Option<bool>,
+    #[serde(default)]
+    lstrip: Option<bool>,
+    #[serde(default)]
+    rstrip: Option<bool>,
+    #[serde(default)]
+    normalized: Option<bool>,
+    #[serde(default)]
+    special: Option<bool>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct TruncationJson {
+    direction: Option<String>,
+    max_length: Option<u64>,
+    strategy: Option<String>,
+    stride: Option<u64>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct PaddingJson {
+    strategy: PadStrategyJson,
+    direction: Option<String>,
+    pad_to_multiple_of: Option<u64>,
+    pad_id: Option<u32>,
+    pad_type_id: Option<u32>,
+    pad_token: Option<String>,
+}
+
+#[derive(Serialize, Deserialize)]
+enum PadStrategyJson {
+    BatchLongest,
+    Fixed(u64),
+}
+
+// ----- reading -------------------------------------------------------------
+
 fn unsupported(what: impl Into<String>) -> Error {
     Error::Unsupported(what.into())
 }
@@ -20,164 +186,231 @@ fn bad(what: impl Into<String>) -> Error {
     Error::Value(format!("invalid tokenizer.json: {}", what.into()))
 }
 
-fn get_bool(obj: &Map<String, Value>, key: &str, default: bool) -> Result<bool> {
-    match obj.get(key) {
-        None | Some(Value::Null) => Ok(default),
-        Some(Value::Bool(b)) => Ok(*b),
-        Some(v) => Err(bad(format!("{key} should be a boolean, got {v}"))),
-    }
-}
-
-fn get_str<'a>(obj: &'a Map<String, Value>, key: &str) -> Result<Option<&'a str>> {
-    match obj.get(key) {
+/// A component's `type` and its object, or None when absent or null.
+fn component(v: Option<Value>, key: &str) -> Result<Option<(String, Value)>> {
+    match v {
         None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s)),
-        Some(v) => Err(bad(format!("{key} should be a string, got {v}"))),
-    }
-}
-
-fn get_u64(obj: &Map<String, Value>, key: &str) -> Result<Option<u64>> {
-    match obj.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(v) => v
-            .as_u64()
-            .map(Some)
-            .ok_or_else(|| bad(format!("{key} should be a non-negative integer, got {v}"))),
-    }
-}
-
-/// An id or type id: HF keeps these as u32, so a larger value is an error, not wrapped.
-fn as_u32(v: &Value, what: &str) -> Result<u32> {
-    v.as_u64()
-        .and_then(|n| u32::try_from(n).ok())
-        .ok_or_else(|| {
-            bad(format!(
-                "{what} should be an integer from 0 to 2^32-1, got {v}"
-            ))
-        })
-}
-
-fn get_u32(obj: &Map<String, Value>, key: &str) -> Result<Option<u32>> {
-    match obj.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(v) => as_u32(v, key).map(Some),
-    }
-}
-
-/// `truncation` / `padding`: null (off) or an object.
-fn settings_object<'a>(
-    root: &'a Map<String, Value>,
-    key: &str,
-) -> Result<Option<&'a Map<String, Value>>> {
-    match root.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::Object(o)) => Ok(Some(o)),
-        Some(v) => Err(bad(format!("{key} should be an object or null, got {v}"))),
-    }
-}
-
-fn component<'a>(
-    root: &'a Map<String, Value>,
-    key: &str,
-) -> Result<Option<(&'a str, &'a Map<String, Value>)>> {
-    match root.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::Object(o)) => {
-            let ty = get_str(o, "type")?.ok_or_else(|| bad(format!("{key} has no type")))?;
-            Ok(Some((ty, o)))
-        }
+        Some(Value::Object(o)) => match o.get("type") {
+            Some(Value::String(t)) => Ok(Some((t.clone(), Value::Object(o)))),
+            _ => Err(bad(format!("{key} has no type"))),
+        },
         Some(v) => Err(bad(format!("{key} should be an object, got {v}"))),
     }
 }
 
-fn special_pair(v: Option<&Value>, what: &str) -> Result<(String, u32)> {
+/// The fields of a part, as its type's struct.
+fn fields<T: DeserializeOwned>(v: Value, key: &str) -> Result<T> {
+    serde_json::from_value(v).map_err(|e| bad(format!("{key}: {e}")))
+}
+
+/// An optional part (absent or null: None).
+fn part<T: DeserializeOwned>(v: Option<Value>, key: &str) -> Result<Option<T>> {
     match v {
-        Some(Value::Array(a)) if a.len() == 2 => {
-            let name = a[0]
-                .as_str()
-                .ok_or_else(|| bad(format!("{what} token name")))?;
-            Ok((name.to_owned(), as_u32(&a[1], &format!("{what} token id"))?))
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => fields(v, key).map(Some),
+    }
+}
+
+fn read_model(v: Option<Value>) -> Result<(Vocab, WordPieceConfig)> {
+    let model = match component(v, "model")? {
+        None => return Err(bad("no model")),
+        Some((kind, _)) if kind != "WordPiece" => {
+            return Err(unsupported(format!("model type {kind} (only WordPiece)")))
         }
-        _ => Err(bad(format!("{what} should be [token, id]"))),
+        Some((_, o)) => fields::<WordPieceIn>(o, "model")?,
+    };
+    let vocab_map = model.vocab.ok_or_else(|| bad("model has no vocab"))?;
+    let mut pairs = Vec::with_capacity(vocab_map.len());
+    for (token, id) in vocab_map {
+        let id = id
+            .as_u64()
+            .ok_or_else(|| bad(format!("id of {token:?} should be a non-negative integer")))?;
+        pairs.push((token, id));
+    }
+    let config = WordPieceConfig {
+        unk_token: model.unk_token.unwrap_or_else(|| "[UNK]".into()),
+        continuing_subword_prefix: model
+            .continuing_subword_prefix
+            .unwrap_or_else(|| "##".into()),
+        max_input_chars_per_word: model.max_input_chars_per_word.unwrap_or(100) as usize,
+        unknown: UnknownPolicy::Word,
+        end_of_word_suffix: String::new(),
+    };
+    Ok((Vocab::from_pairs(pairs)?, config))
+}
+
+fn read_normalizer(v: Option<Value>) -> Result<Option<NormalizerConfig>> {
+    match component(v, "normalizer")? {
+        None => Ok(None),
+        Some((kind, o)) if kind == "BertNormalizer" => {
+            let n: BertNormalizerJson = fields(o, "normalizer")?;
+            Ok(Some(NormalizerConfig {
+                clean_text: n.clean_text.unwrap_or(true),
+                handle_chinese_chars: n.handle_chinese_chars.unwrap_or(true),
+                strip_accents: n.strip_accents,
+                lowercase: n.lowercase.unwrap_or(true),
+            }))
+        }
+        Some((kind, _)) => Err(unsupported(format!(
+            "normalizer {kind} (only BertNormalizer)"
+        ))),
+    }
+}
+
+fn read_pre_tokenizer(v: Option<Value>) -> Result<PreTokenizer> {
+    match component(v, "pre_tokenizer")? {
+        Some((kind, _)) if kind == "BertPreTokenizer" => Ok(PreTokenizer::Bert),
+        Some((kind, _)) if kind == "WhitespaceSplit" => Ok(PreTokenizer::Whitespace),
+        Some((kind, _)) => Err(unsupported(format!(
+            "pre-tokenizer {kind} (only BertPreTokenizer and WhitespaceSplit)"
+        ))),
+        None => Err(unsupported("a tokenizer without pre-tokenizer")),
+    }
+}
+
+fn read_post_processor(v: Option<Value>) -> Result<Option<PostProcessor>> {
+    match component(v, "post_processor")? {
+        None => Ok(None),
+        Some((kind, o)) if kind == "BertProcessing" => {
+            let p: BertProcessingJson = fields(o, "post_processor")?;
+            Ok(Some(PostProcessor {
+                cls: p.cls,
+                sep: p.sep,
+            }))
+        }
+        Some((kind, o)) if kind == "TemplateProcessing" => {
+            template_post_processor(fields(o, "post_processor")?).map(Some)
+        }
+        Some((kind, _)) => Err(unsupported(format!(
+            "post-processor {kind} (only BertProcessing and BERT-shaped TemplateProcessing)"
+        ))),
     }
 }
 
 /// Reads the BERT shape out of a `TemplateProcessing`; anything else is unsupported.
-fn template_post_processor(o: &Map<String, Value>) -> Result<PostProcessor> {
+fn template_post_processor(t: TemplateJson) -> Result<PostProcessor> {
     let not_bert = || {
         unsupported(
             "TemplateProcessing other than `[CLS] $A [SEP]` / `[CLS] $A [SEP] $B:1 [SEP]:1`",
         )
     };
-    let piece = |v: &Value| -> Option<(bool, String, u64)> {
-        if let Some(s) = v.get("SpecialToken") {
-            return Some((
-                true,
-                s.get("id")?.as_str()?.to_owned(),
-                s.get("type_id")?.as_u64()?,
-            ));
+    let special = |id: &str, type_id| TemplatePiece::SpecialToken {
+        id: id.into(),
+        type_id,
+    };
+    let sequence = |id: &str, type_id| TemplatePiece::Sequence {
+        id: id.into(),
+        type_id,
+    };
+    let (cls, sep) = match t.single.as_slice() {
+        [TemplatePiece::SpecialToken { id: cls, .. }, _, TemplatePiece::SpecialToken { id: sep, .. }] => {
+            (cls.clone(), sep.clone())
         }
-        let s = v.get("Sequence")?;
-        Some((
-            false,
-            s.get("id")?.as_str()?.to_owned(),
-            s.get("type_id")?.as_u64()?,
-        ))
+        _ => return Err(not_bert()),
     };
-    let seq = |key: &str| -> Option<Vec<(bool, String, u64)>> {
-        o.get(key)?.as_array()?.iter().map(piece).collect()
-    };
-    let single = seq("single").ok_or_else(not_bert)?;
-    let pair = seq("pair").ok_or_else(not_bert)?;
-    if single.len() != 3 || pair.len() != 5 {
+    let single = [special(&cls, 0), sequence("A", 0), special(&sep, 0)];
+    let pair = [
+        special(&cls, 0),
+        sequence("A", 0),
+        special(&sep, 0),
+        sequence("B", 1),
+        special(&sep, 1),
+    ];
+    if t.single != single || t.pair != pair {
         return Err(not_bert());
     }
-    let (cls, sep) = (&single[0].1, &single[2].1);
-    let expect_single = [
-        (true, cls.clone(), 0),
-        (false, "A".into(), 0),
-        (true, sep.clone(), 0),
-    ];
-    let expect_pair = [
-        (true, cls.clone(), 0),
-        (false, "A".into(), 0),
-        (true, sep.clone(), 0),
-        (false, "B".into(), 1),
-        (true, sep.clone(), 1),
-    ];
-    if single != expect_single || pair != expect_pair {
-        return Err(not_bert());
-    }
-    let specials = o
-        .get("special_tokens")
-        .and_then(Value::as_object)
-        .ok_or_else(not_bert)?;
     let id_of = |name: &str| -> Result<u32> {
-        let special = specials
+        let entry = t
+            .special_tokens
             .get(name)
-            .and_then(Value::as_object)
             .ok_or_else(|| bad(format!("special token {name} is not defined")))?;
-        let ids = special
-            .get("ids")
-            .and_then(Value::as_array)
-            .ok_or_else(|| bad(format!("special token {name} has no ids")))?;
+        let s: TemplateSpecialJson = serde_json::from_value(entry.clone())
+            .map_err(|e| bad(format!("special token {name}: {e}")))?;
         // HF emits `tokens` as the strings of the ids: honoured only when it is the name.
-        let tokens = special.get("tokens").and_then(Value::as_array);
-        if tokens.is_some_and(|t| t.len() != 1 || t[0].as_str() != Some(name)) {
+        if s.tokens.is_some_and(|t| t != [name]) {
             return Err(unsupported(format!(
                 "special token {name} whose tokens are not [{name:?}]"
             )));
         }
-        match ids.as_slice() {
-            [id] => as_u32(id, &format!("id of special token {name}")),
+        match s.ids.as_slice() {
+            [id] => Ok(*id),
             _ => Err(unsupported(format!(
                 "special token {name} with several ids"
             ))),
         }
     };
     Ok(PostProcessor {
-        cls: (cls.clone(), id_of(cls)?),
-        sep: (sep.clone(), id_of(sep)?),
+        cls: (cls.clone(), id_of(&cls)?),
+        sep: (sep.clone(), id_of(&sep)?),
+    })
+}
+
+fn read_decoder(v: Option<Value>) -> Result<Decoder> {
+    match component(v, "decoder")? {
+        Some((kind, o)) if kind == "WordPiece" => {
+            let d: WordPieceDecoderJson = fields(o, "decoder")?;
+            Ok(Decoder {
+                prefix: d.prefix.unwrap_or_else(|| "##".into()),
+                cleanup: d.cleanup.unwrap_or(true),
+                suffix: String::new(),
+            })
+        }
+        Some((kind, _)) => Err(unsupported(format!("decoder {kind} (only WordPiece)"))),
+        None => Err(unsupported("a tokenizer without decoder")),
+    }
+}
+
+fn read_added_token(t: AddedTokenJson) -> Result<AddedToken> {
+    let flags = [
+        ("lstrip", t.lstrip),
+        ("rstrip", t.rstrip),
+        ("single_word", t.single_word),
+        ("normalized", t.normalized),
+    ];
+    if let Some((flag, _)) = flags.iter().find(|(_, on)| *on == Some(true)) {
+        return Err(unsupported(format!(
+            "added token {:?} with {flag}=true",
+            t.content
+        )));
+    }
+    Ok(AddedToken {
+        content: t.content,
+        id: t.id,
+        special: t.special.unwrap_or(false),
+    })
+}
+
+fn read_truncation(t: TruncationJson) -> Result<Truncation> {
+    if t.stride.unwrap_or(0) != 0 {
+        return Err(unsupported("truncation with stride"));
+    }
+    if t.direction.as_deref().unwrap_or("Right") != "Right" {
+        return Err(unsupported("truncation from the left"));
+    }
+    let strategy = t.strategy.as_deref().unwrap_or("LongestFirst");
+    Ok(Truncation {
+        max_length: t
+            .max_length
+            .ok_or_else(|| bad("truncation without max_length"))? as usize,
+        strategy: strategy
+            .parse()
+            .map_err(|_| bad(format!("truncation strategy {strategy}")))?,
+    })
+}
+
+fn read_padding(p: PaddingJson) -> Result<Padding> {
+    if p.direction.as_deref().unwrap_or("Right") != "Right" {
+        return Err(unsupported("padding on the left"));
+    }
+    Ok(Padding {
+        length: match p.strategy {
+            PadStrategyJson::BatchLongest => PadLength::Longest,
+            PadStrategyJson::Fixed(n) => PadLength::Fixed(n as usize),
+        },
+        pad_to_multiple_of: p.pad_to_multiple_of.map(|n| n as usize),
+        pad_id: p.pad_id.unwrap_or(0),
+        pad_type_id: p.pad_type_id.unwrap_or(0),
+        pad_token: p.pad_token.unwrap_or_else(|| "[PAD]".into()),
     })
 }
 
@@ -185,127 +418,20 @@ fn template_post_processor(o: &Map<String, Value>) -> Result<PostProcessor> {
 /// rejected with `Error::Unsupported`, never approximated.
 pub fn tokenizer_from_json(text: &str) -> Result<Tokenizer> {
     let root: Value = serde_json::from_str(text).map_err(|e| bad(e.to_string()))?;
-    let root = root
-        .as_object()
-        .ok_or_else(|| bad("top level should be an object"))?;
-
-    let model = root
-        .get("model")
-        .and_then(Value::as_object)
-        .ok_or_else(|| bad("no model"))?;
-    match get_str(model, "type")? {
-        Some("WordPiece") => {}
-        Some(other) => return Err(unsupported(format!("model type {other} (only WordPiece)"))),
-        None => return Err(bad("model has no type")),
+    if !root.is_object() {
+        return Err(bad("top level should be an object"));
     }
-    let vocab_map = model
-        .get("vocab")
-        .and_then(Value::as_object)
-        .ok_or_else(|| bad("model has no vocab"))?;
-    let mut pairs = Vec::with_capacity(vocab_map.len());
-    for (token, id) in vocab_map {
-        let id = id
-            .as_u64()
-            .ok_or_else(|| bad(format!("id of {token:?} should be a non-negative integer")))?;
-        pairs.push((token.clone(), id));
-    }
-    let vocab = Vocab::from_pairs(pairs)?;
-    let model_config = WordPieceConfig {
-        unk_token: get_str(model, "unk_token")?.unwrap_or("[UNK]").to_owned(),
-        continuing_subword_prefix: get_str(model, "continuing_subword_prefix")?
-            .unwrap_or("##")
-            .to_owned(),
-        max_input_chars_per_word: get_u64(model, "max_input_chars_per_word")?.unwrap_or(100)
-            as usize,
-        unknown: UnknownPolicy::Word,
-        end_of_word_suffix: String::new(),
-    };
-
-    let normalizer = match component(root, "normalizer")? {
-        None => None,
-        Some(("BertNormalizer", o)) => Some(NormalizerConfig {
-            clean_text: get_bool(o, "clean_text", true)?,
-            handle_chinese_chars: get_bool(o, "handle_chinese_chars", true)?,
-            strip_accents: match o.get("strip_accents") {
-                None | Some(Value::Null) => None,
-                Some(Value::Bool(b)) => Some(*b),
-                Some(v) => {
-                    return Err(bad(format!(
-                        "strip_accents should be a boolean or null, got {v}"
-                    )))
-                }
-            },
-            lowercase: get_bool(o, "lowercase", true)?,
-        }),
-        Some((other, _)) => {
-            return Err(unsupported(format!(
-                "normalizer {other} (only BertNormalizer)"
-            )))
-        }
-    };
-
-    let pre_tokenizer = match component(root, "pre_tokenizer")? {
-        Some(("BertPreTokenizer", _)) => PreTokenizer::Bert,
-        Some(("WhitespaceSplit", _)) => PreTokenizer::Whitespace,
-        Some((other, _)) => {
-            return Err(unsupported(format!(
-                "pre-tokenizer {other} (only BertPreTokenizer and WhitespaceSplit)"
-            )))
-        }
-        None => return Err(unsupported("a tokenizer without pre-tokenizer")),
-    };
-
-    let post_processor = match component(root, "post_processor")? {
-        None => None,
-        Some(("BertProcessing", o)) => Some(PostProcessor {
-            sep: special_pair(o.get("sep"), "sep")?,
-            cls: special_pair(o.get("cls"), "cls")?,
-        }),
-        Some(("TemplateProcessing", o)) => Some(template_post_processor(o)?),
-        Some((other, _)) => {
-            return Err(unsupported(format!(
-                "post-processor {other} (only BertProcessing and BERT-shaped TemplateProcessing)"
-            )))
-        }
-    };
-
-    let decoder = match component(root, "decoder")? {
-        Some(("WordPiece", o)) => Decoder {
-            prefix: get_str(o, "prefix")?.unwrap_or("##").to_owned(),
-            cleanup: get_bool(o, "cleanup", true)?,
-            suffix: String::new(),
-        },
-        Some((other, _)) => return Err(unsupported(format!("decoder {other} (only WordPiece)"))),
-        None => return Err(unsupported("a tokenizer without decoder")),
-    };
-
-    let mut added = Vec::new();
-    if let Some(list) = root.get("added_tokens") {
-        let list = list
-            .as_array()
-            .ok_or_else(|| bad("added_tokens should be a list"))?;
-        for t in list {
-            let o = t
-                .as_object()
-                .ok_or_else(|| bad("added token should be an object"))?;
-            let content =
-                get_str(o, "content")?.ok_or_else(|| bad("added token without content"))?;
-            let id = get_u32(o, "id")?.ok_or_else(|| bad("added token without id"))?;
-            for flag in ["lstrip", "rstrip", "single_word", "normalized"] {
-                if get_bool(o, flag, false)? {
-                    return Err(unsupported(format!(
-                        "added token {content:?} with {flag}=true"
-                    )));
-                }
-            }
-            added.push(AddedToken {
-                content: content.to_owned(),
-                id,
-                special: get_bool(o, "special", false)?,
-            });
-        }
-    }
-
+    let file: FileIn = serde_json::from_value(root).map_err(|e| bad(e.to_string()))?;
+    let (vocab, model_config) = read_model(file.model)?;
+    let normalizer = read_normalizer(file.normalizer)?;
+    let pre_tokenizer = read_pre_tokenizer(file.pre_tokenizer)?;
+    let post_processor = read_post_processor(file.post_processor)?;
+    let decoder = read_decoder(file.decoder)?;
+    let added = part::<Vec<AddedTokenJson>>(file.added_tokens, "added_tokens")?
+        .unwrap_or_default()
+        .into_iter()
+        .map(read_added_token)
+        .collect::<Result<_>>()?;
     let mut tok = Tokenizer::new(
         vocab,
         model_config,
@@ -315,47 +441,16 @@ pub fn tokenizer_from_json(text: &str) -> Result<Tokenizer> {
         post_processor,
         decoder,
     )?;
-
-    if let Some(o) = settings_object(root, "truncation")? {
-        if get_u64(o, "stride")?.unwrap_or(0) != 0 {
-            return Err(unsupported("truncation with stride"));
-        }
-        if get_str(o, "direction")?.unwrap_or("Right") != "Right" {
-            return Err(unsupported("truncation from the left"));
-        }
-        let strategy = get_str(o, "strategy")?.unwrap_or("LongestFirst");
-        tok.truncation = Some(Truncation {
-            max_length: get_u64(o, "max_length")?
-                .ok_or_else(|| bad("truncation without max_length"))?
-                as usize,
-            strategy: strategy
-                .parse::<TruncationStrategy>()
-                .map_err(|_| bad(format!("truncation strategy {strategy}")))?,
-        });
-    }
-    if let Some(o) = settings_object(root, "padding")? {
-        if get_str(o, "direction")?.unwrap_or("Right") != "Right" {
-            return Err(unsupported("padding on the left"));
-        }
-        let length = match o.get("strategy") {
-            Some(Value::String(s)) if s == "BatchLongest" => PadLength::Longest,
-            Some(Value::Object(f)) if f.contains_key("Fixed") => PadLength::Fixed(
-                f["Fixed"]
-                    .as_u64()
-                    .ok_or_else(|| bad("padding Fixed length"))? as usize,
-            ),
-            other => return Err(bad(format!("padding strategy {other:?}"))),
-        };
-        tok.padding = Some(Padding {
-            length,
-            pad_to_multiple_of: get_u64(o, "pad_to_multiple_of")?.map(|n| n as usize),
-            pad_id: get_u32(o, "pad_id")?.unwrap_or(0),
-            pad_type_id: get_u32(o, "pad_type_id")?.unwrap_or(0),
-            pad_token: get_str(o, "pad_token")?.unwrap_or("[PAD]").to_owned(),
-        });
-    }
+    tok.truncation = part(file.truncation, "truncation")?
+        .map(read_truncation)
+        .transpose()?;
+    tok.padding = part(file.padding, "padding")?
+        .map(read_padding)
+        .transpose()?;
     Ok(tok)
 }
+
+// ----- writing -------------------------------------------------------------
 
 /// Serializes to HF's `tokenizer.json` format (loadable by `tokenizers`).
 pub fn tokenizer_to_json(tok: &Tokenizer) -> Result<String> {
@@ -370,61 +465,80 @@ pub fn tokenizer_to_json(tok: &Tokenizer) -> Result<String> {
             "tokenizer.json cannot express an end-of-word suffix; save as vocab.txt instead",
         ));
     }
-    let vocab: Map<String, Value> = tok
-        .vocab
-        .tokens()
-        .iter()
-        .enumerate()
-        .map(|(i, t)| (t.clone(), json!(i)))
-        .collect();
-    let added: Vec<Value> = tok
-        .added_tokens()
-        .iter()
-        .map(|t| {
-            json!({"id": t.id, "content": t.content, "single_word": false, "lstrip": false,
-                   "rstrip": false, "normalized": false, "special": t.special})
-        })
-        .collect();
-    let normalizer = tok.normalizer().map(|n| {
-        json!({"type": "BertNormalizer", "clean_text": n.clean_text,
-               "handle_chinese_chars": n.handle_chinese_chars,
-               "strip_accents": n.strip_accents, "lowercase": n.lowercase})
-    });
-    let pre_tokenizer = match tok.pre_tokenizer() {
-        PreTokenizer::Bert => json!({"type": "BertPreTokenizer"}),
-        PreTokenizer::Whitespace => json!({"type": "WhitespaceSplit"}),
+    let off = Some(false);
+    let file = FileOut {
+        version: "1.0",
+        truncation: tok.truncation.as_ref().map(|t| TruncationJson {
+            direction: Some("Right".into()),
+            max_length: Some(t.max_length as u64),
+            strategy: Some(
+                match t.strategy {
+                    TruncationStrategy::LongestFirst => "LongestFirst",
+                    TruncationStrategy::OnlyFirst => "OnlyFirst",
+                    TruncationStrategy::OnlySecond => "OnlySecond",
+                }
+                .into(),
+            ),
+            stride: Some(0),
+        }),
+        padding: tok.padding.as_ref().map(|p| PaddingJson {
+            strategy: match p.length {
+                PadLength::Longest => PadStrategyJson::BatchLongest,
+                PadLength::Fixed(n) => PadStrategyJson::Fixed(n as u64),
+            },
+            direction: Some("Right".into()),
+            pad_to_multiple_of: p.pad_to_multiple_of.map(|n| n as u64),
+            pad_id: Some(p.pad_id),
+            pad_type_id: Some(p.pad_type_id),
+            pad_token: Some(p.pad_token.clone()),
+        }),
+        added_tokens: tok
+            .added_tokens()
+            .iter()
+            .map(|t| AddedTokenJson {
+                id: t.id,
+                content: t.content.clone(),
+                single_word: off,
+                lstrip: off,
+                rstrip: off,
+                normalized: off,
+                special: Some(t.special),
+            })
+            .collect(),
+        normalizer: tok.normalizer().map(|n| {
+            NormalizerJson::BertNormalizer(BertNormalizerJson {
+                clean_text: Some(n.clean_text),
+                handle_chinese_chars: Some(n.handle_chinese_chars),
+                strip_accents: n.strip_accents,
+                lowercase: Some(n.lowercase),
+            })
+        }),
+        pre_tokenizer: match tok.pre_tokenizer() {
+            PreTokenizer::Bert => PreTokenizerJson::BertPreTokenizer,
+            PreTokenizer::Whitespace => PreTokenizerJson::WhitespaceSplit,
+        },
+        post_processor: tok.post_processor.as_ref().map(|p| {
+            PostProcessorJson::BertProcessing(BertProcessingJson {
+                sep: p.sep.clone(),
+                cls: p.cls.clone(),
+            })
+        }),
+        decoder: DecoderJson::WordPiece(WordPieceDecoderJson {
+            prefix: Some(tok.decoder.prefix.clone()),
+            cleanup: Some(tok.decoder.cleanup),
+        }),
+        model: ModelJson::WordPiece {
+            unk_token: &cfg.unk_token,
+            continuing_subword_prefix: &cfg.continuing_subword_prefix,
+            max_input_chars_per_word: cfg.max_input_chars_per_word,
+            vocab: tok
+                .vocab
+                .tokens()
+                .iter()
+                .enumerate()
+                .map(|(i, t)| (t.clone(), Value::from(i)))
+                .collect(),
+        },
     };
-    let post = tok.post_processor.as_ref().map(
-        |p| json!({"type": "BertProcessing", "sep": [p.sep.0, p.sep.1], "cls": [p.cls.0, p.cls.1]}),
-    );
-    let truncation = tok.truncation.as_ref().map(|t| {
-        let strategy = match t.strategy {
-            TruncationStrategy::LongestFirst => "LongestFirst",
-            TruncationStrategy::OnlyFirst => "OnlyFirst",
-            TruncationStrategy::OnlySecond => "OnlySecond",
-        };
-        json!({"direction": "Right", "max_length": t.max_length, "strategy": strategy, "stride": 0})
-    });
-    let padding = tok.padding.as_ref().map(|p| {
-        let strategy = match p.length {
-            PadLength::Longest => json!("BatchLongest"),
-            PadLength::Fixed(n) => json!({"Fixed": n}),
-        };
-        json!({"strategy": strategy, "direction": "Right", "pad_to_multiple_of": p.pad_to_multiple_of,
-               "pad_id": p.pad_id, "pad_type_id": p.pad_type_id, "pad_token": p.pad_token})
-    });
-    let root = json!({
-        "version": "1.0",
-        "truncation": truncation,
-        "padding": padding,
-        "added_tokens": added,
-        "normalizer": normalizer,
-        "pre_tokenizer": pre_tokenizer,
-        "post_processor": post,
-        "decoder": {"type": "WordPiece", "prefix": tok.decoder.prefix, "cleanup": tok.decoder.cleanup},
-        "model": {"type": "WordPiece", "unk_token": cfg.unk_token,
-                  "continuing_subword_prefix": cfg.continuing_subword_prefix,
-                  "max_input_chars_per_word": cfg.max_input_chars_per_word, "vocab": vocab},
-    });
-    serde_json::to_string_pretty(&root).map_err(|e| Error::Value(e.to_string()))
+    serde_json::to_string_pretty(&file).map_err(|e| Error::Value(e.to_string()))
 }
