@@ -62,7 +62,7 @@ pub fn curve(
                 ))
             })?;
             Ok(measure(
-                &WordPiece::new(&vocab, config.clone(), unk),
+                &WordPiece::new(&vocab, config.clone(), unk)?,
                 counts,
             ))
         })

@@ -83,14 +83,14 @@ pub struct WordPiece {
 
 impl WordPiece {
     /// `unk_id` must be the id of `config.unk_token` (checked by the caller).
-    pub fn new(vocab: &Vocab, config: WordPieceConfig, unk_id: u32) -> Self {
+    pub fn new(vocab: &Vocab, config: WordPieceConfig, unk_id: u32) -> Result<Self> {
         let start = Trie::new(
             vocab
                 .tokens()
                 .iter()
                 .zip(0u32..)
                 .map(|(t, i)| (t.as_bytes(), i)),
-        );
+        )?;
         let prefix = config.continuing_subword_prefix.as_bytes();
         let continuation = Trie::new(
             vocab
@@ -99,13 +99,13 @@ impl WordPiece {
                 .zip(0u32..)
                 .filter(|(t, _)| t.as_bytes().starts_with(prefix))
                 .map(|(t, i)| (&t.as_bytes()[prefix.len()..], i)),
-        );
-        Self {
+        )?;
+        Ok(Self {
             config,
             unk_id,
             start,
             continuation,
-        }
+        })
     }
 
     /// Appends the pieces of `word` (UTF-8 bytes of one word) to `out`.
@@ -184,7 +184,7 @@ mod tests {
             ..Default::default()
         };
         let unk = vocab.id("[UNK]").unwrap();
-        let wp = WordPiece::new(&vocab, config, unk);
+        let wp = WordPiece::new(&vocab, config, unk).unwrap();
         (vocab, wp)
     }
 

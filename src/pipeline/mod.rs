@@ -66,7 +66,7 @@ impl Tokenizer {
                 }
             }
         }
-        let model = WordPiece::new(&vocab, model_config, unk_id);
+        let model = WordPiece::new(&vocab, model_config, unk_id)?;
         let encoder = Encoder::new(
             &vocab,
             model,

@@ -749,6 +749,43 @@ impl State<'_> {
         self.heap = BinaryHeap::from(live);
     }
 
+    /// The nodes in increasing order, without repeats: sorted when few,
+    /// through a bitmap of all nodes when they are many (linear, where a sort
+    /// of the first merges' tens of millions took a second without a check
+    /// for Ctrl-C).
+    fn in_node_order(
+        &self,
+        nodes: Vec<Reverse<u32>>,
+        cancel: &mut dyn FnMut() -> Result<()>,
+    ) -> Result<Vec<u32>> {
+        let mut at: Vec<u32> = nodes.into_iter().map(|Reverse(node)| node).collect();
+        let all = self.nodes.unit.len();
+        if at.len() < all / 64 {
+            at.sort_unstable();
+            at.dedup();
+            return Ok(at);
+        }
+        let mut bits = vec![0u64; all.div_ceil(64)];
+        for (k, &node) in at.iter().enumerate() {
+            if k % CANCEL_STRIDE == CANCEL_STRIDE - 1 {
+                cancel()?;
+            }
+            bits[node as usize / 64] |= 1 << (node % 64);
+        }
+        at.clear();
+        for (w, &word) in bits.iter().enumerate() {
+            if w % CANCEL_STRIDE == CANCEL_STRIDE - 1 {
+                cancel()?;
+            }
+            let mut rest = word;
+            while rest != 0 {
+                at.push((w * 64) as u32 + rest.trailing_zeros());
+                rest &= rest - 1;
+            }
+        }
+        Ok(at)
+    }
+
     /// Merges `pair` wherever it stands, left to right without overlap;
     /// returns the merged unit and the merge's likelihood gain.
     fn merge(&mut self, pair: u32, cancel: &mut dyn FnMut() -> Result<()>) -> Result<(u32, f64)> {
@@ -764,14 +801,11 @@ impl State<'_> {
         let n_before = self.total_units;
         let mut replaced = 0u64;
 
-        let mut at: Vec<u32> = std::mem::take(&mut self.pairs.states[pair as usize].occurrences)
-            .into_iter()
-            .map(|Reverse(node)| node)
-            .collect();
+        let occurrences = std::mem::take(&mut self.pairs.states[pair as usize].occurrences);
         // Left to right: an occurrence overlapping the one before it is gone by then.
-        at.sort_unstable();
+        let at = self.in_node_order(occurrences.into_vec(), cancel)?;
         for (k, node) in at.into_iter().enumerate() {
-            if k % 65_536 == 65_535 {
+            if k % CANCEL_STRIDE == CANCEL_STRIDE - 1 {
                 cancel()?;
             }
             // Gone: merged away earlier, or taken by the overlapping
@@ -812,6 +846,17 @@ impl State<'_> {
         let gain = gain::merge_gain(replaced, a_before, b_before, c_before, n_before);
 
         // First occurrences merged away: the next live one surfaces.
+        // Each stale occurrence is popped once over the whole run, but one
+        // merge can pop tens of millions: checked for Ctrl-C as it goes.
+        let mut steps = 0usize;
+        let mut tick = |n: usize| {
+            steps += n;
+            if steps >= CANCEL_STRIDE {
+                steps = 0;
+                return cancel();
+            }
+            Ok(())
+        };
         for id in std::mem::take(&mut self.lost_first) {
             let (l, r) = {
                 let s = &self.pairs.states[id as usize];
@@ -819,6 +864,7 @@ impl State<'_> {
             };
             let mut first = NOWHERE;
             while let Some(&Reverse(node)) = self.pairs.states[id as usize].occurrences.peek() {
+                tick(1)?;
                 if self.holds(node, l, r) {
                     first = node;
                     break;
@@ -846,8 +892,10 @@ impl State<'_> {
                 }
             }
         }
+        // One entry per occurrence changed (requeue skips repeats).
         let touched = std::mem::take(&mut self.touched);
         for &id in &touched {
+            tick(2)?;
             let s = &mut self.pairs.states[id as usize];
             if s.freq == 0 {
                 s.occurrences = BinaryHeap::new();
@@ -855,6 +903,7 @@ impl State<'_> {
             }
         }
         for &id in &touched {
+            tick(2)?;
             self.requeue(id);
         }
         self.touched = touched;
@@ -864,6 +913,7 @@ impl State<'_> {
                 // f(a), f(b), f(c) changed: so did the score of every pair holding them.
                 for unit in [a, b, c] {
                     for p in self.pairs.live_pairs_of(unit) {
+                        tick(4)?;
                         self.requeue(p);
                     }
                 }
@@ -873,18 +923,25 @@ impl State<'_> {
                 // pairs of a and b (fallen), and those making c (risen), need
                 // fresh bounds; pairs of c (risen) keep theirs.
                 for (unit, below_floor) in fallen {
+                    tick(CANCEL_STRIDE)?;
                     self.requeue_pairs_of_fallen(unit, below_floor);
                 }
+                tick(CANCEL_STRIDE)?;
                 self.requeue_makers(c);
             }
             Score::Frequency => {}
         }
+        tick(CANCEL_STRIDE)?;
         self.maybe_rebuild_heap();
         #[cfg(debug_assertions)]
         self.check_gain_bounds();
         Ok((c, gain))
     }
 }
+
+/// Long loops call their `cancel` check once per this many steps (well
+/// under a millisecond of work).
+const CANCEL_STRIDE: usize = 1 << 16;
 
 /// `unit_by_hash` for a hash several units share.
 const AMBIGUOUS: u32 = u32::MAX;
@@ -927,6 +984,44 @@ fn check_totals<W: AsRef<str>>(words: &[W], counts: &[u64], suffix_chars: u64) -
             })?;
     }
     Ok(())
+}
+
+/// Training states over this many nodes are freed on another thread.
+const FREE_ELSEWHERE_NODES: usize = 1 << 20;
+
+impl Drop for State<'_> {
+    /// A large state is millions of small allocations whose freeing takes a
+    /// good part of a second: the caller, with its result or its Ctrl-C,
+    /// does not wait for it.
+    fn drop(&mut self) {
+        if self.nodes.unit.len() < FREE_ELSEWHERE_NODES {
+            return;
+        }
+        let garbage = (
+            (
+                std::mem::take(&mut self.strings),
+                std::mem::take(&mut self.ids),
+                std::mem::take(&mut self.nodes),
+            ),
+            (
+                std::mem::take(&mut self.pairs),
+                std::mem::take(&mut self.heap),
+                std::mem::take(&mut self.makers),
+            ),
+            (
+                std::mem::take(&mut self.tight_of),
+                std::mem::take(&mut self.floored_of),
+            ),
+            (
+                std::mem::take(&mut self.waiting),
+                std::mem::take(&mut self.unit_by_hash),
+            ),
+        );
+        // If no thread can be started, the garbage is freed here instead.
+        let _ = std::thread::Builder::new()
+            .name("wpiece-free".into())
+            .spawn(move || drop(garbage));
+    }
 }
 
 /// Trains a WordPiece vocabulary from word types in first-appearance order.
@@ -1026,10 +1121,14 @@ pub fn train<W: AsRef<str>>(
     nodes.prev.reserve_exact(n_nodes);
     nodes.word.reserve_exact(n_nodes);
     let mut initial_tokens = 0u64;
+    let mut since_check = 0usize;
     for (w, (word, &count)) in words.iter().zip(&counts).enumerate() {
-        if w % 4096 == 4095 {
+        // By characters, not words: 4096 long words took a tenth of a second.
+        if since_check >= CANCEL_STRIDE {
             progress(0, 0)?;
+            since_check = 0;
         }
+        since_check += word.len() + 1;
         let start = state.nodes.unit.len() as u32;
         let mut len = 0u32;
         for (k, ch) in word.chars().chain(suffix.chars()).enumerate() {
