@@ -1,5 +1,9 @@
 """Whole-run encoding benchmark: wpiece vs HF `tokenizers` vs nanotoken.
 
+Engines: `wpiece` (flat ids), `wpiece+offsets`, `wpiece objects` (`encode_batch`,
+one `Encoding` per text, as HF's `encode_batch_fast` in `hf`), the two file
+readers, and nanotoken.
+
     python benches/bench_encode.py [--repeats 5] [--hf-repeats 3] [--mb 0]
 
 Each measurement runs in its own process; engines alternate run by run; the
@@ -44,6 +48,11 @@ run = lambda: tok.encode_batch_flat(lines, num_threads={threads})[0].size
 import wpiece
 tok = wpiece.Tokenizer.from_file({vocab!r})
 run = lambda: tok.encode_batch_flat(lines, return_offsets=True, num_threads={threads})[0].size
+""",
+    "wpiece objects": """
+import wpiece
+tok = wpiece.Tokenizer.from_file({vocab!r})
+run = lambda: sum(len(e.ids) for e in tok.encode_batch(lines, num_threads={threads}))
 """,
     "nanotoken": """
 import nanotoken
@@ -168,7 +177,8 @@ def main() -> None:
         path = files[name]
         if args.mb:
             path = head_bytes(path, corpus / f"{name}_{args.mb}mb.txt", args.mb * 1_000_000)
-        engines = ["wpiece", "wpiece+offsets", "nanotoken", "wpiece files", "nanotoken files"]
+        engines = ["wpiece", "wpiece+offsets", "wpiece objects", "nanotoken"]
+        engines += ["wpiece files", "nanotoken files"]
         engines += [] if args.no_hf else ["hf"]
         if args.engines:
             engines = [e for e in args.engines.split(",") if e in ENGINES] + ["nanotoken"] * (

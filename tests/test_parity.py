@@ -138,6 +138,41 @@ def test_flat_batch_equals_hf(en_lines) -> None:
         assert [tuple(o) for o in offsets[rows[i] : rows[i + 1]].tolist()] == e.offsets
 
 
+@pytest.mark.parametrize("max_length", [2, 3, 9, 40])
+@pytest.mark.parametrize("strategy", ["longest_first", "only_first", "only_second"])
+def test_batches_of_single_texts_truncate_as_hf(en_lines, tmp_path, max_length, strategy) -> None:
+    # Every batch entry point over single texts: the same ids and columns as
+    # HF, or an error where HF raises one ('only_second' needs a pair, but
+    # only once a text is cut; flat batches once cut instead of raising).
+    hf, wp = hf_bert(), wp_bert()
+    hf.enable_truncation(max_length, strategy=strategy)
+    wp.enable_truncation(max_length, strategy=strategy)
+    whole = hf_bert()
+    short = [t for t in en_lines[:400] if 0 < len(whole.encode(t).ids) <= max_length][:20]
+    # One document a line in the file: texts holding a line break are left out.
+    single_lines = [t for t in ADVERSARIAL if "\n" not in t]
+    batches = [en_lines[:60] + single_lines] + ([short] if short else [])
+    for texts in batches:
+        path = tmp_path / "texts.txt"
+        path.write_text("\n".join(texts) + "\n", encoding="utf-8")
+        try:
+            expected = hf.encode_batch(texts)
+        except Exception:
+            with pytest.raises(ValueError, match="only_second"):
+                wp.encode_batch(texts)
+            with pytest.raises(ValueError, match="only_second"):
+                wp.encode_batch_flat(texts)
+            with pytest.raises(ValueError, match="only_second"):
+                wp.encode_files(path)
+            continue
+        for h, w, text in zip(expected, wp.encode_batch(texts), texts):
+            assert_same(h, w, text)
+        for ids, rows in (wp.encode_batch_flat(texts), wp.encode_files(path)):
+            assert [ids[rows[i] : rows[i + 1]].tolist() for i in range(len(texts))] == [
+                e.ids for e in expected
+            ]
+
+
 def test_bare_vocab_txt_behaves_like_bert_wordpiece_tokenizer(en_lines) -> None:
     for lowercase in (True, False):
         hf = BertWordPieceTokenizer(str(VOCAB_TXT), lowercase=lowercase)

@@ -35,6 +35,38 @@ impl Encoding {
         }
     }
 
+    /// The encoding of one single input from the engine's output: its first
+    /// `keep` tokens, framed as `[CLS] ... [SEP]` when `frame` gives their
+    /// ids. The same columns as `from_sequence` then `PostProcessor::frame`,
+    /// allocated once at their final size.
+    pub fn single(out: &Output, keep: usize, frame: Option<(u32, u32)>) -> Self {
+        let len = keep + if frame.is_some() { 2 } else { 0 };
+        let mut e = Self {
+            ids: Vec::with_capacity(len),
+            type_ids: vec![0; len],
+            offsets: Vec::with_capacity(len),
+            special_tokens_mask: vec![0; len],
+            attention_mask: vec![1; len],
+        };
+        if let Some((cls, _)) = frame {
+            e.ids.push(cls);
+            e.offsets.push((0, 0));
+        }
+        e.ids.extend_from_slice(&out.ids[..keep]);
+        e.offsets.extend(
+            out.offsets[..2 * keep]
+                .chunks_exact(2)
+                .map(|p| (p[0], p[1])),
+        );
+        if let Some((_, sep)) = frame {
+            e.ids.push(sep);
+            e.offsets.push((0, 0));
+            e.special_tokens_mask[0] = 1;
+            e.special_tokens_mask[len - 1] = 1;
+        }
+        e
+    }
+
     pub(crate) fn push(&mut self, id: u32, type_id: u32, offsets: (u32, u32), special: bool) {
         self.ids.push(id);
         self.type_ids.push(type_id);
@@ -82,5 +114,41 @@ impl Encoding {
         self.special_tokens_mask.resize(len, 1);
         self.attention_mask.resize(len, 0);
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pipeline::post_process::{concatenate, PostProcessor};
+
+    #[test]
+    fn single_is_from_sequence_cut_and_framed() {
+        let post = PostProcessor {
+            cls: ("[CLS]".into(), 101),
+            sep: ("[SEP]".into(), 102),
+        };
+        for n in 0..6 {
+            let mut out = Output::new(true);
+            for i in 0..n {
+                out.push(7 + i, (2 * i, 2 * i + 1));
+            }
+            for keep in 0..=n as usize {
+                let mut a = Encoding::from_sequence(
+                    Output {
+                        ids: out.ids.clone(),
+                        offsets: out.offsets.clone(),
+                        with_offsets: true,
+                    },
+                    0,
+                );
+                a.truncate(keep);
+                assert_eq!(
+                    Encoding::single(&out, keep, Some((101, 102))),
+                    post.frame(a.clone(), None)
+                );
+                assert_eq!(Encoding::single(&out, keep, None), concatenate(a, None));
+            }
+        }
     }
 }

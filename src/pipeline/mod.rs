@@ -282,16 +282,53 @@ impl Tokenizer {
                 )));
             }
         }
-        let mut out: Vec<Encoding> = texts
-            .par_iter()
-            .enumerate()
-            .map(|(i, t)| {
-                cancel.check()?;
-                self.encode_with(t, pairs.map(|p| p[i]), add_special_tokens, truncation)
-            })
-            .collect::<Result<_>>()?;
+        let mut out: Vec<Encoding> = match pairs {
+            None => self.encode_singles(texts, add_special_tokens, truncation, cancel)?,
+            Some(pairs) => texts
+                .par_iter()
+                .zip(pairs)
+                .map(|(t, p)| {
+                    cancel.check()?;
+                    self.encode_with(t, Some(p), add_special_tokens, truncation)
+                })
+                .collect::<Result<_>>()?,
+        };
         pad_batch(&mut out, padding)?;
         Ok(out)
+    }
+
+    /// Single inputs of a batch: each part of the batch through one set of
+    /// engine buffers, each `Encoding` built once at its final size (what
+    /// `encode_with` gives, without its per-text buffers and copies).
+    fn encode_singles(
+        &self,
+        texts: &[&str],
+        add_special_tokens: bool,
+        truncation: Option<&Truncation>,
+        cancel: &Cancel,
+    ) -> Result<Vec<Encoding>> {
+        texts.iter().try_for_each(|t| check_length(t.len()))?;
+        let post = self.post_processor_if(add_special_tokens);
+        let n_added = post.map_or(0, |p| p.added_tokens(false));
+        let frame = post.map(|p| (p.cls.1, p.sep.1));
+        let part = match rayon::current_num_threads() {
+            1 => texts.len(),
+            threads => texts.len().div_ceil(threads * 16),
+        };
+        let parts: Vec<Vec<Encoding>> = texts
+            .par_chunks(part.max(1))
+            .map(|part| {
+                self.encoder.encode_each(part, cancel, |out| {
+                    let n = out.ids.len();
+                    let keep = match truncation {
+                        Some(t) => t.single_len(n, n_added)?,
+                        None => n,
+                    };
+                    Ok(Encoding::single(out, keep, frame))
+                })
+            })
+            .collect::<Result<_>>()?;
+        Ok(parts.into_iter().flatten().collect())
     }
 
     /// Ids of many single texts as one flat vector plus row bounds (length
@@ -308,16 +345,39 @@ impl Tokenizer {
         cancel: &Cancel,
     ) -> Result<FlatBatch> {
         let post = self.post_processor_if(add_special_tokens);
-        let keep = match truncation {
-            Some(t) => t.content_budget(post.map_or(0, |p| p.added_tokens(false)))?,
-            None => usize::MAX,
-        };
+        let n_added = post.map_or(0, |p| p.added_tokens(false));
+        let budget = truncation.map(|t| t.content_budget(n_added)).transpose()?;
         let rows = Rows {
-            keep,
+            keep: budget.unwrap_or(usize::MAX),
             frame: post.map(|p| (p.cls.1, p.sep.1)),
             with_offsets,
         };
-        self.encoder.encode_flat(texts, rows, cancel)
+        match (truncation, budget) {
+            // HF refuses 'only_second' without a pair, but only once a text
+            // needs cutting (and not for a budget of zero, which empties every
+            // sequence): encode whole, then look.
+            (Some(t), Some(budget))
+                if t.strategy == TruncationStrategy::OnlySecond && budget > 0 =>
+            {
+                let flat = self.encoder.encode_flat(
+                    texts,
+                    Rows {
+                        keep: usize::MAX,
+                        ..rows
+                    },
+                    cancel,
+                )?;
+                if flat
+                    .rows
+                    .windows(2)
+                    .any(|r| (r[1] - r[0]).saturating_sub(n_added) > budget)
+                {
+                    return Err(Error::Value("truncation 'only_second' needs a pair".into()));
+                }
+                Ok(flat)
+            }
+            _ => self.encoder.encode_flat(texts, rows, cancel),
+        }
     }
 
     /// The token string of `id`, if any.

@@ -59,6 +59,21 @@ impl Truncation {
         })
     }
 
+    /// How many of a single sequence's `n` tokens are kept: what `apply`
+    /// leaves of it without a pair, without building it first.
+    pub fn single_len(&self, n: usize, n_added: usize) -> Result<usize> {
+        let max = self.content_budget(n_added)?;
+        if n <= max || max == 0 {
+            return Ok(n.min(max));
+        }
+        match self.strategy {
+            TruncationStrategy::OnlySecond => {
+                Err(Error::Value("truncation 'only_second' needs a pair".into()))
+            }
+            TruncationStrategy::LongestFirst | TruncationStrategy::OnlyFirst => Ok(max),
+        }
+    }
+
     /// Cuts `a` (and `b`) to the budget left after `n_added` special tokens.
     pub fn apply(&self, a: &mut Encoding, b: Option<&mut Encoding>, n_added: usize) -> Result<()> {
         truncate(a, b, self.content_budget(n_added)?, self.strategy)
@@ -125,4 +140,46 @@ fn truncate(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sequence(n: usize) -> Encoding {
+        let mut e = Encoding::default();
+        for i in 0..n {
+            e.push(i as u32, 0, (i as u32, i as u32 + 1), false);
+        }
+        e
+    }
+
+    #[test]
+    fn single_len_is_what_apply_leaves_without_a_pair() {
+        let strategies = [
+            TruncationStrategy::LongestFirst,
+            TruncationStrategy::OnlyFirst,
+            TruncationStrategy::OnlySecond,
+        ];
+        for strategy in strategies {
+            for max_length in 0..8 {
+                for n_added in 0..3 {
+                    for n in 0..10 {
+                        let t = Truncation {
+                            max_length,
+                            strategy,
+                        };
+                        let mut a = sequence(n);
+                        let applied = t.apply(&mut a, None, n_added).map(|()| a.len());
+                        let counted = t.single_len(n, n_added);
+                        match (applied, counted) {
+                            (Ok(x), Ok(y)) => assert_eq!(x, y, "{t:?} n={n} added={n_added}"),
+                            (Err(x), Err(y)) => assert_eq!(x.to_string(), y.to_string()),
+                            (x, y) => panic!("{t:?} n={n} added={n_added}: {x:?} vs {y:?}"),
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
