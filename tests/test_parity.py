@@ -317,3 +317,51 @@ def test_added_token_with_whitespace_matches_across_chunks(tmp_path, en_lines) -
     for text in texts:
         assert_same(hf.encode(text), wp.encode(text), text)
     assert wp.encode("new york").ids[1:-1] == [vocab["new york"]]
+
+
+batch_settings = st.fixed_dictionaries(
+    {
+        "add_special_tokens": st.booleans(),
+        "max_length": st.one_of(st.none(), st.integers(3, 12)),
+        "strategy": st.sampled_from(["longest_first", "only_first", "only_second"]),
+        "padding": st.sampled_from([None, "longest", "fixed"]),
+        "length": st.integers(0, 14),
+        "multiple": st.sampled_from([None, 1, 4]),
+        "pad": st.sampled_from([("[PAD]", None, 0), ("[MASK]", None, 1), ("[PAD]", 7, 2)]),
+    }
+)
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(docs=chunky_docs, s=batch_settings)
+def test_hypothesis_encode_batch_rows_as_hf(docs, s) -> None:
+    # A batch of single texts comes back as rows of one flat batch, made when
+    # read: every field, padding and truncation setting as HF's Encodings;
+    # pickled rows equal the rows; a row equals the same text encoded alone.
+    import pickle
+
+    hf, wp = hf_bert(), wp_bert()
+    if s["max_length"] is not None:
+        hf.enable_truncation(s["max_length"], strategy=s["strategy"])
+        wp.enable_truncation(s["max_length"], strategy=s["strategy"])
+    if s["padding"]:
+        token, pad_id, type_id = s["pad"]
+        length = s["length"] if s["padding"] == "fixed" else None
+        kwargs = {"pad_token": token, "pad_type_id": type_id, "pad_to_multiple_of": s["multiple"]}
+        hf.enable_padding(length=length, pad_id=3 if pad_id is None else pad_id, **kwargs)
+        wp.enable_padding(length=length, pad_id=3 if pad_id is None else pad_id, **kwargs)
+    add = s["add_special_tokens"]
+    try:
+        expected = hf.encode_batch(docs, add_special_tokens=add)
+    except Exception:
+        with pytest.raises(ValueError):
+            wp.encode_batch(docs, add_special_tokens=add)
+        return
+    got = wp.encode_batch(docs, add_special_tokens=add)
+    assert len(got) == len(expected)
+    for doc, h, w in zip(docs, expected, got):
+        assert_same(h, w, doc)
+        assert len(w) == len(h.ids)
+    assert pickle.loads(pickle.dumps(got)) == got
+    if s["padding"] is None:
+        assert got == [wp.encode(d, add_special_tokens=add) for d in docs]

@@ -1,6 +1,6 @@
 //! The encoding of one input (or pair): ids and the columns that go with them.
 
-use crate::encode::Output;
+use crate::encode::{FlatBatch, Output};
 use crate::error::{Error, Result};
 
 /// The result of encoding one input (or pair). Offsets are in chars of the
@@ -114,6 +114,119 @@ impl Encoding {
         self.special_tokens_mask.resize(len, 1);
         self.attention_mask.resize(len, 0);
         Ok(())
+    }
+}
+
+/// The encodings of many single inputs kept as one flat batch: a row's
+/// columns are made when they are read, so a batch of `Encoding`s costs no
+/// allocation per input. Row `i` equals what `encode_with` then padding give.
+#[derive(Debug)]
+pub struct EncodingRows {
+    /// Framed and truncated ids and char offsets, with row bounds.
+    flat: FlatBatch,
+    /// Whether each row starts with `[CLS]` and ends with `[SEP]`.
+    framed: bool,
+    /// Rows shorter than this are padded (right) with `pad_id` / `pad_type_id`.
+    padded_len: usize,
+    pad_id: u32,
+    pad_type_id: u32,
+}
+
+impl EncodingRows {
+    /// `flat` must hold offsets (`with_offsets`); `padding` is
+    /// `(length, pad_id, pad_type_id)`.
+    pub fn new(flat: FlatBatch, framed: bool, padding: Option<(usize, u32, u32)>) -> Self {
+        let (padded_len, pad_id, pad_type_id) = padding.unwrap_or((0, 0, 0));
+        Self {
+            flat,
+            framed,
+            padded_len,
+            pad_id,
+            pad_type_id,
+        }
+    }
+
+    /// Number of rows.
+    pub fn rows(&self) -> usize {
+        self.flat.rows.len().saturating_sub(1)
+    }
+
+    fn bounds(&self, row: usize) -> (usize, usize) {
+        (self.flat.rows[row], self.flat.rows[row + 1])
+    }
+
+    /// Tokens of `row` before padding.
+    fn content_len(&self, row: usize) -> usize {
+        let (a, b) = self.bounds(row);
+        b - a
+    }
+
+    /// Tokens of `row`, padding included.
+    pub fn len(&self, row: usize) -> usize {
+        self.content_len(row).max(self.padded_len)
+    }
+
+    fn pads(&self, row: usize) -> usize {
+        self.len(row) - self.content_len(row)
+    }
+
+    pub fn ids(&self, row: usize) -> Vec<u32> {
+        let (a, b) = self.bounds(row);
+        let mut v = Vec::with_capacity(self.len(row));
+        v.extend_from_slice(&self.flat.ids[a..b]);
+        v.resize(self.len(row), self.pad_id);
+        v
+    }
+
+    pub fn type_ids(&self, row: usize) -> Vec<u32> {
+        let mut v = vec![0; self.content_len(row)];
+        v.resize(self.len(row), self.pad_type_id);
+        v
+    }
+
+    pub fn offsets(&self, row: usize) -> Vec<(u32, u32)> {
+        let (a, b) = self.bounds(row);
+        let mut v = Vec::with_capacity(self.len(row));
+        v.extend(
+            self.flat.offsets[2 * a..2 * b]
+                .chunks_exact(2)
+                .map(|p| (p[0], p[1])),
+        );
+        v.resize(self.len(row), (0, 0));
+        v
+    }
+
+    pub fn special_tokens_mask(&self, row: usize) -> Vec<u8> {
+        let n = self.content_len(row);
+        let mut v = vec![0; n];
+        if self.framed && n >= 2 {
+            v[0] = 1;
+            v[n - 1] = 1;
+        }
+        v.resize(self.len(row), 1);
+        v
+    }
+
+    pub fn attention_mask(&self, row: usize) -> Vec<u8> {
+        let mut v = vec![1; self.content_len(row)];
+        v.resize(self.len(row), 0);
+        v
+    }
+
+    /// Every column of `row`.
+    pub fn encoding(&self, row: usize) -> Encoding {
+        Encoding {
+            ids: self.ids(row),
+            type_ids: self.type_ids(row),
+            offsets: self.offsets(row),
+            special_tokens_mask: self.special_tokens_mask(row),
+            attention_mask: self.attention_mask(row),
+        }
+    }
+
+    /// Whether `row` has padding (its last tokens are not attended to).
+    pub fn padded(&self, row: usize) -> bool {
+        self.pads(row) > 0
     }
 }
 

@@ -13,8 +13,8 @@ pub mod truncation;
 use rayon::prelude::*;
 
 pub use crate::added_tokens::{AddedToken, AddedTokens, BERT_SPECIAL_TOKENS};
-pub use encoding::Encoding;
-pub use padding::{columns, pad_batch, Columns, PadLength, Padding};
+pub use encoding::{Encoding, EncodingRows};
+pub use padding::{columns, pad_batch, pad_target, Columns, PadLength, Padding};
 pub use post_process::PostProcessor;
 pub use settings::SettingsUpdate;
 pub use truncation::{Truncation, TruncationStrategy};
@@ -378,6 +378,28 @@ impl Tokenizer {
             }
             _ => self.encoder.encode_flat(texts, rows, cancel),
         }
+    }
+
+    /// [`Tokenizer::encode_batch_with`] for single inputs, kept as one flat
+    /// batch whose rows are made when read (the same columns, row by row).
+    pub fn encode_batch_rows(
+        &self,
+        texts: &[&str],
+        add_special_tokens: bool,
+        truncation: Option<&Truncation>,
+        padding: Option<&Padding>,
+        cancel: &Cancel,
+    ) -> Result<EncodingRows> {
+        let flat = self.encode_batch_flat(texts, add_special_tokens, truncation, true, cancel)?;
+        let framed = self.post_processor_if(add_special_tokens).is_some();
+        let padding = match padding {
+            Some(p) => {
+                let target = pad_target(flat.rows.windows(2).map(|r| r[1] - r[0]), p)?;
+                Some((target, p.pad_id, p.pad_type_id))
+            }
+            None => None,
+        };
+        Ok(EncodingRows::new(flat, framed, padding))
     }
 
     /// The token string of `id`, if any.

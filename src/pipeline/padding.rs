@@ -73,8 +73,18 @@ pub fn columns(encodings: &[Encoding]) -> Result<Columns> {
 /// allocated: padding to 2^40 is an error, not an abort.
 pub fn pad_batch(encodings: &mut [Encoding], padding: Option<&Padding>) -> Result<()> {
     let Some(p) = padding else { return Ok(()) };
+    let target = pad_target(encodings.iter().map(Encoding::len), p)?;
+    for e in encodings.iter_mut() {
+        e.pad_to(target, p.pad_id, p.pad_type_id)?;
+    }
+    Ok(())
+}
+
+/// The length `p` pads rows of these lengths to, once the memory the padding
+/// would take is known to fit.
+pub fn pad_target(lengths: impl Iterator<Item = usize> + Clone, p: &Padding) -> Result<usize> {
     let mut target = match p.length {
-        PadLength::Longest => encodings.iter().map(Encoding::len).max().unwrap_or(0),
+        PadLength::Longest => lengths.clone().max().unwrap_or(0),
         PadLength::Fixed(n) => n,
     };
     if let Some(m) = p.pad_to_multiple_of.filter(|&m| m > 0) {
@@ -84,16 +94,12 @@ pub fn pad_batch(encodings: &mut [Encoding], padding: Option<&Padding>) -> Resul
             ))
         })?;
     }
-    let added = encodings
-        .iter()
-        .map(|e| target.saturating_sub(e.len()))
+    let added = lengths
+        .map(|n| target.saturating_sub(n))
         .fold(0usize, usize::saturating_add);
     memory::check_fits(
         added.saturating_mul(Encoding::BYTES_PER_TOKEN),
         &format!("padding to {target} tokens"),
     )?;
-    for e in encodings.iter_mut() {
-        e.pad_to(target, p.pad_id, p.pad_type_id)?;
-    }
-    Ok(())
+    Ok(target)
 }

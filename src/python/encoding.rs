@@ -1,18 +1,61 @@
 //! `Encoding`: the result of encoding one input, its columns copied out on
-//! demand and its token strings looked up lazily.
+//! demand and its token strings looked up lazily. An `Encoding` of a batch
+//! of single inputs is a row of one shared flat batch: building the batch's
+//! Python objects allocates nothing per input but the object itself.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use crate::pipeline::{Encoding, Tokenizer};
+use crate::pipeline::{Encoding, EncodingRows, Tokenizer};
 
 /// Result of encoding one input; tokens are looked up lazily.
 #[pyclass(module = "wpiece._core", name = "Encoding", frozen)]
 pub struct PyEncoding {
-    pub(crate) enc: Encoding,
+    pub(crate) enc: Source,
     pub(crate) tokens: TokenStrings,
+}
+
+/// Where an encoding's columns live.
+pub(crate) enum Source {
+    Owned(Encoding),
+    /// Row `row` of a batch of single inputs, made when read.
+    Row {
+        rows: Arc<EncodingRows>,
+        row: usize,
+    },
+}
+
+impl Source {
+    fn encoding(&self) -> Cow<'_, Encoding> {
+        match self {
+            Source::Owned(e) => Cow::Borrowed(e),
+            Source::Row { rows, row } => Cow::Owned(rows.encoding(*row)),
+        }
+    }
+
+    fn ids(&self) -> Vec<u32> {
+        match self {
+            Source::Owned(e) => e.ids.clone(),
+            Source::Row { rows, row } => rows.ids(*row),
+        }
+    }
+
+    fn attention_mask(&self) -> Cow<'_, [u8]> {
+        match self {
+            Source::Owned(e) => Cow::Borrowed(&e.attention_mask),
+            Source::Row { rows, row } => Cow::Owned(rows.attention_mask(*row)),
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Source::Owned(e) => e.len(),
+            Source::Row { rows, row } => rows.len(*row),
+        }
+    }
 }
 
 /// Where an encoding's token strings come from.
@@ -42,11 +85,14 @@ type EncodingState = (
 impl PyEncoding {
     #[getter]
     fn ids(&self) -> Vec<u32> {
-        self.enc.ids.clone()
+        self.enc.ids()
     }
     #[getter]
     fn type_ids(&self) -> Vec<u32> {
-        self.enc.type_ids.clone()
+        match &self.enc {
+            Source::Owned(e) => e.type_ids.clone(),
+            Source::Row { rows, row } => rows.type_ids(*row),
+        }
     }
     #[getter]
     fn tokens(&self) -> Vec<String> {
@@ -54,10 +100,10 @@ impl PyEncoding {
             TokenStrings::Owned(tokens) => return tokens.clone(),
             TokenStrings::Lazy { tok, pad_token } => (tok, pad_token),
         };
-        let e = &self.enc;
-        e.ids
+        self.enc
+            .ids()
             .iter()
-            .zip(&e.attention_mask)
+            .zip(self.enc.attention_mask().iter())
             .map(|(&i, &attended)| match (pad_token, attended) {
                 // Only padding is not attended to.
                 (Some(pad), 0) => pad.to_string(),
@@ -79,13 +125,13 @@ impl PyEncoding {
             ));
         }
         Ok(Self {
-            enc: Encoding {
+            enc: Source::Owned(Encoding {
                 ids,
                 type_ids,
                 offsets,
                 special_tokens_mask,
                 attention_mask,
-            },
+            }),
             tokens: TokenStrings::Owned(tokens),
         })
     }
@@ -93,36 +139,43 @@ impl PyEncoding {
     /// Pickles as plain values, token strings included (no tokenizer).
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (EncodingState,))> {
         let rebuild = py.get_type::<Self>().getattr("_from_state")?;
-        let e = &self.enc;
+        let e = self.enc.encoding().into_owned();
         let state = (
-            e.ids.clone(),
-            e.type_ids.clone(),
+            e.ids,
+            e.type_ids,
             self.tokens(),
-            e.offsets.clone(),
-            e.special_tokens_mask.clone(),
-            e.attention_mask.clone(),
+            e.offsets,
+            e.special_tokens_mask,
+            e.attention_mask,
         );
         Ok((rebuild, (state,)))
     }
 
     fn __eq__(&self, other: &Self) -> bool {
-        self.enc == other.enc && self.tokens() == other.tokens()
+        self.enc.encoding() == other.enc.encoding() && self.tokens() == other.tokens()
     }
     #[getter]
     fn offsets(&self) -> Vec<(u32, u32)> {
-        self.enc.offsets.clone()
+        match &self.enc {
+            Source::Owned(e) => e.offsets.clone(),
+            Source::Row { rows, row } => rows.offsets(*row),
+        }
     }
     #[getter]
     fn attention_mask(&self) -> Vec<u32> {
-        self.enc.attention_mask.iter().map(|&x| x as u32).collect()
-    }
-    #[getter]
-    fn special_tokens_mask(&self) -> Vec<u32> {
         self.enc
-            .special_tokens_mask
+            .attention_mask()
             .iter()
             .map(|&x| x as u32)
             .collect()
+    }
+    #[getter]
+    fn special_tokens_mask(&self) -> Vec<u32> {
+        let mask = match &self.enc {
+            Source::Owned(e) => Cow::Borrowed(&e.special_tokens_mask[..]),
+            Source::Row { rows, row } => Cow::Owned(rows.special_tokens_mask(*row)),
+        };
+        mask.iter().map(|&x| x as u32).collect()
     }
     fn __len__(&self) -> usize {
         self.enc.len()

@@ -8,7 +8,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
-use super::encoding::{PyEncoding, TokenStrings};
+use super::encoding::{PyEncoding, Source, TokenStrings};
 use super::errors::{guard, interruptible};
 use super::text::{text_bytes, TextList};
 use crate::hf_json;
@@ -122,7 +122,7 @@ impl PyTokenizer {
 
     fn wrap(&self, enc: Encoding, pad_token: Option<&Arc<str>>) -> PyEncoding {
         PyEncoding {
-            enc,
+            enc: Source::Owned(enc),
             tokens: TokenStrings::Lazy {
                 tok: Arc::clone(&self.inner),
                 pad_token: pad_token.cloned(),
@@ -295,6 +295,37 @@ impl PyTokenizer {
     ) -> PyResult<Vec<PyEncoding>> {
         let pad = padding_setting(&self.inner, padding)?;
         let pad_token: Option<Arc<str>> = pad.as_ref().map(|p| Arc::from(p.pad_token.as_str()));
+        if pairs.is_none() {
+            // Single inputs: one flat batch, each Encoding a row of it.
+            let items = TextList::extract(texts)?;
+            let texts = items.strs()?;
+            let trunc = truncation_setting(truncation)?;
+            let rows = interruptible(py, text_bytes(&texts), |cancel| {
+                parallel::install(num_threads, || {
+                    self.inner.encode_batch_rows(
+                        &texts,
+                        add_special_tokens,
+                        trunc.as_ref(),
+                        pad.as_ref(),
+                        cancel,
+                    )
+                })?
+            })?;
+            let rows = Arc::new(rows);
+            let tokens = || TokenStrings::Lazy {
+                tok: Arc::clone(&self.inner),
+                pad_token: pad_token.clone(),
+            };
+            return Ok((0..rows.rows())
+                .map(|row| PyEncoding {
+                    enc: Source::Row {
+                        rows: Arc::clone(&rows),
+                        row,
+                    },
+                    tokens: tokens(),
+                })
+                .collect());
+        }
         let encs = self.run_batch(
             py,
             texts,
