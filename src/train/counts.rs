@@ -12,6 +12,7 @@ use indexmap::IndexMap;
 use rayon::prelude::*;
 use rustc_hash::FxBuildHasher;
 
+use super::short_words::{IndexedCounts, ShortWords};
 use crate::cancel::Cancel;
 use crate::error::{Error, Result};
 use crate::normalizer::NormalizerConfig;
@@ -79,6 +80,29 @@ impl WordCounts {
     }
 }
 
+impl IndexedCounts for WordCounts {
+    fn add(&mut self, word: &str, count: u64) {
+        WordCounts::add(self, word, count);
+    }
+
+    fn add_indexed(&mut self, word: &str, count: u64) -> usize {
+        match self.map.get_full_mut(word) {
+            Some((i, _, c)) => {
+                *c += count;
+                i
+            }
+            None => self.map.insert_full(word.into(), count).0,
+        }
+    }
+
+    #[inline]
+    fn add_at(&mut self, index: usize, count: u64) {
+        if let Some((_, c)) = self.map.get_index_mut(index) {
+            *c += count;
+        }
+    }
+}
+
 /// How text becomes words for counting: the encoder's own normalizer and pre-tokenizer.
 #[derive(Clone, Debug, Default)]
 pub struct WordSplitter {
@@ -87,16 +111,16 @@ pub struct WordSplitter {
 }
 
 impl WordSplitter {
-    fn count_into(&self, doc: &str, out: &mut WordCounts) {
+    fn count_into(&self, doc: &str, out: &mut WordCounts, short: &mut ShortWords) {
         match &self.normalizer {
             Some(n) => {
                 let text = n.normalize_text(doc);
                 self.pre_tokenizer
-                    .split(&text, |w| out.add(&text[w.start..w.end], 1));
+                    .split(&text, |w| short.add(&text[w.start..w.end], out));
             }
             None => self
                 .pre_tokenizer
-                .split(doc, |w| out.add(&doc[w.start..w.end], 1)),
+                .split(doc, |w| short.add(&doc[w.start..w.end], out)),
         }
     }
 
@@ -107,6 +131,29 @@ impl WordSplitter {
         docs: &[S],
         cancel: &Cancel,
     ) -> Result<WordCounts> {
+        let mut out = WordCounts::default();
+        self.count_docs_into(docs, &mut out, cancel)?;
+        Ok(out)
+    }
+
+    /// [`WordSplitter::count_docs`], adding to `into` (whose words stay first).
+    pub fn count_docs_into<S: AsRef<str> + Sync>(
+        &self,
+        docs: &[S],
+        into: &mut WordCounts,
+        cancel: &Cancel,
+    ) -> Result<()> {
+        // One thread counts straight into the result: every part counted
+        // apart would hash and store its words once more to be merged.
+        if rayon::current_num_threads() == 1 {
+            let mut short = ShortWords::default();
+            for d in docs {
+                cancel.check()?;
+                self.count_into(d.as_ref(), into, &mut short);
+            }
+            short.flush_into(into);
+            return Ok(());
+        }
         // Chunks of similar byte size, so threads get even work.
         let total: usize = docs.iter().map(|d| d.as_ref().len()).sum();
         let target = (total / (rayon::current_num_threads() * 8)).max(1 << 16);
@@ -126,18 +173,19 @@ impl WordSplitter {
             .par_windows(2)
             .map(|b| {
                 let mut local = WordCounts::default();
+                let mut short = ShortWords::default();
                 for d in &docs[b[0]..b[1]] {
                     cancel.check()?;
-                    self.count_into(d.as_ref(), &mut local);
+                    self.count_into(d.as_ref(), &mut local, &mut short);
                 }
+                short.flush_into(&mut local);
                 Ok(local)
             })
             .collect::<Result<_>>()?;
-        let mut out = WordCounts::default();
         for p in parts {
-            out.merge(p);
+            into.merge(p);
         }
-        Ok(out)
+        Ok(())
     }
 
     /// Counts the words of a text file (plain or `.gz`), one document per
@@ -177,7 +225,7 @@ impl WordSplitter {
                 ))
             })?;
             let docs: Vec<&str> = text.lines().collect();
-            into.merge(self.count_docs(&docs, cancel)?);
+            self.count_docs_into(&docs, into, cancel)?;
             offset += buf.len() as u64;
             buf.clear();
             if eof_block {
@@ -208,7 +256,9 @@ mod tests {
             .unwrap();
         let mut sequential = WordCounts::default();
         for d in &docs {
-            splitter.count_into(d, &mut sequential);
+            let mut short = ShortWords::default();
+            splitter.count_into(d, &mut sequential, &mut short);
+            short.flush_into(&mut sequential);
         }
         let expected: Vec<(&str, u64)> = sequential.iter().collect();
         assert_eq!(all.iter().collect::<Vec<_>>(), expected);

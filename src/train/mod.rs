@@ -68,6 +68,7 @@ pub mod counts;
 pub mod gain;
 pub mod pairs;
 pub mod queue;
+mod short_words;
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
