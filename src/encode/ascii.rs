@@ -6,6 +6,7 @@
 use super::scan::end_of_alnum;
 use super::Encoder;
 use super::{Output, Span, WordScratch};
+use crate::ascii_words::{AsciiClass, AsciiClasses};
 use crate::cache::{self, word, Caches, WordCache};
 use crate::model::{Piece, WordPiece};
 use crate::normalizer::NormalizerConfig;
@@ -13,15 +14,6 @@ use crate::pre_tokenizer::PreTokenizer;
 
 /// Words found (and their cache slots requested) before any is emitted.
 const WORD_BATCH: usize = 32;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum AsciiClass {
-    Word,
-    Space,
-    Punct,
-    /// Needs the general path (dropped by cleaning).
-    Other,
-}
 
 /// What normalization plus pre-tokenization does to each ASCII byte.
 #[derive(Clone, Debug)]
@@ -43,27 +35,19 @@ impl AsciiTable {
         pre_tokenizer: PreTokenizer,
         model: &WordPiece,
     ) -> Self {
-        let mut class = [AsciiClass::Other; 256];
-        let mut lower = [0u8; 256];
+        let AsciiClasses {
+            class,
+            normalized: lower,
+        } = AsciiClasses::new(normalizer, pre_tokenizer);
         let mut single = [model.unk_id; 256];
         let mut pieces = Vec::new();
         for b in 0u8..128 {
-            let c = b as char;
-            // The byte after normalization; None: cleaning drops it (general path).
-            let Some(n) = normalizer.map_or(Some(c), |n| n.normalize_ascii(c)) else {
+            if class[b as usize] == AsciiClass::Other {
                 continue;
-            };
-            lower[b as usize] = n as u8;
+            }
             pieces.clear();
-            model.encode_word(&[n as u8], &mut pieces);
+            model.encode_word(&[lower[b as usize]], &mut pieces);
             single[b as usize] = pieces[0].id;
-            class[b as usize] = if n.is_whitespace() {
-                AsciiClass::Space
-            } else if pre_tokenizer == PreTokenizer::Bert && n.is_ascii_punctuation() {
-                AsciiClass::Punct
-            } else {
-                AsciiClass::Word
-            };
         }
         let lowercase = normalizer.is_some_and(|n| n.lowercase);
         let mut table = Self {

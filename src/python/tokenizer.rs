@@ -11,6 +11,8 @@ use pyo3::types::{PyDict, PyTuple};
 use super::encoding::{PyEncoding, Source, TokenStrings};
 use super::errors::{guard, interruptible};
 use super::text::{text_bytes, TextList};
+use crate::cancel::Cancel;
+use crate::error::Error;
 use crate::hf_json;
 use crate::io;
 use crate::model::{Vocab, WordPieceConfig};
@@ -116,6 +118,26 @@ impl PyTokenizer {
                     padding.as_ref(),
                     cancel,
                 )
+            })?
+        })
+    }
+
+    /// Runs `op` on the single texts of a Python list, on the call's thread
+    /// pool, with the GIL released and Ctrl-C watched.
+    fn over_texts<T: Send>(
+        &self,
+        py: Python<'_>,
+        texts: &Bound<'_, PyAny>,
+        truncation: TruncationArg,
+        num_threads: Option<usize>,
+        op: impl Fn(&Tokenizer, &[&str], Option<&Truncation>, &Cancel) -> Result<T, Error> + Sync,
+    ) -> PyResult<T> {
+        let items = TextList::extract(texts)?;
+        let texts = items.strs()?;
+        let trunc = truncation_setting(truncation)?;
+        interruptible(py, text_bytes(&texts), |cancel| {
+            parallel::install(num_threads, || {
+                op(&self.inner, &texts, trunc.as_ref(), cancel)
             })?
         })
     }
@@ -297,20 +319,10 @@ impl PyTokenizer {
         let pad_token: Option<Arc<str>> = pad.as_ref().map(|p| Arc::from(p.pad_token.as_str()));
         if pairs.is_none() {
             // Single inputs: one flat batch, each Encoding a row of it.
-            let items = TextList::extract(texts)?;
-            let texts = items.strs()?;
-            let trunc = truncation_setting(truncation)?;
-            let rows = interruptible(py, text_bytes(&texts), |cancel| {
-                parallel::install(num_threads, || {
-                    self.inner.encode_batch_rows(
-                        &texts,
-                        add_special_tokens,
-                        trunc.as_ref(),
-                        pad.as_ref(),
-                        cancel,
-                    )
-                })?
-            })?;
+            let rows =
+                self.over_texts(py, texts, truncation, num_threads, |tok, t, trunc, c| {
+                    tok.encode_batch_rows(t, add_special_tokens, trunc, pad.as_ref(), c)
+                })?;
             let rows = Arc::new(rows);
             let tokens = || TokenStrings::Lazy {
                 tok: Arc::clone(&self.inner),
@@ -399,19 +411,8 @@ impl PyTokenizer {
         num_threads: Option<usize>,
         return_offsets: bool,
     ) -> PyResult<Bound<'py, PyTuple>> {
-        let items = TextList::extract(texts)?;
-        let texts = items.strs()?;
-        let trunc = truncation_setting(truncation)?;
-        let flat = interruptible(py, text_bytes(&texts), |cancel| {
-            parallel::install(num_threads, || {
-                self.inner.encode_batch_flat(
-                    &texts,
-                    add_special_tokens,
-                    trunc.as_ref(),
-                    return_offsets,
-                    cancel,
-                )
-            })?
+        let flat = self.over_texts(py, texts, truncation, num_threads, |tok, t, trunc, c| {
+            tok.encode_batch_flat(t, add_special_tokens, trunc, return_offsets, c)
         })?;
         let rows: Vec<i64> = flat.rows.into_iter().map(|r| r as i64).collect();
         let ids = flat.ids.into_pyarray(py).into_any();

@@ -13,6 +13,7 @@ use rayon::prelude::*;
 use rustc_hash::FxBuildHasher;
 
 use super::short_words::{IndexedCounts, ShortWords};
+use crate::ascii_words::AsciiClasses;
 use crate::cancel::Cancel;
 use crate::error::{Error, Result};
 use crate::normalizer::NormalizerConfig;
@@ -103,6 +104,14 @@ impl IndexedCounts for WordCounts {
     }
 }
 
+/// What one counting thread keeps from document to document.
+struct CountScratch {
+    ascii: AsciiClasses,
+    short: ShortWords,
+    /// The normalized bytes of the word being counted.
+    word: Vec<u8>,
+}
+
 /// How text becomes words for counting: the encoder's own normalizer and pre-tokenizer.
 #[derive(Clone, Debug, Default)]
 pub struct WordSplitter {
@@ -111,7 +120,17 @@ pub struct WordSplitter {
 }
 
 impl WordSplitter {
-    fn count_into(&self, doc: &str, out: &mut WordCounts, short: &mut ShortWords) {
+    /// Counts the words of `doc`: an ASCII document in one pass over its
+    /// bytes when the table handles all of them, else normalized then split.
+    fn count_into(&self, doc: &str, out: &mut WordCounts, scratch: &mut CountScratch) {
+        let CountScratch { ascii, short, word } = scratch;
+        if doc.is_ascii() && ascii.words(doc, word, |w| short.add(w, out)) {
+            return;
+        }
+        self.count_general(doc, out, short);
+    }
+
+    fn count_general(&self, doc: &str, out: &mut WordCounts, short: &mut ShortWords) {
         match &self.normalizer {
             Some(n) => {
                 let text = n.normalize_text(doc);
@@ -121,6 +140,14 @@ impl WordSplitter {
             None => self
                 .pre_tokenizer
                 .split(doc, |w| short.add(&doc[w.start..w.end], out)),
+        }
+    }
+
+    fn scratch(&self) -> CountScratch {
+        CountScratch {
+            ascii: AsciiClasses::new(self.normalizer.as_ref(), self.pre_tokenizer),
+            short: ShortWords::default(),
+            word: Vec::new(),
         }
     }
 
@@ -146,12 +173,12 @@ impl WordSplitter {
         // One thread counts straight into the result: every part counted
         // apart would hash and store its words once more to be merged.
         if rayon::current_num_threads() == 1 {
-            let mut short = ShortWords::default();
+            let mut scratch = self.scratch();
             for d in docs {
                 cancel.check()?;
-                self.count_into(d.as_ref(), into, &mut short);
+                self.count_into(d.as_ref(), into, &mut scratch);
             }
-            short.flush_into(into);
+            scratch.short.flush_into(into);
             return Ok(());
         }
         // Chunks of similar byte size, so threads get even work.
@@ -173,12 +200,12 @@ impl WordSplitter {
             .par_windows(2)
             .map(|b| {
                 let mut local = WordCounts::default();
-                let mut short = ShortWords::default();
+                let mut scratch = self.scratch();
                 for d in &docs[b[0]..b[1]] {
                     cancel.check()?;
-                    self.count_into(d.as_ref(), &mut local, &mut short);
+                    self.count_into(d.as_ref(), &mut local, &mut scratch);
                 }
-                short.flush_into(&mut local);
+                scratch.short.flush_into(&mut local);
                 Ok(local)
             })
             .collect::<Result<_>>()?;
@@ -257,7 +284,7 @@ mod tests {
         let mut sequential = WordCounts::default();
         for d in &docs {
             let mut short = ShortWords::default();
-            splitter.count_into(d, &mut sequential, &mut short);
+            splitter.count_general(d, &mut sequential, &mut short);
             short.flush_into(&mut sequential);
         }
         let expected: Vec<(&str, u64)> = sequential.iter().collect();
@@ -265,5 +292,68 @@ mod tests {
         assert_eq!(single.iter().collect::<Vec<_>>(), expected);
         assert_eq!(expected[0].0, "w0");
         assert_eq!(expected[1].0, "common");
+    }
+
+    #[test]
+    fn ascii_documents_count_as_the_general_path_in_every_configuration() {
+        // Every ASCII byte, control characters and runs of one class included.
+        let alphabet: Vec<char> = (0u8..128).map(char::from).collect();
+        let mut state = 11u64;
+        let docs: Vec<String> = (0..3000)
+            .map(|_| {
+                let mut d = String::new();
+                state = state.wrapping_mul(6364136223846793005).wrapping_add(1);
+                let len = (state >> 58) as usize;
+                for _ in 0..len {
+                    state = state.wrapping_mul(6364136223846793005).wrapping_add(1);
+                    let r = (state >> 33) as usize;
+                    // Mostly letters and spaces, so that words repeat.
+                    d.push(match r % 4 {
+                        0 => alphabet[r / 4 % 128],
+                        1 => ' ',
+                        _ => ['a', 'B', 'c', '1', '.', 'E'][r / 4 % 6],
+                    });
+                }
+                d
+            })
+            .collect();
+        let normalizers = [
+            None,
+            Some(NormalizerConfig::default()),
+            Some(NormalizerConfig {
+                lowercase: false,
+                ..Default::default()
+            }),
+            Some(NormalizerConfig {
+                clean_text: false,
+                ..Default::default()
+            }),
+        ];
+        let mut fast_taken = 0;
+        for normalizer in normalizers {
+            for pre_tokenizer in [PreTokenizer::Bert, PreTokenizer::Whitespace] {
+                let splitter = WordSplitter {
+                    normalizer: normalizer.clone(),
+                    pre_tokenizer,
+                };
+                let (mut fast, mut general) = (WordCounts::default(), WordCounts::default());
+                let mut scratch = splitter.scratch();
+                let mut short = ShortWords::default();
+                for d in &docs {
+                    fast_taken += scratch.ascii.words(d, &mut Vec::new(), |_| ()) as usize;
+                    splitter.count_into(d, &mut fast, &mut scratch);
+                    splitter.count_general(d, &mut general, &mut short);
+                }
+                scratch.short.flush_into(&mut fast);
+                short.flush_into(&mut general);
+                assert_eq!(
+                    fast.iter().collect::<Vec<_>>(),
+                    general.iter().collect::<Vec<_>>(),
+                    "{normalizer:?} {pre_tokenizer:?}"
+                );
+            }
+        }
+        // Both paths were taken: documents with control bytes go the general way.
+        assert!(fast_taken > 3000 && fast_taken < 8 * 3000, "{fast_taken}");
     }
 }
