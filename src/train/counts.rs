@@ -181,9 +181,11 @@ impl WordSplitter {
             scratch.short.flush_into(into);
             return Ok(());
         }
-        // Chunks of similar byte size, so threads get even work.
+        // One part of similar byte size per thread: each part's words are
+        // hashed once more when merged, on one thread (eight parts a thread
+        // made two threads slower than one).
         let total: usize = docs.iter().map(|d| d.as_ref().len()).sum();
-        let target = (total / (rayon::current_num_threads() * 8)).max(1 << 16);
+        let target = (total / rayon::current_num_threads()).max(1 << 16);
         let mut bounds = vec![0usize];
         let mut acc = 0usize;
         for (i, d) in docs.iter().enumerate() {
@@ -225,7 +227,8 @@ impl WordSplitter {
             Box::new(file)
         };
         let mut reader = BufReader::with_capacity(1 << 20, reader);
-        const BLOCK: usize = 4 << 20;
+        // Large blocks: each starts its parts' tables afresh.
+        const BLOCK: usize = 16 << 20;
         let mut buf: Vec<u8> = Vec::with_capacity(BLOCK + (1 << 16));
         let mut offset: u64 = 0;
         loop {
