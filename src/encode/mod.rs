@@ -36,7 +36,6 @@ pub use batch::{FlatBatch, Rows};
 
 use crate::added_tokens::AddedTokens;
 use crate::cache;
-use crate::cancel::Cancel;
 use crate::error::{Error, Result};
 use crate::model::{Piece, Vocab, WordPiece};
 use crate::normalizer::{Normalized, NormalizerConfig};
@@ -152,29 +151,6 @@ impl Encoder {
     /// Appends the ids (and, if asked, offsets) of one sequence to `out`.
     pub fn encode_into(&self, text: &str, out: &mut Output) {
         self.encode_before(text, None, out, &mut Scratch::default());
-    }
-
-    /// Encodes `texts` one after another with one set of buffers, handing
-    /// each text's output to `each`: a batch of separate results without an
-    /// allocation per text for the engine's own buffers. Stops with
-    /// `Error::Interrupted` soon after `cancel` is raised.
-    pub fn encode_each<T>(
-        &self,
-        texts: &[&str],
-        cancel: &Cancel,
-        mut each: impl FnMut(&Output) -> Result<T>,
-    ) -> Result<Vec<T>> {
-        let mut out = Output::new(true);
-        let mut scratch = Scratch::default();
-        let mut results = Vec::with_capacity(texts.len());
-        for (i, text) in texts.iter().enumerate() {
-            cancel.check()?;
-            out.ids.clear();
-            out.offsets.clear();
-            self.encode_before(text, texts.get(i + 1).copied(), &mut out, &mut scratch);
-            results.push(each(&out)?);
-        }
-        Ok(results)
     }
 
     /// [`Encoder::encode_into`], told which text comes next (so its first

@@ -35,38 +35,6 @@ impl Encoding {
         }
     }
 
-    /// The encoding of one single input from the engine's output: its first
-    /// `keep` tokens, framed as `[CLS] ... [SEP]` when `frame` gives their
-    /// ids. The same columns as `from_sequence` then `PostProcessor::frame`,
-    /// allocated once at their final size.
-    pub fn single(out: &Output, keep: usize, frame: Option<(u32, u32)>) -> Self {
-        let len = keep + if frame.is_some() { 2 } else { 0 };
-        let mut e = Self {
-            ids: Vec::with_capacity(len),
-            type_ids: vec![0; len],
-            offsets: Vec::with_capacity(len),
-            special_tokens_mask: vec![0; len],
-            attention_mask: vec![1; len],
-        };
-        if let Some((cls, _)) = frame {
-            e.ids.push(cls);
-            e.offsets.push((0, 0));
-        }
-        e.ids.extend_from_slice(&out.ids[..keep]);
-        e.offsets.extend(
-            out.offsets[..2 * keep]
-                .chunks_exact(2)
-                .map(|p| (p[0], p[1])),
-        );
-        if let Some((_, sep)) = frame {
-            e.ids.push(sep);
-            e.offsets.push((0, 0));
-            e.special_tokens_mask[0] = 1;
-            e.special_tokens_mask[len - 1] = 1;
-        }
-        e
-    }
-
     pub(crate) fn push(&mut self, id: u32, type_id: u32, offsets: (u32, u32), special: bool) {
         self.ids.push(id);
         self.type_ids.push(type_id);
@@ -166,10 +134,6 @@ impl EncodingRows {
         self.content_len(row).max(self.padded_len)
     }
 
-    fn pads(&self, row: usize) -> usize {
-        self.len(row) - self.content_len(row)
-    }
-
     pub fn ids(&self, row: usize) -> Vec<u32> {
         let (a, b) = self.bounds(row);
         let mut v = Vec::with_capacity(self.len(row));
@@ -223,11 +187,6 @@ impl EncodingRows {
             attention_mask: self.attention_mask(row),
         }
     }
-
-    /// Whether `row` has padding (its last tokens are not attended to).
-    pub fn padded(&self, row: usize) -> bool {
-        self.pads(row) > 0
-    }
 }
 
 #[cfg(test)]
@@ -236,12 +195,12 @@ mod tests {
     use crate::pipeline::post_process::{concatenate, PostProcessor};
 
     #[test]
-    fn single_is_from_sequence_cut_and_framed() {
+    fn rows_are_the_sequence_cut_and_framed() {
         let post = PostProcessor {
             cls: ("[CLS]".into(), 101),
             sep: ("[SEP]".into(), 102),
         };
-        for n in 0..6 {
+        for n in 0..6u32 {
             let mut out = Output::new(true);
             for i in 0..n {
                 out.push(7 + i, (2 * i, 2 * i + 1));
@@ -256,11 +215,25 @@ mod tests {
                     0,
                 );
                 a.truncate(keep);
+                // What the flat engine writes for the row: framing ids get (0, 0).
+                let framed = FlatBatch {
+                    ids: [&[101], &out.ids[..keep], &[102]].concat(),
+                    offsets: [&[0, 0], &out.offsets[..2 * keep], &[0, 0]].concat(),
+                    rows: vec![0, keep + 2],
+                };
+                let bare = FlatBatch {
+                    ids: out.ids[..keep].to_vec(),
+                    offsets: out.offsets[..2 * keep].to_vec(),
+                    rows: vec![0, keep],
+                };
                 assert_eq!(
-                    Encoding::single(&out, keep, Some((101, 102))),
+                    EncodingRows::new(framed, true, None).encoding(0),
                     post.frame(a.clone(), None)
                 );
-                assert_eq!(Encoding::single(&out, keep, None), concatenate(a, None));
+                assert_eq!(
+                    EncodingRows::new(bare, false, None).encoding(0),
+                    concatenate(a, None)
+                );
             }
         }
     }

@@ -283,7 +283,11 @@ impl Tokenizer {
             }
         }
         let mut out: Vec<Encoding> = match pairs {
-            None => self.encode_singles(texts, add_special_tokens, truncation, cancel)?,
+            None => {
+                let rows =
+                    self.encode_batch_rows(texts, add_special_tokens, truncation, None, cancel)?;
+                (0..rows.rows()).map(|r| rows.encoding(r)).collect()
+            }
             Some(pairs) => texts
                 .par_iter()
                 .zip(pairs)
@@ -295,40 +299,6 @@ impl Tokenizer {
         };
         pad_batch(&mut out, padding)?;
         Ok(out)
-    }
-
-    /// Single inputs of a batch: each part of the batch through one set of
-    /// engine buffers, each `Encoding` built once at its final size (what
-    /// `encode_with` gives, without its per-text buffers and copies).
-    fn encode_singles(
-        &self,
-        texts: &[&str],
-        add_special_tokens: bool,
-        truncation: Option<&Truncation>,
-        cancel: &Cancel,
-    ) -> Result<Vec<Encoding>> {
-        texts.iter().try_for_each(|t| check_length(t.len()))?;
-        let post = self.post_processor_if(add_special_tokens);
-        let n_added = post.map_or(0, |p| p.added_tokens(false));
-        let frame = post.map(|p| (p.cls.1, p.sep.1));
-        let part = match rayon::current_num_threads() {
-            1 => texts.len(),
-            threads => texts.len().div_ceil(threads * 16),
-        };
-        let parts: Vec<Vec<Encoding>> = texts
-            .par_chunks(part.max(1))
-            .map(|part| {
-                self.encoder.encode_each(part, cancel, |out| {
-                    let n = out.ids.len();
-                    let keep = match truncation {
-                        Some(t) => t.single_len(n, n_added)?,
-                        None => n,
-                    };
-                    Ok(Encoding::single(out, keep, frame))
-                })
-            })
-            .collect::<Result<_>>()?;
-        Ok(parts.into_iter().flatten().collect())
     }
 
     /// Ids of many single texts as one flat vector plus row bounds (length
@@ -367,12 +337,8 @@ impl Tokenizer {
                     },
                     cancel,
                 )?;
-                if flat
-                    .rows
-                    .windows(2)
-                    .any(|r| (r[1] - r[0]).saturating_sub(n_added) > budget)
-                {
-                    return Err(Error::Value("truncation 'only_second' needs a pair".into()));
+                for r in flat.rows.windows(2) {
+                    t.single_len((r[1] - r[0]).saturating_sub(n_added), n_added)?;
                 }
                 Ok(flat)
             }

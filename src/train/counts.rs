@@ -124,7 +124,8 @@ impl WordSplitter {
     /// bytes when the table handles all of them, else normalized then split.
     fn count_into(&self, doc: &str, out: &mut WordCounts, scratch: &mut CountScratch) {
         let CountScratch { ascii, short, word } = scratch;
-        if doc.is_ascii() && ascii.words(doc, word, |w| short.add(w, out)) {
+        // Bytes past ASCII are of class `Other`: `words` declines those documents.
+        if ascii.words(doc, word, |w| short.add(w, out)) {
             return;
         }
         self.count_general(doc, out, short);
