@@ -365,3 +365,33 @@ def test_hypothesis_encode_batch_rows_as_hf(docs, s) -> None:
     assert pickle.loads(pickle.dumps(got)) == got
     if s["padding"] is None:
         assert got == [wp.encode(d, add_special_tokens=add) for d in docs]
+
+
+@pytest.mark.parametrize("texts", [[], [""], ["", "a"], ["\x00", " ", "\u3000"], ["a " * 300]])
+@pytest.mark.parametrize("pad", [None, {}, {"length": 3}, {"length": 0, "pad_to_multiple_of": 5}])
+def test_edge_batches_of_rows_as_hf(texts, pad) -> None:
+    # Empty batches, empty and blank texts, rows longer than a fixed padding.
+    for add in (True, False):
+        hf, wp = hf_bert(), wp_bert()
+        if pad is not None:
+            hf.enable_padding(**pad)
+            wp.enable_padding(**pad)
+        expected = hf.encode_batch(texts, add_special_tokens=add)
+        got = wp.encode_batch(texts, add_special_tokens=add)
+        assert len(got) == len(expected)
+        for text, h, w in zip(texts, expected, got):
+            assert_same(h, w, text)
+
+
+def test_a_row_outlives_its_batch_and_tokenizer() -> None:
+    import gc
+    import pickle
+
+    wp = wp_bert()
+    encs = wp.encode_batch(["hello world", "x"], padding=True)
+    del wp
+    row = encs[1]
+    del encs
+    gc.collect()
+    assert row.tokens == ["[CLS]", "x", "[SEP]", "[PAD]"] and len(row) == 4
+    assert pickle.loads(pickle.dumps(row)) == row
