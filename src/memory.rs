@@ -2,7 +2,7 @@
 //! allocator returns to the kernel once joined.
 //!
 //! Output buffers of a big batch (hundreds of MB) and the chunk cache (up to
-//! 64 MiB) would otherwise be faulted in 4 KiB at a time, and random lookups
+//! 32 MiB) would otherwise be faulted in 4 KiB at a time, and random lookups
 //! in the cache would miss the TLB. Linux backs `MADV_HUGEPAGE` ranges with
 //! 2 MiB pages when transparent huge pages are enabled (the default setting
 //! "madvise" needs exactly this call).

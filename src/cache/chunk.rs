@@ -284,7 +284,7 @@ fn inline_offsets(ids: &[u32], offsets: &[u32], chars: u32, widths: &[u8]) -> bo
 }
 
 /// Empty slots; large tables ask for huge pages: lookups of rare chunks land
-/// anywhere in up to 64 MiB, and with 4 KiB pages most of them would also miss
+/// anywhere in up to 32 MiB, and with 4 KiB pages most of them would also miss
 /// the TLB (measured: about 15% faster encoding of the 103 MB English corpus).
 fn new_slots<const W: usize>(n: usize) -> Vec<Slot<W>> {
     crate::memory::huge_filled(n, Slot::EMPTY)
