@@ -10,6 +10,7 @@
 //! dependency; the PyO3 layer lives in `python/` behind the `python` feature.
 
 pub mod added_tokens;
+pub mod arrow;
 pub mod ascii_words;
 pub mod cache;
 pub mod cancel;

@@ -11,6 +11,8 @@ import pytest
 from tokenizers import Tokenizer as HFTokenizer
 
 import wpiece
+import wpiece.arrow
+import wpiece.counts
 import wpiece.documents
 import wpiece.report
 import wpiece.tokenizer
@@ -20,7 +22,15 @@ from conftest import TOKENIZER_JSON, VOCAB_TXT, hf_bert
 
 
 def test_docstring_examples_run() -> None:
-    for module in (wpiece, wpiece.documents, wpiece.tokenizer, wpiece.training, wpiece.report):
+    for module in (
+        wpiece,
+        wpiece.arrow,
+        wpiece.counts,
+        wpiece.documents,
+        wpiece.tokenizer,
+        wpiece.training,
+        wpiece.report,
+    ):
         result = doctest.testmod(module, raise_on_error=False)
         assert result.failed == 0, module.__name__
         assert result.attempted > 0

@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ._core import UnsupportedComponentError
+from .counts import WordCounts, count_words
 from .tokenizer import BERT_SPECIAL_TOKENS, Encoding, Tokenizer
 from .training import (
     Merge,
@@ -32,6 +33,8 @@ __all__ = [
     "TrainingOptions",
     "TrainingRecord",
     "UnsupportedComponentError",
+    "WordCounts",
+    "count_words",
     "sample_text_path",
     "sample_vocab_path",
     "train",

@@ -18,6 +18,7 @@ from typing import Any, Callable, Literal, Optional, TypeVar, Union, get_args
 
 from . import _core
 from ._rows import MergeRow
+from .counts import WordCounts, same_split_option
 from .documents import Files, PathLike, read_file, read_lines, resolve_files
 from .quality import TextStats
 from .tokenizer import BERT_SPECIAL_TOKENS, PreTokenizer, Tokenizer, UnknownMode
@@ -547,7 +548,7 @@ def train_from_iterator(
 
 @_takes_training_options
 def train_from_counts(
-    counts: Union[Mapping[str, int], Iterable[tuple[str, int]]],
+    counts: Union[WordCounts, Mapping[str, int], Iterable[tuple[str, int]]],
     vocab_size: int = DEFAULT_VOCAB_SIZE,
     **options: Any,
 ) -> Tokenizer:
@@ -555,6 +556,11 @@ def train_from_counts(
     the first-appearance order used to break ties; an ``end_of_word_suffix`` is
     appended to each). ``**options`` as in :func:`train`; the normalizer
     options only configure the returned tokenizer.
+
+    ``counts`` may be a :class:`wpiece.WordCounts` (from
+    :func:`wpiece.count_words`): the tokenizer then splits text as the counts
+    were split; its options are the defaults here, and a conflicting one is
+    a ``ValueError``.
 
     >>> import wpiece
     >>> counts = {"low": 5, "lower": 2, "newest": 6, "widest": 3}
@@ -566,6 +572,17 @@ def train_from_counts(
     'slow newest'
 
     """
+    if isinstance(counts, WordCounts):
+        counted = counts.options
+        for name, value in counted.items():
+            given = options.setdefault(name, value)
+            if not same_split_option(name, given, value, {**counted, **options}):
+                raise ValueError(
+                    f"the counts were made with {name}={value!r}; training with "
+                    f"{name}={given!r} would encode text otherwise than it was counted"
+                )
+        opts = _training_options("train_from_counts", vocab_size, options)
+        return _train(counts._core, opts)
     opts = _training_options("train_from_counts", vocab_size, options)
     items = list(counts.items()) if isinstance(counts, Mapping) else list(counts)
     for w, c in items:

@@ -2,6 +2,7 @@
 //! wrappers that convert arguments, release the GIL, call the core and
 //! convert the result. Errors map to Python exceptions in `errors`.
 
+mod arrow;
 mod encoding;
 mod errors;
 mod files;

@@ -2,7 +2,9 @@
 //! training a vocabulary from them.
 
 use pyo3::prelude::*;
+use pyo3::types::PyBytes;
 
+use super::arrow::ArrowChunk;
 use super::errors::{guard, interruptible, SIGNAL_POLL};
 use super::text::{text_bytes, TextList};
 use super::tokenizer::PyTokenizer;
@@ -11,6 +13,7 @@ use crate::normalizer::NormalizerConfig;
 use crate::parallel;
 use crate::quality;
 use crate::train::counts::{WordCounts, WordSplitter};
+use crate::train::counts_file::{self, CountingOptions};
 use crate::train::{self, TrainerConfig};
 
 /// Counts words of a corpus with the encoder's normalizer and pre-tokenizer.
@@ -159,6 +162,34 @@ impl PyWordCounter {
         Ok(())
     }
 
+    /// Counts the rows of an Arrow string array chunk (see `arrow.rs`); null
+    /// rows count nothing.
+    #[pyo3(signature = (offsets, data, validity, offset, length))]
+    fn add_arrow<'py>(
+        &mut self,
+        py: Python<'py>,
+        offsets: &Bound<'py, PyAny>,
+        data: numpy::PyReadonlyArray1<'py, u8>,
+        validity: Option<numpy::PyReadonlyArray1<'py, u8>>,
+        offset: usize,
+        length: usize,
+    ) -> PyResult<()> {
+        let chunk = ArrowChunk::extract(offsets, data, validity, offset, length)?;
+        let rows = chunk.rows()?;
+        let texts: Vec<&str> = rows.into_iter().flatten().collect();
+        let (splitter, threads) = (&self.splitter, self.num_threads);
+        let part = interruptible(py, text_bytes(&texts), |cancel| {
+            parallel::install(threads, || splitter.count_docs(&texts, cancel))?
+        })?;
+        self.counts.merge(part);
+        Ok(())
+    }
+
+    /// Whether `word` was counted.
+    fn contains(&self, word: &str) -> bool {
+        self.counts.contains(word)
+    }
+
     /// Counts a text file, plain or `.gz`, one document per line; on an
     /// error or Ctrl-C none of the file is counted.
     fn add_file(&mut self, py: Python<'_>, path: std::path::PathBuf) -> PyResult<()> {
@@ -182,6 +213,135 @@ impl PyWordCounter {
 
     fn __len__(&self) -> usize {
         self.counts.len()
+    }
+
+    /// The options words were split with, as a dict.
+    fn options(&self, py: Python<'_>) -> PyResult<PyObject> {
+        let json = serde_json::to_string(&CountingOptions::from(&self.splitter))
+            .map_err(|e| Error::Value(e.to_string()))?;
+        Ok(py.import("json")?.call_method1("loads", (json,))?.unbind())
+    }
+
+    /// Whether `other` splits text into the same words.
+    fn splits_as(&self, other: &PyWordCounter) -> bool {
+        self.splitter.splits_as(&other.splitter)
+    }
+
+    /// Adds `other`'s counts (its new words after these); a ValueError if it
+    /// split words otherwise, an OverflowError (and no change) if a count
+    /// would pass 2^64-1.
+    fn update(&mut self, py: Python<'_>, other: &PyWordCounter) -> PyResult<()> {
+        if !self.splitter.splits_as(&other.splitter) {
+            return Err(Error::Value(
+                "cannot merge word counts made with different options".into(),
+            )
+            .into());
+        }
+        let counts = &mut self.counts;
+        py.allow_threads(|| guard(|| counts.try_merge(&other.counts)))
+    }
+
+    /// A copy with its own counts.
+    fn copy(&self) -> Self {
+        Self {
+            splitter: self.splitter.clone(),
+            counts: self.counts.clone(),
+            num_threads: self.num_threads,
+        }
+    }
+
+    /// The count of `word` (0 if never counted).
+    fn get(&self, word: &str) -> u64 {
+        self.counts.get(word)
+    }
+
+    /// The sum of all counts.
+    fn total(&self) -> u128 {
+        self.counts.total()
+    }
+
+    /// Drops words counted fewer than `min_count` times.
+    fn prune(&mut self, min_count: u64) {
+        self.counts.prune(min_count);
+    }
+
+    /// The `n` most frequent words (all if None), ties in first-appearance order.
+    #[pyo3(signature = (n=None))]
+    fn most_common(&self, n: Option<usize>) -> Vec<(String, u64)> {
+        self.counts
+            .most_common(n)
+            .into_iter()
+            .map(|(w, c)| (w.to_owned(), c))
+            .collect()
+    }
+
+    /// Same options, words, counts and order.
+    fn same_as(&self, other: &PyWordCounter) -> bool {
+        CountingOptions::from(&self.splitter) == CountingOptions::from(&other.splitter)
+            && self.counts.same_as(&other.counts)
+    }
+
+    /// The counts in the file format of `train::counts_file`.
+    fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let (counts, splitter) = (&self.counts, &self.splitter);
+        let data = interruptible(py, counts.len().saturating_mul(16), |cancel| {
+            counts_file::to_bytes(counts, splitter, cancel)
+        })?;
+        Ok(PyBytes::new(py, &data))
+    }
+
+    /// Counts from the bytes of `to_bytes`; `name` names the source in errors.
+    #[staticmethod]
+    #[pyo3(signature = (data, name="data", num_threads=None))]
+    fn from_bytes(
+        py: Python<'_>,
+        data: &[u8],
+        name: &str,
+        num_threads: Option<usize>,
+    ) -> PyResult<Self> {
+        parallel::check_threads(num_threads)?;
+        let (splitter, counts) = interruptible(py, data.len().saturating_mul(4), |cancel| {
+            counts_file::from_bytes(data, name, cancel)
+        })?;
+        Ok(Self {
+            splitter,
+            counts,
+            num_threads,
+        })
+    }
+
+    /// Writes the counts to `path` atomically (temp file + rename).
+    fn save(&self, py: Python<'_>, path: std::path::PathBuf) -> PyResult<()> {
+        let (counts, splitter) = (&self.counts, &self.splitter);
+        interruptible(py, counts.len().saturating_mul(16), |cancel| {
+            let data = counts_file::to_bytes(counts, splitter, cancel)?;
+            cancel.check()?;
+            crate::io::write_atomic(&path, &data)
+        })
+    }
+
+    /// Reads counts that `save` wrote.
+    #[staticmethod]
+    #[pyo3(signature = (path, num_threads=None))]
+    fn load(
+        py: Python<'_>,
+        path: std::path::PathBuf,
+        num_threads: Option<usize>,
+    ) -> PyResult<Self> {
+        parallel::check_threads(num_threads)?;
+        let (splitter, counts) = interruptible(py, usize::MAX, |cancel| {
+            let (mut file, meta) = crate::io::open_regular(&path)?;
+            let size = usize::try_from(meta.len()).unwrap_or(usize::MAX);
+            crate::memory::check_fits(size, "loading word counts")?;
+            let mut data = Vec::with_capacity(size);
+            std::io::Read::read_to_end(&mut file, &mut data).map_err(|e| Error::io(&path, e))?;
+            counts_file::from_bytes(&data, &path.display().to_string(), cancel)
+        })?;
+        Ok(Self {
+            splitter,
+            counts,
+            num_threads,
+        })
     }
 
     /// `(word, count)` pairs in first-appearance order.

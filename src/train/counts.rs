@@ -70,6 +70,81 @@ impl WordCounts {
         }
     }
 
+    /// Adds `other`'s counts, its new words after this map's, checking every
+    /// sum first: on overflow nothing changes.
+    pub fn try_merge(&mut self, other: &WordCounts) -> Result<()> {
+        for (w, &c) in &other.map {
+            if let Some(&mine) = self.map.get(w) {
+                mine.checked_add(c).ok_or_else(|| {
+                    Error::Overflow(format!("the count of {w:?} would exceed 2^64-1"))
+                })?;
+            }
+        }
+        self.map.reserve(other.len().min(1 << 20));
+        for (w, &c) in &other.map {
+            match self.map.get_mut(&**w) {
+                Some(mine) => *mine += c,
+                None => {
+                    self.map.insert(w.clone(), c);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Adds a word not yet present; false (and nothing changes) if it is.
+    pub fn insert_new(&mut self, word: String, count: u64) -> bool {
+        match self.map.entry(word.into_boxed_str()) {
+            indexmap::map::Entry::Occupied(_) => false,
+            indexmap::map::Entry::Vacant(v) => {
+                v.insert(count);
+                true
+            }
+        }
+    }
+
+    pub fn contains(&self, word: &str) -> bool {
+        self.map.contains_key(word)
+    }
+
+    /// The count of `word` (0 if never seen).
+    pub fn get(&self, word: &str) -> u64 {
+        self.map.get(word).copied().unwrap_or(0)
+    }
+
+    /// The sum of all counts (past 2^64 for huge corpora, hence u128).
+    pub fn total(&self) -> u128 {
+        self.map.values().map(|&c| c as u128).sum()
+    }
+
+    /// Drops the words counted fewer than `min_count` times; the others keep
+    /// their order.
+    pub fn prune(&mut self, min_count: u64) {
+        self.map.retain(|_, c| *c >= min_count);
+    }
+
+    /// The `n` most frequent words (all when `n` is None), most frequent
+    /// first, ties in first-appearance order.
+    pub fn most_common(&self, n: Option<usize>) -> Vec<(&str, u64)> {
+        let mut order: Vec<usize> = (0..self.map.len()).collect();
+        let rank = |&i: &usize| (std::cmp::Reverse(self.map[i]), i);
+        let n = n.unwrap_or(order.len()).min(order.len());
+        if n < order.len() && n > 0 {
+            order.select_nth_unstable_by_key(n - 1, rank);
+        }
+        order.truncate(n);
+        order.sort_unstable_by_key(rank);
+        order
+            .into_iter()
+            .filter_map(|i| self.map.get_index(i).map(|(w, &c)| (&**w, c)))
+            .collect()
+    }
+
+    /// Equal words and counts in the same order.
+    pub fn same_as(&self, other: &WordCounts) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+
     /// `(word, count)` pairs in first-appearance order.
     pub fn iter(&self) -> impl Iterator<Item = (&str, u64)> {
         self.map.iter().map(|(w, &c)| (&**w, c))
@@ -120,6 +195,23 @@ pub struct WordSplitter {
 }
 
 impl WordSplitter {
+    /// Whether both split every text into the same words (`strip_accents:
+    /// None` is the same as `lowercase`'s value).
+    pub fn splits_as(&self, other: &WordSplitter) -> bool {
+        let effective = |n: &Option<NormalizerConfig>| {
+            n.as_ref().map(|n| {
+                (
+                    n.clean_text,
+                    n.handle_chinese_chars,
+                    n.lowercase,
+                    n.strips_accents(),
+                )
+            })
+        };
+        self.pre_tokenizer == other.pre_tokenizer
+            && effective(&self.normalizer) == effective(&other.normalizer)
+    }
+
     /// Counts the words of `doc`: an ASCII document in one pass over its
     /// bytes when the table handles all of them, else normalized then split.
     fn count_into(&self, doc: &str, out: &mut WordCounts, scratch: &mut CountScratch) {
@@ -296,6 +388,48 @@ mod tests {
         assert_eq!(single.iter().collect::<Vec<_>>(), expected);
         assert_eq!(expected[0].0, "w0");
         assert_eq!(expected[1].0, "common");
+    }
+
+    fn counts(items: &[(&str, u64)]) -> WordCounts {
+        let mut c = WordCounts::default();
+        for &(w, n) in items {
+            c.add(w, n);
+        }
+        c
+    }
+
+    #[test]
+    fn merging_keeps_order_and_refuses_overflow_whole() {
+        let mut a = counts(&[("x", 1), ("y", u64::MAX - 1)]);
+        let b = counts(&[("z", 4), ("x", 2)]);
+        a.try_merge(&b).unwrap();
+        assert_eq!(
+            a.iter().collect::<Vec<_>>(),
+            [("x", 3), ("y", u64::MAX - 1), ("z", 4)]
+        );
+        let before = a.clone();
+        // "w" is new and comes first, but the overflow of "y" must leave no trace.
+        let c = counts(&[("w", 1), ("y", 2)]);
+        assert!(matches!(a.try_merge(&c), Err(Error::Overflow(_))));
+        assert!(a.same_as(&before));
+        assert!(!a.same_as(&counts(&[("y", u64::MAX - 1), ("x", 3), ("z", 4)])));
+    }
+
+    #[test]
+    fn most_common_breaks_ties_by_first_appearance() {
+        let c = counts(&[("a", 2), ("b", 5), ("c", 2), ("d", 5), ("e", 0)]);
+        let all = [("b", 5), ("d", 5), ("a", 2), ("c", 2), ("e", 0)];
+        assert_eq!(c.most_common(None), all);
+        for n in 0..7 {
+            assert_eq!(c.most_common(Some(n)), all[..n.min(5)]);
+        }
+        let mut p = c.clone();
+        p.prune(2);
+        assert_eq!(
+            p.iter().collect::<Vec<_>>(),
+            [("a", 2), ("b", 5), ("c", 2), ("d", 5)]
+        );
+        assert_eq!(c.total(), 14);
     }
 
     #[test]

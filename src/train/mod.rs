@@ -65,6 +65,7 @@
 //! parts that stand alone live beside it: `counts`, `gain`, `pairs`, `queue`.
 
 pub mod counts;
+pub mod counts_file;
 pub mod gain;
 pub mod pairs;
 pub mod queue;

@@ -1,0 +1,67 @@
+"""Arrow string columns handed to the core without a Python ``str`` per row.
+
+:func:`string_chunks` turns a pyarrow ``StringArray``, ``LargeStringArray``
+or ``ChunkedArray`` of them into the buffers of each chunk, as zero-copy
+numpy views; the core checks them (offsets in order and inside the data,
+UTF-8) before reading a row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, Optional
+
+import numpy as np
+
+__all__ = ["ArrowChunk", "string_chunks"]
+
+ArrowChunk = tuple[np.ndarray, np.ndarray, Optional[np.ndarray], int, int]
+"""``(offsets, data, validity, offset, length)`` of one string array chunk."""
+
+
+def _pyarrow() -> Any:
+    try:
+        import pyarrow  # type: ignore[import-untyped]
+    except ImportError as e:  # pragma: no cover - depends on the install
+        raise ImportError("Arrow input needs pyarrow: pip install 'wpiece[arrow]'") from e
+    return pyarrow
+
+
+def string_chunks(array: Any) -> Iterator[ArrowChunk]:
+    """The buffers of each chunk of a string column.
+
+    >>> import pyarrow as pa
+    >>> chunks = string_chunks(pa.array(["ab", "c"]))
+    >>> [(o.tolist(), bytes(d), v, off, n) for o, d, v, off, n in chunks]
+    [([0, 2, 3], b'abc', None, 0, 2)]
+    """
+    pa = _pyarrow()
+    if isinstance(array, pa.ChunkedArray):
+        chunks = array.chunks
+        kind = array.type
+    elif isinstance(array, pa.Array):
+        chunks = [array]
+        kind = array.type
+    else:
+        raise TypeError(f"expected a pyarrow Array or ChunkedArray, got {type(array).__name__}")
+    if pa.types.is_string(kind):
+        offset_type: Any = np.int32
+    elif pa.types.is_large_string(kind):
+        offset_type = np.int64
+    else:
+        raise TypeError(f"expected an Arrow string or large_string column, got {kind}")
+    for chunk in chunks:
+        validity, offsets, data = chunk.buffers()[:3]
+        n = len(chunk)
+        offsets_np = (
+            np.frombuffer(offsets, dtype=offset_type)
+            if offsets is not None
+            else np.zeros(chunk.offset + n + 1, dtype=offset_type)
+        )
+        data_np = np.frombuffer(data, dtype=np.uint8) if data is not None else np.zeros(0, np.uint8)
+        bits = (
+            np.frombuffer(validity, dtype=np.uint8)
+            if validity is not None and chunk.null_count > 0
+            else None
+        )
+        yield offsets_np, data_np, bits, chunk.offset, n

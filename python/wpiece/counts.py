@@ -1,0 +1,315 @@
+"""Word counts as a value: count a corpus in parts (files, machines, Spark or
+Ray partitions), merge the parts, keep them on disk, train on them.
+
+Counting is a map-reduce: :func:`count_words` counts one part,
+:class:`WordCounts` add up (``a + b``) keeping first-appearance order (``a``'s
+words, then ``b``'s new ones), so the parts of a corpus, counted apart and
+merged in order, train exactly the vocabulary that the whole corpus trains.
+
+>>> import wpiece
+>>> part1 = wpiece.count_words(["The cat sat.", "the dog"])
+>>> part2 = wpiece.count_words(["A cat!"])
+>>> counts = part1 + part2
+>>> counts.most_common(2)
+[('the', 2), ('cat', 2)]
+>>> len(counts), counts["dog"], counts.total()
+(7, 1, 9)
+>>> tok = wpiece.train_from_counts(counts, vocab_size=40)
+>>> tok.settings["lowercase"]
+True
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import Any, Optional, Union
+
+from . import _core
+from .documents import Files, PathLike, read_file, resolve_files
+from .tokenizer import PreTokenizer
+
+__all__ = ["COUNTING_OPTIONS", "WordCounts", "count_words"]
+
+COUNTING_OPTIONS: tuple[str, ...] = (
+    "normalize",
+    "lowercase",
+    "strip_accents",
+    "clean_text",
+    "handle_chinese_chars",
+    "pre_tokenizer",
+)
+"""The options that decide how text is split into words: the normalizer's and
+the pre-tokenizer's, as :class:`wpiece.TrainingOptions` names them."""
+
+_BUFFER_DOCS = 8192
+
+
+def _check_options(caller: str, options: dict[str, Any]) -> None:
+    unknown = [k for k in options if k not in COUNTING_OPTIONS]
+    if unknown:
+        raise TypeError(f"{caller}() got an unexpected keyword argument {unknown[0]!r}")
+
+
+def same_split_option(name: str, given: Any, counted: Any, merged: Mapping[str, Any]) -> bool:
+    """Whether option ``name`` splits words the same at both values: the
+    normalizer's options do not matter without a normalizer, and
+    ``strip_accents=None`` means ``lowercase``'s value."""
+    if name != "normalize" and name != "pre_tokenizer" and not merged.get("normalize", True):
+        return True
+    if name == "strip_accents":
+        lower = merged.get("lowercase", True)
+        return bool((lower if given is None else given) == (lower if counted is None else counted))
+    return bool(given == counted)
+
+
+class WordCounts:
+    """Word types in first-appearance order with their counts, and the
+    options they were split with.
+
+    Picklable, mergeable (``a + b``, ``a += b``, ``a.update(b)``; counts
+    split with other options refuse to merge), savable (:meth:`save`,
+    :meth:`load`: a compact, versioned, checksummed file). Made by
+    :func:`count_words`; :func:`wpiece.train_from_counts` trains on it.
+
+    >>> counts = WordCounts(lowercase=False)
+    >>> counts.add_texts(["Hello hello world"])
+    >>> counts.items()
+    [('Hello', 1), ('hello', 1), ('world', 1)]
+    >>> counts.options["lowercase"]
+    False
+    """
+
+    __slots__ = ("_core",)
+
+    def __init__(
+        self,
+        *,
+        normalize: bool = True,
+        lowercase: bool = True,
+        strip_accents: Optional[bool] = None,
+        clean_text: bool = True,
+        handle_chinese_chars: bool = True,
+        pre_tokenizer: PreTokenizer = "bert",
+        num_threads: Optional[int] = None,
+    ) -> None:
+        self._core = _core.WordCounter(
+            normalize=normalize,
+            lowercase=lowercase,
+            strip_accents=strip_accents,
+            clean_text=clean_text,
+            handle_chinese_chars=handle_chinese_chars,
+            pre_tokenizer=pre_tokenizer,
+            num_threads=num_threads,
+        )
+
+    @classmethod
+    def _wrap(cls, core: _core.WordCounter) -> WordCounts:
+        counts = cls.__new__(cls)
+        counts._core = core
+        return counts
+
+    # Counting -------------------------------------------------------------
+
+    def add_texts(self, texts: Iterable[str]) -> None:
+        """Counts the words of documents (buffered; counting runs without the GIL)."""
+        if isinstance(texts, (str, bytes)):
+            raise TypeError("expected an iterable of str, got a single str; wrap it in a list")
+        buffer: list[str] = []
+        for i, t in enumerate(texts):
+            if not isinstance(t, str):
+                raise TypeError(f"item {i} of the corpus is {type(t).__name__}, not str")
+            buffer.append(t)
+            if len(buffer) >= _BUFFER_DOCS:
+                self._core.add_texts(buffer)
+                buffer = []
+        if buffer:
+            self._core.add_texts(buffer)
+
+    def add_files(self, files: Files, *, jsonl_field: Optional[str] = None) -> None:
+        """Counts text files (paths, globs; ``.gz``; ``.jsonl`` with ``jsonl_field``)."""
+        for p in resolve_files(files):
+            if jsonl_field is None:
+                self._core.add_file(p)
+            else:
+                self.add_texts(read_file(p, jsonl_field))
+
+    def add_arrow(self, array: Any) -> None:
+        """Counts a pyarrow ``StringArray``, ``LargeStringArray`` or
+        ``ChunkedArray`` of them, read from its buffers (no Python ``str`` per
+        row); null rows count nothing."""
+        from .arrow import string_chunks
+
+        for chunk in string_chunks(array):
+            self._core.add_arrow(*chunk)
+
+    # Reading --------------------------------------------------------------
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """How words were split: the :data:`COUNTING_OPTIONS` as a dict."""
+        return dict(self._core.options())
+
+    def __len__(self) -> int:
+        return len(self._core)
+
+    def __getitem__(self, word: str) -> int:
+        """The count of ``word``; 0 if it was never counted (as ``Counter``)."""
+        if not isinstance(word, str):
+            raise TypeError(f"words are str, got {type(word).__name__}")
+        return self._core.get(word)
+
+    def __contains__(self, word: object) -> bool:
+        return isinstance(word, str) and self._core.contains(word)
+
+    def __iter__(self) -> Iterator[str]:
+        return (w for w, _ in self._core.items())
+
+    def items(self) -> list[tuple[str, int]]:
+        """``(word, count)`` pairs in first-appearance order."""
+        return self._core.items()
+
+    def total(self) -> int:
+        """The sum of all counts: the number of words counted."""
+        return self._core.total()
+
+    def most_common(self, n: Optional[int] = None) -> list[tuple[str, int]]:
+        """The ``n`` most frequent words (all if None), most frequent first,
+        ties in first-appearance order."""
+        if n is not None and (not isinstance(n, int) or isinstance(n, bool) or n < 0):
+            raise ValueError(f"n must be a non-negative int or None, got {n!r}")
+        return self._core.most_common(n)
+
+    # Changing -------------------------------------------------------------
+
+    def prune(self, min_count: int) -> WordCounts:
+        """Drops, in place, the words counted fewer than ``min_count`` times,
+        to bound memory on huge corpora (a word pruned from a part is lost
+        even if other parts hold it too: prune the merged counts when you
+        can). Returns ``self``."""
+        if not isinstance(min_count, int) or isinstance(min_count, bool) or min_count < 0:
+            raise ValueError(f"min_count must be a non-negative int, got {min_count!r}")
+        self._core.prune(min_count)
+        return self
+
+    def update(self, other: WordCounts) -> None:
+        """Adds ``other``'s counts in place; its new words come after these.
+        ``ValueError`` if ``other`` was split with other options."""
+        if not isinstance(other, WordCounts):
+            raise TypeError(f"can only merge WordCounts, got {type(other).__name__}")
+        self._core.update(other._core.copy() if other is self else other._core)
+
+    def copy(self) -> WordCounts:
+        return WordCounts._wrap(self._core.copy())
+
+    def __add__(self, other: object) -> WordCounts:
+        if not isinstance(other, WordCounts):
+            return NotImplemented
+        out = self.copy()
+        out.update(other)
+        return out
+
+    def __iadd__(self, other: object) -> WordCounts:
+        if not isinstance(other, WordCounts):
+            return NotImplemented
+        self.update(other)
+        return self
+
+    def __eq__(self, other: object) -> bool:
+        """Same options, words, counts and order."""
+        if not isinstance(other, WordCounts):
+            return NotImplemented
+        return self._core.same_as(other._core)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __repr__(self) -> str:
+        return f"WordCounts({len(self)} words, {self.total()} counted)"
+
+    # Persistence ----------------------------------------------------------
+
+    def save(self, path: PathLike) -> None:
+        """Writes the counts to ``path`` atomically (a temp file renamed over
+        it): gzip-compressed, versioned, with the options.
+
+        >>> import tempfile, os, wpiece
+        >>> path = os.path.join(tempfile.mkdtemp(), "counts.wpc")
+        >>> wpiece.count_words(["to be or not to be"]).save(path)
+        >>> WordCounts.load(path).most_common(1)
+        [('to', 2)]
+        """
+        self._core.save(Path(path))
+
+    @classmethod
+    def load(cls, path: PathLike) -> WordCounts:
+        """Reads counts that :meth:`save` wrote; a damaged or foreign file
+        raises ``ValueError`` saying why."""
+        return cls._wrap(_core.WordCounter.load(Path(path)))
+
+    def to_bytes(self) -> bytes:
+        """The bytes :meth:`save` writes."""
+        return self._core.to_bytes()
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> WordCounts:
+        """Counts from :meth:`to_bytes`'s bytes."""
+        return cls._wrap(_core.WordCounter.from_bytes(bytes(data)))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (WordCounts.from_bytes, (self.to_bytes(),))
+
+
+Source = Union[PathLike, Iterable[str], Any]
+"""What :func:`count_words` counts: a path or glob (``str`` or
+``os.PathLike``), a list of ``os.PathLike``, an iterable of ``str`` documents,
+or a pyarrow string array."""
+
+
+def _is_arrow(source: object) -> bool:
+    return type(source).__module__.startswith("pyarrow")
+
+
+def count_words(
+    source: Source,
+    *,
+    jsonl_field: Optional[str] = None,
+    num_threads: Optional[int] = None,
+    **options: Any,
+) -> WordCounts:
+    """Counts the words of a corpus, split as a tokenizer trained with the
+    same ``options`` (``lowercase``, ``strip_accents``, ``pre_tokenizer``...,
+    see :data:`COUNTING_OPTIONS`) splits them.
+
+    ``source``: a path or glob given as ``str`` or ``os.PathLike``, or a
+    list of ``os.PathLike`` (plain text or ``.gz``, one document per line;
+    ``.jsonl`` with ``jsonl_field``); any other iterable of ``str`` is taken
+    as the documents themselves (so a list of ``str`` is documents, not
+    paths); a pyarrow ``StringArray`` / ``LargeStringArray`` /
+    ``ChunkedArray`` is read from its buffers. ``num_threads`` caps the
+    counting threads.
+
+    >>> import wpiece
+    >>> counts = wpiece.count_words(wpiece.sample_text_path())
+    >>> counts.most_common(3)
+    [('and', 1018), (',', 841), ('the', 821)]
+    >>> wpiece.count_words(["Ünïcode"], lowercase=False).items()
+    [('Ünïcode', 1)]
+    """
+    _check_options("count_words", options)
+    counts = WordCounts(num_threads=num_threads, **options)
+    if isinstance(source, (str, os.PathLike)) or (
+        isinstance(source, (list, tuple))
+        and source
+        and all(isinstance(p, os.PathLike) for p in source)
+    ):
+        counts.add_files(source, jsonl_field=jsonl_field)
+    elif _is_arrow(source):
+        counts.add_arrow(source)
+    elif isinstance(source, bytes):
+        raise TypeError("expected a path, documents or an Arrow array, got bytes")
+    else:
+        if jsonl_field is not None:
+            raise ValueError("jsonl_field applies to files only")
+        counts.add_texts(source)
+    return counts

@@ -1,0 +1,398 @@
+//! Word counts on disk: a compact, versioned format, checked on load.
+//!
+//! Layout: the magic `b"wpcounts"`, a little-endian u32 version, then one
+//! gzip member holding the counting options as JSON (so counts made with
+//! other options are never mixed or trained as if they matched), the number
+//! of words, and per word its UTF-8 length, bytes and count, all lengths and
+//! counts as LEB128 varints. gzip's CRC-32 and length trailer catch a
+//! corrupted or cut file; anything after the member is refused.
+
+use std::io::{Read, Write};
+
+use flate2::bufread::GzDecoder;
+use flate2::write::GzEncoder;
+use flate2::Compression;
+use serde::{Deserialize, Serialize};
+
+use super::counts::{WordCounts, WordSplitter};
+use crate::cancel::Cancel;
+use crate::error::{Error, Result};
+use crate::memory::check_fits;
+use crate::normalizer::NormalizerConfig;
+
+pub const MAGIC: &[u8; 8] = b"wpcounts";
+pub const VERSION: u32 = 1;
+/// Words written or read between two checks for Ctrl-C.
+const CANCEL_STRIDE: usize = 1 << 14;
+
+/// The counting options, as the file (and Python) name them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CountingOptions {
+    pub normalize: bool,
+    pub lowercase: bool,
+    pub strip_accents: Option<bool>,
+    pub clean_text: bool,
+    pub handle_chinese_chars: bool,
+    pub pre_tokenizer: String,
+}
+
+impl From<&WordSplitter> for CountingOptions {
+    fn from(s: &WordSplitter) -> Self {
+        let n = s.normalizer.clone();
+        let d = NormalizerConfig::default();
+        let n_or = n.clone().unwrap_or(d);
+        Self {
+            normalize: n.is_some(),
+            lowercase: n_or.lowercase,
+            strip_accents: n_or.strip_accents,
+            clean_text: n_or.clean_text,
+            handle_chinese_chars: n_or.handle_chinese_chars,
+            pre_tokenizer: s.pre_tokenizer.name().to_owned(),
+        }
+    }
+}
+
+impl TryFrom<&CountingOptions> for WordSplitter {
+    type Error = Error;
+
+    fn try_from(o: &CountingOptions) -> Result<Self> {
+        Ok(WordSplitter {
+            normalizer: o.normalize.then_some(NormalizerConfig {
+                clean_text: o.clean_text,
+                handle_chinese_chars: o.handle_chinese_chars,
+                strip_accents: o.strip_accents,
+                lowercase: o.lowercase,
+            }),
+            pre_tokenizer: o.pre_tokenizer.parse()?,
+        })
+    }
+}
+
+fn write_varint(out: &mut impl Write, mut v: u64) -> std::io::Result<()> {
+    let mut buf = [0u8; 10];
+    let mut n = 0;
+    loop {
+        let byte = (v & 0x7f) as u8;
+        v >>= 7;
+        if v == 0 {
+            buf[n] = byte;
+            n += 1;
+            break;
+        }
+        buf[n] = byte | 0x80;
+        n += 1;
+    }
+    out.write_all(&buf[..n])
+}
+
+/// The file's bytes for `counts`, counted as `splitter` says.
+pub fn to_bytes(counts: &WordCounts, splitter: &WordSplitter, cancel: &Cancel) -> Result<Vec<u8>> {
+    let io = |e: std::io::Error| Error::Io(format!("writing word counts: {e}"));
+    let options = serde_json::to_vec(&CountingOptions::from(splitter))
+        .map_err(|e| Error::Value(e.to_string()))?;
+    // The body is built whole, then compressed in large writes (a write per
+    // word made gzip three times slower).
+    let mut body = Vec::new();
+    write_varint(&mut body, options.len() as u64).map_err(io)?;
+    body.extend_from_slice(&options);
+    write_varint(&mut body, counts.len() as u64).map_err(io)?;
+    for (i, (word, count)) in counts.iter().enumerate() {
+        if i.is_multiple_of(CANCEL_STRIDE) {
+            cancel.check()?;
+        }
+        write_varint(&mut body, word.len() as u64).map_err(io)?;
+        body.extend_from_slice(word.as_bytes());
+        write_varint(&mut body, count).map_err(io)?;
+    }
+    let mut out = MAGIC.to_vec();
+    out.extend_from_slice(&VERSION.to_le_bytes());
+    // Level 1: counts of a big corpus are hundreds of MB; the fastest level
+    // already takes most of what gzip can.
+    let mut gz = GzEncoder::new(out, Compression::fast());
+    for piece in body.chunks(1 << 20) {
+        cancel.check()?;
+        gz.write_all(piece).map_err(io)?;
+    }
+    gz.finish().map_err(io)
+}
+
+/// A cursor over the decompressed body.
+struct Body<'a> {
+    bytes: &'a [u8],
+    at: usize,
+    name: &'a str,
+}
+
+impl<'a> Body<'a> {
+    fn bad(&self, what: &str) -> Error {
+        Error::Value(format!(
+            "{}: not a valid word counts file ({what})",
+            self.name
+        ))
+    }
+
+    fn varint(&mut self) -> Result<u64> {
+        let mut v: u64 = 0;
+        for shift in (0..70).step_by(7) {
+            let Some(&b) = self.bytes.get(self.at) else {
+                return Err(self.bad("cut short"));
+            };
+            self.at += 1;
+            let low = (b & 0x7f) as u64;
+            if shift == 63 && low > 1 {
+                return Err(self.bad("a number past 2^64-1"));
+            }
+            v |= low << shift;
+            if b & 0x80 == 0 {
+                return Ok(v);
+            }
+        }
+        Err(self.bad("a number past 2^64-1"))
+    }
+
+    fn take(&mut self, len: u64) -> Result<&'a [u8]> {
+        let rest = (self.bytes.len() - self.at) as u64;
+        if len > rest {
+            return Err(self.bad("cut short"));
+        }
+        let out = &self.bytes[self.at..self.at + len as usize];
+        self.at += len as usize;
+        Ok(out)
+    }
+}
+
+/// Reads what [`to_bytes`] wrote; any other input is a `Error::Value`
+/// saying what is wrong, `name` naming the source.
+pub fn from_bytes(data: &[u8], name: &str, cancel: &Cancel) -> Result<(WordSplitter, WordCounts)> {
+    let bad = |what: &str| Error::Value(format!("{name}: not a valid word counts file ({what})"));
+    if data.len() < 12 || &data[..8] != MAGIC {
+        return Err(bad("no wpcounts header"));
+    }
+    let version = u32::from_le_bytes([data[8], data[9], data[10], data[11]]);
+    if version != VERSION {
+        return Err(Error::Value(format!(
+            "{name}: word counts format version {version}, this wpiece reads version {VERSION}"
+        )));
+    }
+    // Decompressed a piece at a time, what is held checked against memory
+    // before each piece: a small file may claim (or inflate to) anything.
+    let mut gz = GzDecoder::new(&data[12..]);
+    let mut body = Vec::new();
+    loop {
+        cancel.check()?;
+        let held = body.len().saturating_add(PIECE);
+        check_fits(held.saturating_mul(2), "loading word counts")?;
+        let got = (&mut gz)
+            .take(PIECE as u64)
+            .read_to_end(&mut body)
+            .map_err(|e| bad(&format!("corrupted or cut: {e}")))?;
+        if got < PIECE {
+            break;
+        }
+    }
+    // Reading to the end checked gzip's CRC and length; nothing may follow.
+    if !gz.into_inner().is_empty() {
+        return Err(bad("data after the end"));
+    }
+    let mut body = Body {
+        bytes: &body,
+        at: 0,
+        name,
+    };
+    let options_len = body.varint()?;
+    if options_len > 1 << 16 {
+        return Err(bad("options too long"));
+    }
+    let options: CountingOptions = serde_json::from_slice(body.take(options_len)?)
+        .map_err(|e| bad(&format!("options: {e}")))?;
+    let splitter = WordSplitter::try_from(&options)?;
+    let words = body.varint()?;
+    let mut counts = WordCounts::default();
+    for i in 0..words {
+        if i.is_multiple_of(CANCEL_STRIDE as u64) {
+            cancel.check()?;
+        }
+        let len = body.varint()?;
+        let word =
+            std::str::from_utf8(body.take(len)?).map_err(|_| bad("a word that is not UTF-8"))?;
+        let count = body.varint()?;
+        if !counts.insert_new(word.to_owned(), count) {
+            return Err(bad("a word listed twice"));
+        }
+    }
+    if body.at != body.bytes.len() {
+        return Err(bad("more words than it says"));
+    }
+    Ok((splitter, counts))
+}
+
+/// Bytes decompressed between two memory checks.
+const PIECE: usize = 16 << 20;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pre_tokenizer::PreTokenizer;
+
+    fn sample() -> (WordSplitter, WordCounts) {
+        let mut c = WordCounts::default();
+        for (w, n) in [
+            ("the", 5u64),
+            ("##a", 0),
+            ("日本", u64::MAX),
+            ("", 1),
+            ("x", 127),
+        ] {
+            c.add(w, n);
+        }
+        let s = WordSplitter {
+            normalizer: Some(NormalizerConfig {
+                lowercase: false,
+                strip_accents: Some(true),
+                ..Default::default()
+            }),
+            pre_tokenizer: PreTokenizer::Whitespace,
+        };
+        (s, c)
+    }
+
+    #[test]
+    fn round_trips_words_counts_order_and_options() {
+        let (s, c) = sample();
+        let data = to_bytes(&c, &s, Cancel::never()).unwrap();
+        let (s2, c2) = from_bytes(&data, "x", Cancel::never()).unwrap();
+        assert!(c2.same_as(&c));
+        assert_eq!(CountingOptions::from(&s2), CountingOptions::from(&s));
+    }
+
+    #[test]
+    fn every_damaged_file_is_a_value_error() {
+        let (s, c) = sample();
+        let data = to_bytes(&c, &s, Cancel::never()).unwrap();
+        // Every cut and every flipped byte (header, gzip, body, trailer).
+        for cut in 0..data.len() {
+            let r = from_bytes(&data[..cut], "x", Cancel::never());
+            assert!(matches!(r, Err(Error::Value(_))), "cut at {cut}");
+        }
+        for at in 0..data.len() {
+            for flip in [0x01u8, 0x80, 0xff] {
+                let mut bad = data.clone();
+                bad[at] ^= flip;
+                // gzip's header has fields it does not check (mtime, OS):
+                // a flip there still reads the same counts, anything else fails.
+                match from_bytes(&bad, "x", Cancel::never()) {
+                    Ok((_, c2)) => assert!(c2.same_as(&c), "flip {flip:#x} at {at}"),
+                    Err(Error::Value(_)) => {}
+                    Err(e) => panic!("flip at {at}: {e:?}"),
+                }
+            }
+        }
+        let mut longer = data.clone();
+        longer.push(0);
+        assert!(from_bytes(&longer, "x", Cancel::never()).is_err());
+    }
+
+    #[test]
+    fn hostile_bodies_are_refused_before_allocating() {
+        let body = |f: &dyn Fn(&mut Vec<u8>)| {
+            let mut raw = Vec::new();
+            f(&mut raw);
+            let mut out = MAGIC.to_vec();
+            out.extend_from_slice(&VERSION.to_le_bytes());
+            let mut gz = GzEncoder::new(out, Compression::fast());
+            gz.write_all(&raw).unwrap();
+            gz.finish().unwrap()
+        };
+        let options = serde_json::to_vec(&CountingOptions::from(&WordSplitter::default())).unwrap();
+        let head = |raw: &mut Vec<u8>, words: u64| {
+            write_varint(raw, options.len() as u64).unwrap();
+            raw.extend_from_slice(&options);
+            write_varint(raw, words).unwrap();
+        };
+        let cases: Vec<(&str, Vec<u8>)> = vec![
+            // A word of 2^62 bytes, with none of them there.
+            (
+                "huge word",
+                body(&|r| {
+                    head(r, 1);
+                    write_varint(r, 1 << 62).unwrap();
+                }),
+            ),
+            // 2^60 words claimed, one given.
+            (
+                "huge count of words",
+                body(&|r| {
+                    head(r, 1 << 60);
+                    write_varint(r, 1).unwrap();
+                    r.push(b'a');
+                    write_varint(r, 1).unwrap();
+                }),
+            ),
+            (
+                "duplicate",
+                body(&|r| {
+                    head(r, 2);
+                    for _ in 0..2 {
+                        write_varint(r, 1).unwrap();
+                        r.push(b'a');
+                        write_varint(r, 1).unwrap();
+                    }
+                }),
+            ),
+            (
+                "not UTF-8",
+                body(&|r| {
+                    head(r, 1);
+                    write_varint(r, 1).unwrap();
+                    r.push(0xff);
+                    write_varint(r, 1).unwrap();
+                }),
+            ),
+            (
+                "count past 2^64",
+                body(&|r| {
+                    head(r, 1);
+                    write_varint(r, 1).unwrap();
+                    r.push(b'a');
+                    r.extend_from_slice(&[0xff; 9]);
+                    r.push(0x02);
+                }),
+            ),
+            (
+                "unknown option",
+                body(&|r| {
+                    let o = br#"{"normalize":true,"speed":1}"#;
+                    write_varint(r, o.len() as u64).unwrap();
+                    r.extend_from_slice(o);
+                    write_varint(r, 0).unwrap();
+                }),
+            ),
+            (
+                "bad pre-tokenizer",
+                body(&|r| {
+                    let o = br#"{"normalize":true,"lowercase":true,"strip_accents":null,"clean_text":true,"handle_chinese_chars":true,"pre_tokenizer":"regex"}"#;
+                    write_varint(r, o.len() as u64).unwrap();
+                    r.extend_from_slice(o);
+                    write_varint(r, 0).unwrap();
+                }),
+            ),
+        ];
+        for (what, data) in cases {
+            let r = from_bytes(&data, "x", Cancel::never());
+            assert!(matches!(r, Err(Error::Value(_))), "{what}: {r:?}");
+        }
+        let mut future = to_bytes(
+            &WordCounts::default(),
+            &WordSplitter::default(),
+            Cancel::never(),
+        )
+        .unwrap();
+        future[8] = 2;
+        let r = from_bytes(&future, "x", Cancel::never());
+        assert!(
+            matches!(&r, Err(Error::Value(m)) if m.contains("version 2")),
+            "{r:?}"
+        );
+    }
+}

@@ -1,0 +1,271 @@
+"""Word counts as a value (wpiece.counts): counting in parts and merging is
+exact, merging keeps first-appearance order, the file format survives a
+round trip and refuses every damaged file, Arrow columns count as lists."""
+
+from __future__ import annotations
+
+import gzip
+import os
+import pickle
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import wpiece
+from wpiece import WordCounts, count_words
+
+from conftest import EN_FIXTURE, examples
+
+LINES = EN_FIXTURE.read_text(encoding="utf-8").splitlines()[:3000]
+
+# Words that look like pieces, prefixes, accents to strip, CJK, controls.
+WORDS = st.sampled_from(
+    ["##a", "@@", "a", "A", "Ünï", "日本", "x\u0301", "##", "the", "The", "!", "\x00", "ab c"]
+)
+DOCS = st.lists(st.lists(WORDS, max_size=6).map(" ".join), max_size=25)
+
+
+def reference_merge(parts: list[list[tuple[str, int]]]) -> list[tuple[str, int]]:
+    """Counts of parts added in order, first appearance kept (plain Python)."""
+    total: dict[str, int] = {}
+    for part in parts:
+        for w, c in part:
+            total[w] = total.get(w, 0) + c
+    return list(total.items())
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(DOCS, st.lists(st.integers(0, 25), max_size=4), st.booleans())
+def test_parts_merged_in_order_count_as_the_whole(
+    docs: list[str], cuts: list[int], lowercase: bool
+) -> None:
+    bounds = sorted({0, len(docs), *(min(c, len(docs)) for c in cuts)})
+    parts = [count_words(docs[a:b], lowercase=lowercase) for a, b in zip(bounds, bounds[1:])] or [
+        WordCounts(lowercase=lowercase)
+    ]
+    merged = parts[0].copy()
+    for p in parts[1:]:
+        merged += p
+    whole = count_words(docs, lowercase=lowercase) if docs else WordCounts(lowercase=lowercase)
+    assert merged == whole
+    assert merged.items() == reference_merge([p.items() for p in parts])
+    assert sum(parts[1:], parts[0]) == whole
+
+
+@pytest.mark.parametrize("score", ["likelihood", "wordpiece"])
+def test_training_on_merged_parts_gives_the_vocab_of_the_whole(score: str) -> None:
+    whole = wpiece.train_from_iterator(LINES, vocab_size=600, score=score)
+    parts = [count_words(LINES[a : a + 700]) for a in range(0, len(LINES), 700)]
+    merged = parts[0]
+    for p in parts[1:]:
+        merged = merged + p
+    from_parts = wpiece.train_from_counts(merged, vocab_size=600, score=score)
+    assert from_parts.get_vocab() == whole.get_vocab()
+    assert from_parts.settings == whole.settings
+
+
+def test_files_globs_and_documents_count_alike(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("\n".join(LINES[:100]) + "\n", encoding="utf-8")
+    with gzip.open(tmp_path / "b.txt.gz", "wt", encoding="utf-8") as f:
+        f.write("\n".join(LINES[100:200]) + "\n")
+    expected = count_words(LINES[:200])
+    assert count_words(str(tmp_path / "*.txt*")) == expected
+    assert count_words([tmp_path / "a.txt", tmp_path / "b.txt.gz"]) == expected
+    assert count_words(iter(LINES[:200]), num_threads=1) == expected
+    # A list of str is documents, not paths.
+    assert count_words([str(tmp_path / "a.txt")]).most_common(1)[0][0] == "/"
+    with pytest.raises(FileNotFoundError):
+        count_words(tmp_path / "missing.txt")
+    with pytest.raises(TypeError):
+        count_words("one string", lowercase=True, speed=1)
+    with pytest.raises(TypeError):
+        count_words([b"bytes"])
+    with pytest.raises(ValueError):
+        count_words(["x"], jsonl_field="text")
+
+
+def test_reading_and_changing() -> None:
+    c = count_words(["b a b c", "c c d"])
+    assert c.items() == [("b", 2), ("a", 1), ("c", 3), ("d", 1)]
+    assert (len(c), c["c"], c["zzz"], c.total()) == (4, 3, 0, 7)
+    assert "a" in c and "zzz" not in c and 3 not in c
+    assert list(c) == ["b", "a", "c", "d"]
+    ranked = sorted(c.items(), key=lambda wc: -wc[1])  # stable: first appearance
+    assert c.most_common() == ranked
+    assert [c.most_common(n) for n in range(6)] == [ranked[:n] for n in range(6)]
+    with pytest.raises(ValueError):
+        c.most_common(-1)
+    assert c.prune(2) is c
+    assert c.items() == [("b", 2), ("c", 3)]
+    with pytest.raises(ValueError):
+        c.prune(-1)
+    with pytest.raises(TypeError):
+        _ = c[3]  # type: ignore[index]
+    assert repr(c) == "WordCounts(2 words, 5 counted)"
+
+
+def test_merging_refuses_other_options_and_overflow() -> None:
+    a = count_words(["Hello"])
+    with pytest.raises(ValueError, match="different options"):
+        a.update(count_words(["Hello"], lowercase=False))
+    with pytest.raises(ValueError):
+        a + count_words(["x"], pre_tokenizer="whitespace")
+    # strip_accents=None means "as lowercase": the same split.
+    assert (a + count_words(["x"], strip_accents=True)).items() == [("hello", 1), ("x", 1)]
+    # Without a normalizer its options change nothing.
+    raw = count_words(["A"], normalize=False, lowercase=False)
+    raw.update(count_words(["A"], normalize=False))
+    assert raw.items() == [("A", 2)]
+    # a += a doubles.
+    a += a
+    assert a.items() == [("hello", 2)]
+    # A count past 2^64-1 is an OverflowError and changes nothing.
+    big = WordCounts()
+    big._core.add_counts([("x", 2**64 - 2)])
+    other = WordCounts()
+    other._core.add_counts([("new", 1), ("x", 5)])
+    with pytest.raises(OverflowError):
+        big.update(other)
+    assert big.items() == [("x", 2**64 - 2)]
+    assert big.total() == 2**64 - 2
+    with pytest.raises(TypeError):
+        big.update({"x": 1})  # type: ignore[arg-type]
+    assert a.__add__(3) is NotImplemented
+
+
+def test_pickle_save_and_load_round_trip(tmp_path: Path) -> None:
+    c = count_words(
+        LINES[:500] + ["##a @@ 日本 x\u0301"], lowercase=False, pre_tokenizer="whitespace"
+    )
+    assert pickle.loads(pickle.dumps(c)) == c
+    path = tmp_path / "counts.wpc"
+    c.save(path)
+    back = WordCounts.load(path)
+    assert back == c and back.options == c.options and back.items() == c.items()
+    assert sorted(os.listdir(tmp_path)) == ["counts.wpc"]  # no temp file left
+    # Compact: gzip of varints, fewer bytes per word type than the words' own text.
+    assert path.stat().st_size < sum(len(w.encode()) for w in c)
+    # Saving over a file replaces it whole.
+    count_words(["other"]).save(path)
+    assert WordCounts.load(path).items() == [("other", 1)]
+    assert WordCounts.from_bytes(c.to_bytes()) == c
+
+
+def test_damaged_and_foreign_files_raise_clear_errors(tmp_path: Path) -> None:
+    data = count_words(LINES[:50]).to_bytes()
+    path = tmp_path / "c.wpc"
+    for cut in (0, 5, 12, 20, len(data) // 2, len(data) - 4, len(data) - 1):
+        path.write_bytes(data[:cut])
+        with pytest.raises(ValueError, match="not a valid word counts file"):
+            WordCounts.load(path)
+    for at in range(12, len(data), max(1, len(data) // 40)):
+        bad = bytearray(data)
+        bad[at] ^= 0x55
+        path.write_bytes(bytes(bad))
+        try:
+            loaded = WordCounts.load(path)
+        except ValueError:
+            continue
+        # Only gzip's unchecked header fields (time, OS) may change unnoticed.
+        assert at < 22 and loaded == count_words(LINES[:50]), at
+    path.write_bytes(data + b"\0")
+    with pytest.raises(ValueError):
+        WordCounts.load(path)
+    path.write_bytes(b"wpcounts" + (9).to_bytes(4, "little") + data[12:])
+    with pytest.raises(ValueError, match="version 9"):
+        WordCounts.load(path)
+    path.write_text("the 5\ncat 3\n")
+    with pytest.raises(ValueError, match="no wpcounts header"):
+        WordCounts.load(path)
+    with pytest.raises(FileNotFoundError):
+        WordCounts.load(tmp_path / "missing.wpc")
+    with pytest.raises(IsADirectoryError):
+        WordCounts.load(tmp_path)
+    with pytest.raises(ValueError):
+        WordCounts.from_bytes(b"")
+
+
+def test_train_from_counts_follows_the_counts_options() -> None:
+    cased = count_words(LINES[:300], lowercase=False)
+    tok = wpiece.train_from_counts(cased, vocab_size=300)
+    assert tok.settings["lowercase"] is False
+    assert wpiece.train_from_counts(cased, vocab_size=300, lowercase=False).get_vocab() == (
+        tok.get_vocab()
+    )
+    with pytest.raises(ValueError, match="lowercase"):
+        wpiece.train_from_counts(cased, vocab_size=300, lowercase=True)
+    with pytest.raises(ValueError, match="pre_tokenizer"):
+        wpiece.train_from_counts(cased, vocab_size=300, pre_tokenizer="whitespace")
+    # The counts are left as they were.
+    assert cased == count_words(LINES[:300], lowercase=False)
+
+
+# Arrow ---------------------------------------------------------------------
+
+ROWS = st.lists(st.one_of(st.none(), st.lists(WORDS, max_size=5).map(" ".join)), max_size=30)
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(ROWS, st.booleans(), st.integers(0, 5), st.integers(0, 30))
+def test_arrow_columns_count_as_their_rows(
+    rows: list[str | None], large: bool, start: int, length: int
+) -> None:
+    kind = pa.large_string() if large else pa.string()
+    array = pa.array(rows, type=kind).slice(start, length)
+    expected_rows = [r for r in rows[start : start + length] if r is not None]
+    expected = count_words(expected_rows) if expected_rows else WordCounts()
+    assert count_words(array) == expected
+    half = len(array) // 2
+    chunked = pa.chunked_array([array.slice(0, half), array.slice(half)], type=kind)
+    assert count_words(chunked) == expected
+
+
+def test_arrow_inputs_that_are_not_string_columns() -> None:
+    with pytest.raises(TypeError, match="string"):
+        count_words(pa.array([1, 2]))
+    with pytest.raises(TypeError, match="string"):
+        count_words(pa.array([b"x"]))
+    assert len(count_words(pa.array([], type=pa.string()))) == 0
+    assert len(count_words(pa.array([None, None], type=pa.string()))) == 0
+
+
+def test_hostile_arrow_buffers_raise_value_errors() -> None:
+    # pyarrow refuses some of these when building an array; the core checks
+    # the buffers it is handed whatever made them.
+    cases = [
+        (np.array([0, 3, 1], np.int32), b"abc", None, 0, 2),  # offsets out of order
+        (np.array([0, 2, 50], np.int32), b"abc", None, 0, 2),  # past the data
+        (np.array([-4, 2], np.int64), b"abc", None, 0, 1),  # negative
+        (np.array([0, 2], np.int32), b"\xff\xfe", None, 0, 1),  # not UTF-8
+        (np.array([0, 1], np.int32), b"a", None, 1, 1),  # rows past the offsets
+        (np.array([0] * 10, np.int32), b"", np.array([255], np.uint8), 0, 9),  # short bitmap
+    ]
+    for offsets, data, bits, offset, n in cases:
+        with pytest.raises(ValueError, match="invalid Arrow string array"):
+            WordCounts()._core.add_arrow(offsets, np.frombuffer(data, np.uint8), bits, offset, n)
+    with pytest.raises(TypeError):
+        WordCounts()._core.add_arrow(
+            np.array([0.0, 1.0]), np.frombuffer(b"a", np.uint8), None, 0, 1
+        )
+    # A forged array pyarrow builds without checking: bytes that are not UTF-8.
+    forged = pa.Array.from_buffers(
+        pa.string(),
+        1,
+        [None, pa.py_buffer(np.array([0, 2], np.int32).tobytes()), pa.py_buffer(b"\xff\xfe")],
+    )
+    with pytest.raises(ValueError, match="not UTF-8"):
+        count_words(forged)
+
+
+def test_count_reference_on_real_text() -> None:
+    # Whitespace-only splitting without a normalizer is str.split on this text.
+    counts = count_words(LINES, normalize=False, pre_tokenizer="whitespace")
+    expected = Counter(w for line in LINES for w in line.split())
+    assert dict(counts.items()) == dict(expected)
+    first_seen = list(dict.fromkeys(w for line in LINES for w in line.split()))
+    assert list(counts) == first_seen
