@@ -185,6 +185,18 @@ class Tokenizer:
         num_threads: Optional[int] = None,
         return_offsets: bool = False,
     ) -> tuple[npt.NDArray[np.uint32], ...]: ...
+    def encode_arrow_flat(
+        self,
+        offsets: npt.NDArray[Any],
+        data: npt.NDArray[np.uint8],
+        validity: Optional[npt.NDArray[np.uint8]],
+        offset: int,
+        length: int,
+        add_special_tokens: bool = True,
+        truncation: _Truncation = None,
+        num_threads: Optional[int] = None,
+        return_offsets: bool = False,
+    ) -> tuple[npt.NDArray[Any], ...]: ...
     def encode_files(
         self,
         paths: list[Union[str, PathLike[str]]],

@@ -494,6 +494,79 @@ class Tokenizer:
             )
         )
 
+    def encode_arrow(
+        self,
+        array: Any,
+        add_special_tokens: bool = True,
+        *,
+        return_offsets: bool = False,
+        num_threads: Optional[int] = None,
+    ) -> Any:
+        """Encodes a pyarrow string column, read from its buffers (no Python
+        ``str`` per row), to a ``list<uint32>`` array of ids per row, a null
+        row staying null; a ``ChunkedArray`` gives a ``ChunkedArray`` of the
+        same chunks. With ``return_offsets``, each row is a struct of
+        ``input_ids`` and ``offsets`` (``list<fixed_size_list<uint32, 2>>``,
+        char offsets as :meth:`encode_batch_flat` gives them). Ids are those
+        of :meth:`encode_batch_flat` on the same texts; truncation as set.
+
+        >>> import pyarrow as pa
+        >>> tok = Tokenizer(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "a"])
+        >>> tok.encode_arrow(pa.array(["a a", None, ""])).to_pylist()
+        [[2, 4, 4, 3], None, [2, 3]]
+        >>> tok.encode_arrow(pa.array(["a"]), False, return_offsets=True).to_pylist()
+        [{'input_ids': [4], 'offsets': [[0, 1]]}]
+        """
+        from .arrow import _pyarrow, string_chunks
+
+        pa = _pyarrow()
+        _check_threads(num_threads)
+        results = []
+        for chunk, (offsets, data, bits, offset, length) in zip(
+            array.chunks if isinstance(array, pa.ChunkedArray) else [array],
+            string_chunks(array),
+        ):
+            ids, rows, *char_offsets = self._core.encode_arrow_flat(
+                offsets,
+                data,
+                bits,
+                offset,
+                length,
+                add_special_tokens,
+                self._truncation,
+                num_threads,
+                return_offsets,
+            )
+            mask = chunk.is_null() if chunk.null_count else None
+            large = bool(rows[-1] >= 2**31)  # row bounds past int32
+            list_type = pa.LargeListArray if large else pa.ListArray
+            row_bounds = pa.array(rows, pa.int64() if large else pa.int32())
+            id_lists = list_type.from_arrays(row_bounds, pa.array(ids), mask=mask)
+            if not return_offsets:
+                results.append(id_lists)
+                continue
+            pairs = pa.FixedSizeListArray.from_arrays(pa.array(char_offsets[0].reshape(-1)), 2)
+            offset_lists = list_type.from_arrays(row_bounds, pairs)
+            results.append(
+                pa.StructArray.from_arrays(
+                    [id_lists, offset_lists],
+                    names=["input_ids", "offsets"],
+                    mask=mask,
+                )
+            )
+        if isinstance(array, pa.ChunkedArray):
+            if not results:
+                kind = pa.list_(pa.uint32())
+                if return_offsets:
+                    pairs_type = pa.list_(pa.list_(pa.uint32(), 2))
+                    kind = pa.struct([("input_ids", kind), ("offsets", pairs_type)])
+                return pa.chunked_array([], type=kind)
+            if len({r.type for r in results}) > 1:  # a chunk needed 64-bit row bounds
+                large = next(r.type for r in results if pa.types.is_large_list(r.type))
+                results = [r.cast(large) for r in results]
+            return pa.chunked_array(results)
+        return results[0]
+
     def encode_files(
         self,
         files: Files,

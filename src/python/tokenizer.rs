@@ -8,6 +8,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
+use super::arrow::ArrowChunk;
 use super::encoding::{PyEncoding, Source, TokenStrings};
 use super::errors::{guard, interruptible};
 use super::text::{text_bytes, TextList};
@@ -423,6 +424,60 @@ impl PyTokenizer {
         let n = flat.offsets.len() / 2;
         let offsets = flat.offsets.into_pyarray(py).reshape([n, 2])?.into_any();
         PyTuple::new(py, [ids, rows, offsets])
+    }
+
+    /// `encode_batch_flat` over an Arrow string array chunk read in place
+    /// (see `arrow.rs`); a null row is an empty row, and the rows' validity
+    /// is returned as a fourth (or third) item for the caller's null mask.
+    #[pyo3(signature = (offsets, data, validity, offset, length, add_special_tokens=true, truncation=None, num_threads=None, return_offsets=false))]
+    #[allow(clippy::too_many_arguments)]
+    fn encode_arrow_flat<'py>(
+        &self,
+        py: Python<'py>,
+        offsets: &Bound<'py, PyAny>,
+        data: numpy::PyReadonlyArray1<'py, u8>,
+        validity: Option<numpy::PyReadonlyArray1<'py, u8>>,
+        offset: usize,
+        length: usize,
+        add_special_tokens: bool,
+        truncation: TruncationArg,
+        num_threads: Option<usize>,
+        return_offsets: bool,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let chunk = ArrowChunk::extract(offsets, data, validity, offset, length)?;
+        let rows = chunk.rows()?;
+        let texts: Vec<&str> = rows.iter().flatten().copied().collect();
+        let trunc = truncation_setting(truncation)?;
+        let flat = interruptible(py, text_bytes(&texts), |cancel| {
+            parallel::install(num_threads, || {
+                self.inner.encode_batch_flat(
+                    &texts,
+                    add_special_tokens,
+                    trunc.as_ref(),
+                    return_offsets,
+                    cancel,
+                )
+            })?
+        })?;
+        // Null rows take no tokens: their bounds repeat the one before.
+        let mut bounds: Vec<i64> = Vec::with_capacity(rows.len() + 1);
+        let mut valid_rows = flat.rows.iter();
+        bounds.push(valid_rows.next().copied().unwrap_or(0) as i64);
+        for r in &rows {
+            let last = *bounds.last().unwrap_or(&0);
+            bounds.push(match r {
+                Some(_) => valid_rows.next().map_or(last, |&b| b as i64),
+                None => last,
+            });
+        }
+        let ids = flat.ids.into_pyarray(py).into_any();
+        let bounds = bounds.into_pyarray(py).into_any();
+        if !return_offsets {
+            return PyTuple::new(py, [ids, bounds]);
+        }
+        let n = flat.offsets.len() / 2;
+        let offsets = flat.offsets.into_pyarray(py).reshape([n, 2])?.into_any();
+        PyTuple::new(py, [ids, bounds, offsets])
     }
 
     /// Encodes files read in Rust (no Python string per document): flat ids
