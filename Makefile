@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
 .DEFAULT_GOAL := help
-.PHONY: help install demo test test-rust test-python lint fmt fuzz bench clean FORCE
+.PHONY: help install demo test test-rust test-python java lint fmt fuzz bench clean FORCE
 
 help: ## List the targets
 	@echo "make TARGET, one of:"
@@ -44,7 +44,14 @@ demo: $(VENV)/bin/python ## Encode and train on the bundled sample (installs the
 test-rust: ## Rust tests (cargo test)
 	cargo test --quiet
 
-test-python: $(INSTALLED) ## Python tests (pytest)
+# Spark's JVM (Java 17 for Spark 4): Debian's JRE, installed when missing.
+java:
+	@command -v java >/dev/null 2>&1 || { \
+		SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+		$$SUDO apt-get update -qq && \
+		$$SUDO apt-get install -y -qq --no-install-recommends openjdk-17-jre-headless; }
+
+test-python: $(INSTALLED) java ## Python tests (pytest), Spark and Ray ones included
 	$(PY) -m pytest tests
 
 lint: $(INSTALLED) ## rustfmt, clippy, ruff, mypy (strict) and stubtest

@@ -21,7 +21,7 @@ ArrowChunk = tuple[np.ndarray, np.ndarray, Optional[np.ndarray], int, int]
 
 def _pyarrow() -> Any:
     try:
-        import pyarrow  # type: ignore[import-untyped]
+        import pyarrow
     except ImportError as e:  # pragma: no cover - depends on the install
         raise ImportError("Arrow input needs pyarrow: pip install 'wpiece[arrow]'") from e
     return pyarrow

@@ -1,0 +1,61 @@
+"""wpiece.ray on a real local Ray (ray.init(num_cpus=2)): counts merged in
+the Dataset's order equal local counting; encoded Datasets hold HF's ids per
+row, nulls kept."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pyarrow as pa
+import pytest
+
+import wpiece
+import wpiece.ray
+
+from conftest import EN_FIXTURE, hf_bert, wp_bert
+
+LINES = EN_FIXTURE.read_text(encoding="utf-8").splitlines()[:4000]
+ROWS = [None if i % 7 == 3 else t for i, t in enumerate(LINES + ["##a @@ 日本", "", "\x00x"])]
+
+
+@pytest.fixture(scope="module")
+def dataset() -> Iterator[Any]:
+    import ray
+
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    table = pa.table({"id": list(range(len(ROWS))), "text": pa.array(ROWS, pa.string())})
+    yield ray.data.from_arrow(table).repartition(5)
+    ray.shutdown()
+
+
+def test_counts_merged_in_order_equal_local_counting(dataset: Any) -> None:
+    counts = wpiece.ray.count_words(dataset)
+    local = wpiece.count_words([t for t in ROWS if t is not None])
+    assert counts == local
+    cased = wpiece.ray.count_words(dataset, lowercase=False)
+    assert cased == wpiece.count_words([t for t in ROWS if t is not None], lowercase=False)
+
+
+def test_encoded_dataset_holds_hf_ids_per_row(dataset: Any) -> None:
+    import ray
+
+    tok, hf = wp_bert(), hf_bert()
+    encoded = wpiece.ray.encode(dataset, tok, concurrency=2, num_cpus=0.5, batch_size=500)
+    table = pa.concat_tables(ray.get(encoded.to_arrow_refs())).sort_by("id")
+    expected = [None if t is None else hf.encode(t).ids for t in ROWS]
+    assert table.column("input_ids").to_pylist() == expected
+    assert table.column("text").to_pylist() == ROWS
+
+
+def test_wrong_inputs_fail_on_the_driver(dataset: Any) -> None:
+    with pytest.raises(ValueError, match="no column"):
+        wpiece.ray.count_words(dataset, column="missing")
+    with pytest.raises(TypeError, match="not strings"):
+        wpiece.ray.count_words(dataset, column="id")
+    with pytest.raises(TypeError):
+        wpiece.ray.count_words(dataset, speed=2)
+    with pytest.raises(ValueError, match="already has"):
+        wpiece.ray.encode(dataset, wp_bert(), output="text")
+    with pytest.raises(TypeError):
+        wpiece.ray.encode(dataset, "bert")  # type: ignore[arg-type]

@@ -1,0 +1,96 @@
+"""wpiece.spark on a real local Spark (local[2]): counts merged in partition
+order equal local counting (and train the same vocab); encoded DataFrames
+hold HF's ids per row, nulls kept."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+import wpiece
+import wpiece.spark
+
+from conftest import EN_FIXTURE, hf_bert, wp_bert
+
+LINES = EN_FIXTURE.read_text(encoding="utf-8").splitlines()[:4000]
+# Every seventh row null, and a few hostile strings.
+ROWS = [None if i % 7 == 3 else t for i, t in enumerate(LINES + ["##a @@ 日本", "", "\x00x"])]
+
+
+@pytest.fixture(scope="module")
+def spark() -> Iterator[Any]:
+    from pyspark.sql import SparkSession
+
+    # Executors run this interpreter (the one that has wpiece and pyarrow).
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    session = (
+        SparkSession.builder.master("local[2]")
+        .appName("wpiece-tests")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.shuffle.partitions", "4")
+        # Keep the four range partitions (adaptive execution would merge them).
+        .config("spark.sql.adaptive.enabled", "false")
+        .getOrCreate()
+    )
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()
+
+
+@pytest.fixture(scope="module")
+def frame(spark: Any) -> Any:
+    rows = [(i, t) for i, t in enumerate(ROWS)]
+    # Range partitions in row order: partition order is row order.
+    return spark.createDataFrame(rows, "id long, text string").repartition(5).orderBy("id")
+
+
+def test_counts_merged_in_partition_order_equal_local_counting(frame: Any) -> None:
+    assert frame.rdd.getNumPartitions() > 1
+    counts = wpiece.spark.count_words(frame)
+    local = wpiece.count_words([t for t in ROWS if t is not None])
+    assert counts == local  # words, counts and first-appearance order
+    cased = wpiece.spark.count_words(frame, lowercase=False, pre_tokenizer="whitespace")
+    assert cased == wpiece.count_words(
+        [t for t in ROWS if t is not None], lowercase=False, pre_tokenizer="whitespace"
+    )
+    whole = wpiece.train_from_iterator([t for t in ROWS if t is not None], vocab_size=500)
+    assert wpiece.train_from_counts(counts, vocab_size=500).get_vocab() == whole.get_vocab()
+
+
+def test_encoded_frame_holds_hf_ids_per_row(frame: Any) -> None:
+    tok = wp_bert()
+    out = wpiece.spark.encode(frame, tok).orderBy("id").collect()
+    hf = hf_bert()
+    expected = [None if t is None else e for t, e in zip(ROWS, iter_hf(hf, ROWS))]
+    assert [r["input_ids"] for r in out] == expected
+    assert [r["text"] for r in out] == ROWS  # input columns kept
+    tok.enable_truncation(max_length=8)
+    short = wpiece.spark.encode(frame, tok, output="ids", add_special_tokens=False)
+    hf.enable_truncation(max_length=8)
+    got = [r["ids"] for r in short.orderBy("id").collect()]
+    want = [None if t is None else hf.encode(t, add_special_tokens=False).ids for t in ROWS]
+    assert got == want
+
+
+def iter_hf(hf: Any, rows: list[str | None]) -> Iterator[list[int] | None]:
+    for t in rows:
+        yield None if t is None else hf.encode(t).ids
+
+
+def test_wrong_inputs_fail_on_the_driver(frame: Any) -> None:
+    with pytest.raises(ValueError, match="no column"):
+        wpiece.spark.count_words(frame, column="missing")
+    with pytest.raises(TypeError, match="not strings"):
+        wpiece.spark.count_words(frame, column="id")
+    with pytest.raises(TypeError):
+        wpiece.spark.count_words(frame, speed=2)
+    with pytest.raises(ValueError):
+        wpiece.spark.count_words(frame, pre_tokenizer="regex")
+    with pytest.raises(ValueError, match="already has"):
+        wpiece.spark.encode(frame, wp_bert(), output="text")
+    with pytest.raises(TypeError):
+        wpiece.spark.encode(frame, "bert-base-uncased")  # type: ignore[arg-type]
