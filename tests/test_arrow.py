@@ -101,3 +101,18 @@ def test_ids_are_not_copied_per_row() -> None:
     # One values buffer for the whole column, the ids as encode_batch_flat's.
     values = out.values.to_numpy()
     assert np.array_equal(values, tok.encode_batch_flat(LINES)[0])
+
+
+def test_the_readme_recipe_for_hf_datasets() -> None:
+    import datasets
+
+    tok, hf = wp_bert(), hf_bert()
+    rows = [*LINES[:500], None, "", "##a 日本"]
+    ds = datasets.Dataset.from_dict({"text": rows})
+    out = ds.with_format("arrow").map(
+        lambda batch: batch.append_column("input_ids", tok.encode_arrow(batch["text"])),
+        batched=True,
+        batch_size=64,
+    )
+    got = out.with_format(None)["input_ids"]
+    assert list(got) == [None if t is None else hf.encode(t).ids for t in rows]
