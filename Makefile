@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
 .DEFAULT_GOAL := help
-.PHONY: help install demo test test-rust test-python java lint fmt fuzz bench clean FORCE
+.PHONY: help install demo test test-rust test-python java lint fmt fuzz bench clean wheel test-wheel test-sdist FORCE
 
 help: ## List the targets
 	@echo "make TARGET, one of:"
@@ -58,12 +58,49 @@ lint: $(INSTALLED) ## rustfmt, clippy, ruff, mypy (strict) and stubtest
 	cargo fmt --all -- --check
 	cargo clippy --all-targets --quiet -- -D warnings
 	cargo clippy --all-targets --features python --quiet -- -D warnings
+	cargo clippy --lib --features abi3 --quiet -- -D warnings
 	$(VENV)/bin/ruff check python tests benches
 	$(VENV)/bin/ruff format --check python tests benches
 	$(PY) -m mypy
 	$(PY) -m mypy.stubtest wpiece._core
 
 test: lint test-rust test-python ## What CI runs: lint, then the Rust and Python tests
+
+# Wheels: one stable-ABI (abi3, CPython >= 3.9) wheel per platform. zig (from PyPI)
+# links against glibc 2.17, so this machine makes manylinux2014 wheels.
+DIST := dist
+WHEEL_TOOLS := "maturin==1.16.0" "ziglang==0.13.0" "auditwheel==6.8.2"
+
+wheel: | $(VENV)/bin/python ## Build the abi3 manylinux2014 wheel and the sdist into dist/, tag checked
+	$(PY) -m pip install -q $(WHEEL_TOOLS)
+	rm -rf $(DIST)
+	PATH=$(CURDIR)/$(VENV)/bin:$$PATH $(PY) -m maturin build --release --features abi3 --zig \
+		--compatibility manylinux2014 \
+		--interpreter $(PY) -o $(DIST)
+	$(PY) -m maturin sdist -o $(DIST)
+	@ls $(DIST)/wpiece-*-cp39-abi3-manylinux*_x86_64.whl >/dev/null || \
+		{ echo "wheel tag is not cp39-abi3-manylinux: $$(ls $(DIST))"; exit 1; }
+	$(VENV)/bin/auditwheel show $(DIST)/*.whl | tee $(DIST)/auditwheel.txt
+	@grep -q 'manylinux_2_17_x86_64' $(DIST)/auditwheel.txt || \
+		{ echo "auditwheel: not manylinux2014-compatible"; exit 1; }
+
+# The Python tests against the wheel, in a fresh venv with no Rust toolchain on PATH.
+WHEEL_VENV := .venv-wheel
+NO_RUST_PATH := $(CURDIR)/$(WHEEL_VENV)/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+test-wheel: wheel java ## Install the wheel in a fresh venv without Rust on PATH, run the Python tests
+	rm -rf $(WHEEL_VENV)
+	$(PYTHON) -m venv $(WHEEL_VENV)
+	$(WHEEL_VENV)/bin/pip install -q "$$(ls $(DIST)/*.whl)[test]"
+	cd tests && env PATH=$(NO_RUST_PATH) ../$(WHEEL_VENV)/bin/python -c \
+		"import shutil, wpiece._core as c; assert shutil.which('cargo') is None, 'cargo on PATH'; \
+		assert c.__file__.endswith('.abi3.so') and '$(WHEEL_VENV)' in c.__file__, c.__file__"
+	cd tests && env PATH=$(NO_RUST_PATH) ../$(WHEEL_VENV)/bin/python -m pytest . -p no:cacheprovider
+
+test-sdist: wheel ## Build and install the sdist in a fresh venv, then import and encode with it
+	rm -rf .venv-sdist
+	$(PYTHON) -m venv .venv-sdist
+	.venv-sdist/bin/pip install -q $(DIST)/wpiece-*.tar.gz
+	cd /tmp && $(CURDIR)/.venv-sdist/bin/wpiece demo
 
 # The hostile-input campaign, longer than CI's run of it: 50x the property
 # cases in Rust (proptest) and 20x the Hypothesis examples, plus the hostile
@@ -84,4 +121,4 @@ bench: $(VENV)/bin/python ## Encode, scaling and training benchmarks
 	$(PY) benches/bench_train.py
 
 clean: ## Remove the virtualenv and Rust build output
-	rm -rf $(VENV) target
+	rm -rf $(VENV) $(WHEEL_VENV) .venv-sdist $(DIST) target

@@ -5,6 +5,7 @@ round trip and refuses every damaged file, Arrow columns count as lists."""
 from __future__ import annotations
 
 import gzip
+import json
 import os
 import pickle
 from collections import Counter
@@ -77,6 +78,13 @@ def test_files_globs_and_documents_count_alike(tmp_path: Path) -> None:
     assert count_words(str(tmp_path / "*.txt*")) == expected
     assert count_words([tmp_path / "a.txt", tmp_path / "b.txt.gz"]) == expected
     assert count_words(iter(LINES[:200]), num_threads=1) == expected
+    (tmp_path / "c.jsonl").write_text(
+        "".join(json.dumps({"text": t, "id": i}) + "\n" for i, t in enumerate(LINES[:200])),
+        encoding="utf-8",
+    )
+    assert count_words(tmp_path / "c.jsonl", jsonl_field="text") == expected
+    with pytest.raises(ValueError, match="no string field 'body'"):
+        count_words(tmp_path / "c.jsonl", jsonl_field="body")
     # A list of str is documents, not paths.
     assert count_words([str(tmp_path / "a.txt")]).most_common(1)[0][0] == "/"
     with pytest.raises(FileNotFoundError):

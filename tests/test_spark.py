@@ -94,3 +94,15 @@ def test_wrong_inputs_fail_on_the_driver(frame: Any) -> None:
         wpiece.spark.encode(frame, wp_bert(), output="text")
     with pytest.raises(TypeError):
         wpiece.spark.encode(frame, "bert-base-uncased")  # type: ignore[arg-type]
+
+
+def test_the_tokenizer_is_unpickled_once_per_process() -> None:
+    from wpiece._distributed import load_shipped, ship
+
+    tok = wpiece.train_from_iterator(LINES[:200], vocab_size=300)
+    payload = ship(tok)
+    first = load_shipped(payload)
+    assert load_shipped(payload) is first  # cached: one unpickling per worker process
+    assert first.training_record is None  # shipped without its record
+    assert first.get_vocab() == tok.get_vocab()
+    assert load_shipped(ship(wp_bert())) is not first

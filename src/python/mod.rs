@@ -10,6 +10,8 @@ mod text;
 mod tokenizer;
 mod training;
 
+use std::borrow::Cow;
+
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
@@ -29,15 +31,22 @@ use training::PyWordCounter;
 #[pyfunction]
 #[pyo3(signature = (*, unknown=None, pre_tokenizer=None, score=None, truncation_strategy=None))]
 fn check_names(
-    unknown: Option<&str>,
-    pre_tokenizer: Option<&str>,
-    score: Option<&str>,
-    truncation_strategy: Option<&str>,
+    unknown: Option<Cow<'_, str>>,
+    pre_tokenizer: Option<Cow<'_, str>>,
+    score: Option<Cow<'_, str>>,
+    truncation_strategy: Option<Cow<'_, str>>,
 ) -> PyResult<()> {
-    unknown.map(str::parse::<UnknownPolicy>).transpose()?;
-    pre_tokenizer.map(str::parse::<PreTokenizer>).transpose()?;
-    score.map(str::parse::<Score>).transpose()?;
+    unknown
+        .as_deref()
+        .map(str::parse::<UnknownPolicy>)
+        .transpose()?;
+    pre_tokenizer
+        .as_deref()
+        .map(str::parse::<PreTokenizer>)
+        .transpose()?;
+    score.as_deref().map(str::parse::<Score>).transpose()?;
     truncation_strategy
+        .as_deref()
         .map(str::parse::<TruncationStrategy>)
         .transpose()?;
     Ok(())

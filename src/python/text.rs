@@ -37,8 +37,7 @@ impl<'py> TextList<'py> {
                 // SAFETY: the index is in bounds and the GIL is held (nothing
                 // can shrink the list meanwhile); the borrowed pointer is only
                 // used as a prefetch address.
-                let ahead =
-                    unsafe { pyo3::ffi::PyList_GET_ITEM(list.as_ptr(), (k + TEXTS_AHEAD) as _) };
+                let ahead = unsafe { list_item(list, k + TEXTS_AHEAD) };
                 cache::prefetch_address(ahead as *const u8);
             }
             items.push(list.get_item(k)?.downcast_into::<PyString>()?);
@@ -53,10 +52,56 @@ impl<'py> TextList<'py> {
             if let Some(ahead) = items.get(k + TEXTS_AHEAD) {
                 cache::prefetch_address(ahead.as_ptr() as *const u8);
             }
-            out.push(s.to_str()?);
+            out.push(utf8(s)?);
         }
         Ok(out)
     }
+}
+
+/// A borrowed pointer to item `k` of `list` (in bounds, GIL held).
+///
+/// # Safety
+/// `k < list.len()`, and the pointer must not outlive the list's item.
+#[inline]
+unsafe fn list_item(list: &Bound<'_, PyList>, k: usize) -> *mut pyo3::ffi::PyObject {
+    // The stable ABI has no macro access to the items; its call is as cheap.
+    #[cfg(feature = "abi3")]
+    return pyo3::ffi::PyList_GetItem(list.as_ptr(), k as _);
+    #[cfg(not(feature = "abi3"))]
+    return pyo3::ffi::PyList_GET_ITEM(list.as_ptr(), k as _);
+}
+
+/// The UTF-8 text of `s`, borrowed from the string object (CPython caches it
+/// there), with no copy.
+#[cfg(not(feature = "abi3"))]
+fn utf8<'a>(s: &'a Bound<'_, PyString>) -> PyResult<&'a str> {
+    s.to_str()
+}
+
+/// The UTF-8 text of `s`, borrowed: PyO3's stable-ABI build for 3.9 copies
+/// every string (`PyUnicode_AsUTF8AndSize` joined the stable ABI in 3.10),
+/// but CPython has exported that function since 3.3, so the abi3 wheel calls
+/// it directly.
+#[cfg(feature = "abi3")]
+fn utf8<'a>(s: &'a Bound<'_, PyString>) -> PyResult<&'a str> {
+    extern "C" {
+        fn PyUnicode_AsUTF8AndSize(
+            unicode: *mut pyo3::ffi::PyObject,
+            size: *mut pyo3::ffi::Py_ssize_t,
+        ) -> *const std::os::raw::c_char;
+    }
+    let mut size: pyo3::ffi::Py_ssize_t = 0;
+    // SAFETY: `s` is a str object and the GIL is held; the returned buffer
+    // lives as long as the string object, which `s` borrows.
+    let data = unsafe { PyUnicode_AsUTF8AndSize(s.as_ptr(), &mut size) };
+    if data.is_null() {
+        return Err(PyErr::fetch(s.py()));
+    }
+    // SAFETY: CPython returns `size` bytes of valid UTF-8 (the call fails,
+    // handled above, for strings with lone surrogates).
+    Ok(unsafe {
+        std::str::from_utf8_unchecked(std::slice::from_raw_parts(data.cast(), size as usize))
+    })
 }
 
 impl Drop for TextList<'_> {

@@ -5,6 +5,8 @@ use std::sync::Arc;
 
 use numpy::{IntoPyArray, PyArrayMethods};
 use pyo3::exceptions::PyValueError;
+use std::borrow::Cow;
+
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
@@ -158,32 +160,32 @@ impl PyTokenizer {
 impl PyTokenizer {
     /// Builds a BERT-like tokenizer from a list of tokens (index = id).
     #[new]
-    #[pyo3(signature = (vocab, *, unk_token="[UNK]", continuing_subword_prefix="##",
-        max_input_chars_per_word=100, unknown="word", normalize=true, lowercase=true,
-        strip_accents=None, clean_text=true, handle_chinese_chars=true, pre_tokenizer="bert",
-        special_tokens=None, end_of_word_suffix=""))]
+    #[pyo3(signature = (vocab, *, unk_token=Cow::Borrowed("[UNK]"), continuing_subword_prefix=Cow::Borrowed("##"),
+        max_input_chars_per_word=100, unknown=Cow::Borrowed("word"), normalize=true, lowercase=true,
+        strip_accents=None, clean_text=true, handle_chinese_chars=true, pre_tokenizer=Cow::Borrowed("bert"),
+        special_tokens=None, end_of_word_suffix=Cow::Borrowed("")))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         vocab: Vec<String>,
-        unk_token: &str,
-        continuing_subword_prefix: &str,
+        unk_token: Cow<'_, str>,
+        continuing_subword_prefix: Cow<'_, str>,
         max_input_chars_per_word: usize,
-        unknown: &str,
+        unknown: Cow<'_, str>,
         normalize: bool,
         lowercase: bool,
         strip_accents: Option<bool>,
         clean_text: bool,
         handle_chinese_chars: bool,
-        pre_tokenizer: &str,
+        pre_tokenizer: Cow<'_, str>,
         special_tokens: Option<Vec<String>>,
-        end_of_word_suffix: &str,
+        end_of_word_suffix: Cow<'_, str>,
     ) -> PyResult<Self> {
         let model = WordPieceConfig {
-            unk_token: unk_token.to_owned(),
-            continuing_subword_prefix: continuing_subword_prefix.to_owned(),
+            unk_token: unk_token.into_owned(),
+            continuing_subword_prefix: continuing_subword_prefix.into_owned(),
             max_input_chars_per_word,
             unknown: unknown.parse()?,
-            end_of_word_suffix: end_of_word_suffix.to_owned(),
+            end_of_word_suffix: end_of_word_suffix.into_owned(),
         };
         let normalizer = normalize.then_some(NormalizerConfig {
             clean_text,
@@ -204,9 +206,9 @@ impl PyTokenizer {
 
     /// Parses the text of an HF `tokenizer.json`.
     #[staticmethod]
-    fn from_json(json: &str) -> PyResult<Self> {
+    fn from_json(json: Cow<'_, str>) -> PyResult<Self> {
         Ok(Self {
-            inner: Arc::new(guard(|| hf_json::tokenizer_from_json(json))?),
+            inner: Arc::new(guard(|| hf_json::tokenizer_from_json(&json))?),
         })
     }
 
@@ -233,24 +235,24 @@ impl PyTokenizer {
         unk_token: Option<String>,
         continuing_subword_prefix: Option<String>,
         max_input_chars_per_word: Option<usize>,
-        unknown: Option<&str>,
+        unknown: Option<Cow<'_, str>>,
         lowercase: Option<bool>,
         strip_accents: Option<bool>,
         set_strip_accents: bool,
         clean_text: Option<bool>,
         handle_chinese_chars: Option<bool>,
-        pre_tokenizer: Option<&str>,
+        pre_tokenizer: Option<Cow<'_, str>>,
     ) -> PyResult<Self> {
         let update = SettingsUpdate {
             unk_token,
             continuing_subword_prefix,
             max_input_chars_per_word,
-            unknown: unknown.map(str::parse).transpose()?,
+            unknown: unknown.as_deref().map(str::parse).transpose()?,
             lowercase,
             strip_accents: set_strip_accents.then_some(strip_accents),
             clean_text,
             handle_chinese_chars,
-            pre_tokenizer: pre_tokenizer.map(str::parse).transpose()?,
+            pre_tokenizer: pre_tokenizer.as_deref().map(str::parse).transpose()?,
         };
         Ok(Self {
             inner: Arc::new(guard(|| self.inner.updated(&update))?),
@@ -283,8 +285,8 @@ impl PyTokenizer {
     fn encode(
         &self,
         py: Python<'_>,
-        text: &str,
-        pair: Option<&str>,
+        text: Cow<'_, str>,
+        pair: Option<Cow<'_, str>>,
         add_special_tokens: bool,
         truncation: TruncationArg,
         padding: PaddingArg,
@@ -293,9 +295,12 @@ impl PyTokenizer {
         let pad = padding_setting(&self.inner, padding)?;
         let enc = py.allow_threads(|| {
             guard(|| {
-                let mut e =
-                    self.inner
-                        .encode_with(text, pair, add_special_tokens, trunc.as_ref())?;
+                let mut e = self.inner.encode_with(
+                    &text,
+                    pair.as_deref(),
+                    add_special_tokens,
+                    trunc.as_ref(),
+                )?;
                 pad_batch(std::slice::from_mut(&mut e), pad.as_ref())?;
                 Ok(e)
             })
@@ -482,13 +487,13 @@ impl PyTokenizer {
 
     /// Encodes files read in Rust (no Python string per document): flat ids
     /// and row offsets, as `encode_batch_flat`.
-    #[pyo3(signature = (paths, separator="\n", jsonl_field=None, add_special_tokens=true, truncation=None, num_threads=None, mmap=true))]
+    #[pyo3(signature = (paths, separator=Cow::Borrowed("\n"), jsonl_field=None, add_special_tokens=true, truncation=None, num_threads=None, mmap=true))]
     #[allow(clippy::too_many_arguments)]
     fn encode_files<'py>(
         &self,
         py: Python<'py>,
         paths: Vec<std::path::PathBuf>,
-        separator: &str,
+        separator: Cow<'_, str>,
         jsonl_field: Option<String>,
         add_special_tokens: bool,
         truncation: TruncationArg,
@@ -498,7 +503,7 @@ impl PyTokenizer {
         let trunc = truncation_setting(truncation)?;
         let source = match jsonl_field {
             Some(f) => io::DocSource::JsonlField(f),
-            None => io::DocSource::Separated(separator.to_owned()),
+            None => io::DocSource::Separated(separator.into_owned()),
         };
         // Files are of any size: always watch for Ctrl-C.
         let flat = interruptible(py, usize::MAX, |cancel| {
@@ -546,8 +551,8 @@ impl PyTokenizer {
         Arc::make_mut(&mut self.inner).decoder.cleanup = cleanup;
     }
 
-    fn token_to_id(&self, token: &str) -> Option<u32> {
-        self.inner.token_to_id(token)
+    fn token_to_id(&self, token: Cow<'_, str>) -> Option<u32> {
+        self.inner.token_to_id(&token)
     }
 
     fn id_to_token(&self, id: u32) -> Option<String> {

@@ -1,6 +1,8 @@
 //! `WordCounter`: word counts of a corpus, how a tokenizer encodes them, and
 //! training a vocabulary from them.
 
+use std::borrow::Cow;
+
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
@@ -81,7 +83,7 @@ struct TrainRow {
 impl PyWordCounter {
     #[new]
     #[pyo3(signature = (*, normalize=true, lowercase=true, strip_accents=None, clean_text=true,
-        handle_chinese_chars=true, pre_tokenizer="bert", num_threads=None))]
+        handle_chinese_chars=true, pre_tokenizer=Cow::Borrowed("bert"), num_threads=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         normalize: bool,
@@ -89,7 +91,7 @@ impl PyWordCounter {
         strip_accents: Option<bool>,
         clean_text: bool,
         handle_chinese_chars: bool,
-        pre_tokenizer: &str,
+        pre_tokenizer: Cow<'_, str>,
         num_threads: Option<usize>,
     ) -> PyResult<Self> {
         parallel::check_threads(num_threads)?;
@@ -186,8 +188,8 @@ impl PyWordCounter {
     }
 
     /// Whether `word` was counted.
-    fn contains(&self, word: &str) -> bool {
-        self.counts.contains(word)
+    fn contains(&self, word: Cow<'_, str>) -> bool {
+        self.counts.contains(&word)
     }
 
     /// Counts a text file, plain or `.gz`, one document per line; on an
@@ -251,8 +253,8 @@ impl PyWordCounter {
     }
 
     /// The count of `word` (0 if never counted).
-    fn get(&self, word: &str) -> u64 {
-        self.counts.get(word)
+    fn get(&self, word: Cow<'_, str>) -> u64 {
+        self.counts.get(&word)
     }
 
     /// The sum of all counts.
@@ -292,16 +294,16 @@ impl PyWordCounter {
 
     /// Counts from the bytes of `to_bytes`; `name` names the source in errors.
     #[staticmethod]
-    #[pyo3(signature = (data, name="data", num_threads=None))]
+    #[pyo3(signature = (data, name=Cow::Borrowed("data"), num_threads=None))]
     fn from_bytes(
         py: Python<'_>,
         data: &[u8],
-        name: &str,
+        name: Cow<'_, str>,
         num_threads: Option<usize>,
     ) -> PyResult<Self> {
         parallel::check_threads(num_threads)?;
         let (splitter, counts) = interruptible(py, data.len().saturating_mul(4), |cancel| {
-            counts_file::from_bytes(data, name, cancel)
+            counts_file::from_bytes(data, &name, cancel)
         })?;
         Ok(Self {
             splitter,
@@ -352,8 +354,8 @@ impl PyWordCounter {
     /// Trains; returns a dict (`TrainRow`) with the merges as dicts
     /// (`MergeRow`). `progress(merges_done, vocab_len)` is called now and then.
     #[pyo3(signature = (*, vocab_size, min_frequency=0, special_tokens, limit_alphabet=None,
-        initial_alphabet=Vec::new(), continuing_subword_prefix="##", end_of_word_suffix="",
-        score="likelihood", progress=None))]
+        initial_alphabet=Vec::new(), continuing_subword_prefix=Cow::Borrowed("##"), end_of_word_suffix=Cow::Borrowed(""),
+        score=Cow::Borrowed("likelihood"), progress=None))]
     #[allow(clippy::too_many_arguments)]
     fn train(
         &self,
@@ -363,9 +365,9 @@ impl PyWordCounter {
         special_tokens: Vec<String>,
         limit_alphabet: Option<usize>,
         initial_alphabet: Vec<char>,
-        continuing_subword_prefix: &str,
-        end_of_word_suffix: &str,
-        score: &str,
+        continuing_subword_prefix: Cow<'_, str>,
+        end_of_word_suffix: Cow<'_, str>,
+        score: Cow<'_, str>,
         progress: Option<PyObject>,
     ) -> PyResult<TrainRow> {
         let score = score.parse()?;
@@ -375,8 +377,8 @@ impl PyWordCounter {
             special_tokens,
             limit_alphabet,
             initial_alphabet,
-            continuing_subword_prefix: continuing_subword_prefix.to_owned(),
-            end_of_word_suffix: end_of_word_suffix.to_owned(),
+            continuing_subword_prefix: continuing_subword_prefix.into_owned(),
+            end_of_word_suffix: end_of_word_suffix.into_owned(),
             score,
         };
         // Training runs on this thread: every 50 ms it looks for Ctrl-C (and
