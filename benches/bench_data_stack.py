@@ -137,9 +137,7 @@ def main() -> None:
     rate = {w: {e: mb / med(res[(e, w)], "seconds") for e in COUNT} for w in (1, 2)}
 
     res = median_runs(
-        lambda e: run_child(
-            "import time\n" + ENCODE[e].format(path=str(path), vocab=str(VOCAB))
-        ),
+        lambda e: run_child("import time\n" + ENCODE[e].format(path=str(path), vocab=str(VOCAB))),
         list(ENCODE),
         args.repeats,
     )
@@ -151,16 +149,13 @@ def main() -> None:
         "|---|---|---|",
     ]
     for e in ENCODE:
-        md.append(
-            f"| {e} | {mb / med(res[e], 'seconds'):.1f} | {res[e][0]['tokens'] / 1e6:.1f} |"
-        )
+        md.append(f"| {e} | {mb / med(res[e], 'seconds'):.1f} | {res[e][0]['tokens'] / 1e6:.1f} |")
         print(md[-1], flush=True)
     assert res["encode_arrow"][0]["tokens"] == res["encode_batch_flat"][0]["tokens"]
 
     saved = Path("/tmp") / "wpiece_bench_counts.wpc"
     run_child(
-        "import wpiece\n"
-        f"wpiece.count_words({str(path)!r}).save({str(saved)!r})\nRESULT = {{}}"
+        f"import wpiece\nwpiece.count_words({str(path)!r}).save({str(saved)!r})\nRESULT = {{}}"
     )
     size = run_child(SIZES.format(saved=str(saved)))
     merge = run_child("import time\n" + MERGE.format(saved=str(saved)))
