@@ -23,6 +23,9 @@ __all__ = [
 
 BERT_SPECIAL_TOKENS: tuple[str, ...]
 
+# Defaults written `...` are string defaults the binding cannot show (they are
+# `Cow` values in Rust); the Python layer documents them.
+
 _Truncation = Optional[TruncationSpec]
 _Padding = Optional[PaddingSpec]
 
@@ -60,7 +63,7 @@ class WordCounter:
         strip_accents: Optional[bool] = None,
         clean_text: bool = True,
         handle_chinese_chars: bool = True,
-        pre_tokenizer: str = "bert",
+        pre_tokenizer: str = ...,
         num_threads: Optional[int] = None,
     ) -> WordCounter: ...
     @staticmethod
@@ -92,7 +95,7 @@ class WordCounter:
     def to_bytes(self) -> bytes: ...
     @staticmethod
     def from_bytes(
-        data: bytes, name: str = "data", num_threads: Optional[int] = None
+        data: bytes, name: str = ..., num_threads: Optional[int] = None
     ) -> WordCounter: ...
     def save(self, path: Union[str, PathLike[str]]) -> None: ...
     @staticmethod
@@ -107,9 +110,9 @@ class WordCounter:
         special_tokens: list[str],
         limit_alphabet: Optional[int] = None,
         initial_alphabet: list[str] = ...,
-        continuing_subword_prefix: str = "##",
-        end_of_word_suffix: str = "",
-        score: str = "likelihood",
+        continuing_subword_prefix: str = ...,
+        end_of_word_suffix: str = ...,
+        score: str = ...,
         progress: Optional[Callable[[int, int], object]] = None,
     ) -> TrainRow: ...
 
@@ -119,18 +122,18 @@ class Tokenizer:
         cls,
         vocab: list[str],
         *,
-        unk_token: str = "[UNK]",
-        continuing_subword_prefix: str = "##",
+        unk_token: str = ...,
+        continuing_subword_prefix: str = ...,
         max_input_chars_per_word: int = 100,
-        unknown: str = "word",
+        unknown: str = ...,
         normalize: bool = True,
         lowercase: bool = True,
         strip_accents: Optional[bool] = None,
         clean_text: bool = True,
         handle_chinese_chars: bool = True,
-        pre_tokenizer: str = "bert",
+        pre_tokenizer: str = ...,
         special_tokens: Optional[list[str]] = None,
-        end_of_word_suffix: str = "",
+        end_of_word_suffix: str = ...,
     ) -> Tokenizer: ...
     @staticmethod
     def from_json(json: str) -> Tokenizer: ...
@@ -200,7 +203,7 @@ class Tokenizer:
     def encode_files(
         self,
         paths: list[Union[str, PathLike[str]]],
-        separator: str = "\n",
+        separator: str = ...,
         jsonl_field: Optional[str] = None,
         add_special_tokens: bool = True,
         truncation: _Truncation = None,
