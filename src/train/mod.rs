@@ -78,7 +78,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::error::{Error, Result};
 use pairs::{PairTable, Tier, NOWHERE, NO_PAIR, NO_UNIT};
-use queue::{Entry, Key};
+use queue::{Entry, Key, Queue};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Score {
@@ -211,7 +211,7 @@ struct State<'a> {
     /// Count of each word (indexed like `Nodes::word`).
     counts: Vec<u64>,
     pairs: PairTable,
-    heap: BinaryHeap<Entry>,
+    heap: Queue,
     /// Per pair: the merge step that last queued it (dedups pushes).
     queued_at: Vec<u32>,
     step: u32,
@@ -670,7 +670,7 @@ impl State<'_> {
             return;
         }
         let mut bound: FxHashMap<u32, f64> = FxHashMap::default();
-        for e in self.heap.iter().filter(|e| self.is_current(e)) {
+        for e in self.heap.entries().iter().filter(|e| self.is_current(e)) {
             if let Key::GainBound(b) = e.key {
                 bound.insert(e.pair, b);
             }
@@ -748,7 +748,7 @@ impl State<'_> {
             .filter(|&p| self.mergeable(p))
             .map(|p| self.entry(p))
             .collect();
-        self.heap = BinaryHeap::from(live);
+        self.heap = Queue::from_entries(self.config.score == Score::Likelihood, live);
     }
 
     /// The nodes in increasing order, without repeats: sorted when few,
@@ -1102,7 +1102,7 @@ pub fn train<W: AsRef<str>>(
         nodes: Nodes::default(),
         counts: counts.clone(),
         pairs: PairTable::default(),
-        heap: BinaryHeap::new(),
+        heap: Queue::default(),
         queued_at: Vec::new(),
         step: 0,
         total_tokens: 0,
@@ -1205,7 +1205,7 @@ pub fn train<W: AsRef<str>>(
         .filter(|&p| state.mergeable(p))
         .map(|p| state.entry(p))
         .collect();
-    state.heap = BinaryHeap::from(entries);
+    state.heap = Queue::from_entries(state.config.score == Score::Likelihood, entries);
 
     let mut merges = Vec::new();
     while vocab.len() < config.vocab_size {
