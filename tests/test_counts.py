@@ -141,6 +141,15 @@ def test_merging_refuses_other_options_and_overflow() -> None:
         big.update(other)
     assert big.items() == [("x", 2**64 - 2)]
     assert big.total() == 2**64 - 2
+    # Counting more text into counts near the limit is checked too.
+    with pytest.raises(OverflowError):
+        big.add_texts(["x y"] * 3)
+    assert big.items() == [("x", 2**64 - 2)]
+    loaded = WordCounts.from_bytes(big.to_bytes())
+    with pytest.raises(OverflowError):
+        loaded.add_texts(["x"] * 2)
+    loaded.add_texts(["x"])
+    assert loaded.items() == [("x", 2**64 - 1)]
     with pytest.raises(TypeError):
         big.update({"x": 1})  # type: ignore[arg-type]
     assert a.__add__(3) is NotImplemented

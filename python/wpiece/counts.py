@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any, Optional, Union
+from typing import Any, Callable, Optional, Union
 
 from . import _core
 from .documents import Files, PathLike, read_file, resolve_files
@@ -50,6 +50,37 @@ def _check_options(caller: str, options: dict[str, Any]) -> None:
     unknown = [k for k in options if k not in COUNTING_OPTIONS]
     if unknown:
         raise TypeError(f"{caller}() got an unexpected keyword argument {unknown[0]!r}")
+
+
+def check_not_one_str(texts: object) -> None:
+    if isinstance(texts, (str, bytes)):
+        raise TypeError("expected an iterable of str, got a single str; wrap it in a list")
+
+
+def feed_texts(
+    counter: _core.WordCounter,
+    texts: Iterable[str],
+    counted: Optional[Callable[[int], object]] = None,
+) -> None:
+    """Counts documents in buffers of ``_BUFFER_DOCS`` (the GIL is held only
+    to fill one); ``counted(n)`` hears how many documents are done."""
+    check_not_one_str(texts)
+    buffer: list[str] = []
+    done = 0
+    for i, t in enumerate(texts):
+        if not isinstance(t, str):
+            raise TypeError(f"item {i} of the corpus is {type(t).__name__}, not str")
+        buffer.append(t)
+        if len(buffer) >= _BUFFER_DOCS:
+            counter.add_texts(buffer)
+            done += len(buffer)
+            buffer = []
+            if counted is not None:
+                counted(done)
+    if buffer:
+        counter.add_texts(buffer)
+        if counted is not None:
+            counted(done + len(buffer))
 
 
 def same_split_option(name: str, given: Any, counted: Any, merged: Mapping[str, Any]) -> bool:
@@ -114,18 +145,7 @@ class WordCounts:
 
     def add_texts(self, texts: Iterable[str]) -> None:
         """Counts the words of documents (buffered; counting runs without the GIL)."""
-        if isinstance(texts, (str, bytes)):
-            raise TypeError("expected an iterable of str, got a single str; wrap it in a list")
-        buffer: list[str] = []
-        for i, t in enumerate(texts):
-            if not isinstance(t, str):
-                raise TypeError(f"item {i} of the corpus is {type(t).__name__}, not str")
-            buffer.append(t)
-            if len(buffer) >= _BUFFER_DOCS:
-                self._core.add_texts(buffer)
-                buffer = []
-        if buffer:
-            self._core.add_texts(buffer)
+        feed_texts(self._core, texts)
 
     def add_files(self, files: Files, *, jsonl_field: Optional[str] = None) -> None:
         """Counts text files (paths, globs; ``.gz``; ``.jsonl`` with ``jsonl_field``)."""

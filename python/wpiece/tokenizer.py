@@ -615,7 +615,7 @@ class Tokenizer:
         >>> s.words, s.tokens, round(s.tokens_per_word, 3), s.unknown_words
         (6, 6, 1.0, 1)
         """
-        from .training import feed_texts
+        from .counts import feed_texts
 
         counter = _core.WordCounter.like(self._core, num_threads)
         feed_texts(counter, [texts] if isinstance(texts, str) else texts)

@@ -18,7 +18,7 @@ from typing import Any, Callable, Literal, Optional, TypeVar, Union, get_args
 
 from . import _core
 from ._rows import MergeRow
-from .counts import WordCounts, same_split_option
+from .counts import COUNTING_OPTIONS, WordCounts, check_not_one_str, feed_texts, same_split_option
 from .documents import Files, PathLike, read_file, read_lines, resolve_files
 from .quality import TextStats
 from .tokenizer import BERT_SPECIAL_TOKENS, PreTokenizer, Tokenizer, UnknownMode
@@ -42,9 +42,6 @@ PRE_TOKENIZERS: tuple[str, ...] = get_args(PreTokenizer)
 UNKNOWN_MODES: tuple[str, ...] = get_args(UnknownMode)
 
 DEFAULT_VOCAB_SIZE = 30000
-
-# Documents handed to Rust per call: the GIL is held only to fill this buffer.
-_BUFFER_DOCS = 8192
 
 
 @dataclass(frozen=True)
@@ -276,43 +273,8 @@ class _Progress:
 
 def _counter(opts: TrainingOptions, num_threads: Optional[int]) -> _core.WordCounter:
     """A word counter that normalizes and pre-tokenizes as ``opts`` say."""
-    return _core.WordCounter(
-        normalize=opts.normalize,
-        lowercase=opts.lowercase,
-        strip_accents=opts.strip_accents,
-        clean_text=opts.clean_text,
-        handle_chinese_chars=opts.handle_chinese_chars,
-        pre_tokenizer=opts.pre_tokenizer,
-        num_threads=num_threads,
-    )
-
-
-def _check_not_one_str(texts: object) -> None:
-    if isinstance(texts, (str, bytes)):
-        raise TypeError("expected an iterable of str, got a single str; wrap it in a list")
-
-
-def feed_texts(
-    counter: _core.WordCounter, texts: Iterable[str], bar: Optional[_Progress] = None
-) -> None:
-    """Counts documents in buffers (the GIL is released while counting)."""
-    _check_not_one_str(texts)
-    buffer: list[str] = []
-    done = 0
-    for i, t in enumerate(texts):
-        if not isinstance(t, str):
-            raise TypeError(f"item {i} of the corpus is {type(t).__name__}, not str")
-        buffer.append(t)
-        if len(buffer) >= _BUFFER_DOCS:
-            counter.add_texts(buffer)
-            done += len(buffer)
-            if bar is not None:
-                bar.update_to(done)
-            buffer = []
-    if buffer:
-        counter.add_texts(buffer)
-        if bar is not None:
-            bar.update_to(done + len(buffer))
+    split = {name: getattr(opts, name) for name in COUNTING_OPTIONS}
+    return WordCounts(num_threads=num_threads, **split)._core
 
 
 def _check_held_out(held_out: float) -> Fraction:
@@ -536,8 +498,12 @@ def train_from_iterator(
     held: list[str] = []
     bar = _Progress(opts.show_progress, None, "counting", "doc")
     try:
-        _check_not_one_str(texts)  # before a held-out split hides it in a generator
-        feed_texts(counter, _split_documents(texts, fraction, held) if fraction else texts, bar)
+        check_not_one_str(texts)  # before a held-out split hides it in a generator
+        feed_texts(
+            counter,
+            _split_documents(texts, fraction, held) if fraction else texts,
+            bar.update_to,
+        )
     finally:
         bar.close()
     tok = _train(counter, opts)

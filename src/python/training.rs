@@ -79,6 +79,18 @@ struct TrainRow {
     total_words: u64,
 }
 
+impl PyWordCounter {
+    /// Counts the words of `texts` (the GIL released, Ctrl-C watched) and
+    /// adds them; on an error nothing is added.
+    fn count(&mut self, py: Python<'_>, texts: &[&str]) -> PyResult<()> {
+        let (splitter, threads) = (&self.splitter, self.num_threads);
+        let part = interruptible(py, text_bytes(texts), |cancel| {
+            parallel::install(threads, || splitter.count_docs(texts, cancel))?
+        })?;
+        guard(|| self.counts.add_counted(part))
+    }
+}
+
 #[pymethods]
 impl PyWordCounter {
     #[new]
@@ -156,12 +168,7 @@ impl PyWordCounter {
     fn add_texts(&mut self, py: Python<'_>, texts: &Bound<'_, PyAny>) -> PyResult<()> {
         let items = TextList::extract(texts)?;
         let texts = items.strs()?;
-        let (splitter, threads) = (&self.splitter, self.num_threads);
-        let part = interruptible(py, text_bytes(&texts), |cancel| {
-            parallel::install(threads, || splitter.count_docs(&texts, cancel))?
-        })?;
-        self.counts.merge(part);
-        Ok(())
+        self.count(py, &texts)
     }
 
     /// Counts the rows of an Arrow string array chunk (see `arrow.rs`); null
@@ -179,12 +186,7 @@ impl PyWordCounter {
         let chunk = ArrowChunk::extract(offsets, data, validity, offset, length)?;
         let rows = chunk.rows()?;
         let texts: Vec<&str> = rows.into_iter().flatten().collect();
-        let (splitter, threads) = (&self.splitter, self.num_threads);
-        let part = interruptible(py, text_bytes(&texts), |cancel| {
-            parallel::install(threads, || splitter.count_docs(&texts, cancel))?
-        })?;
-        self.counts.merge(part);
-        Ok(())
+        self.count(py, &texts)
     }
 
     /// Whether `word` was counted.
@@ -201,8 +203,7 @@ impl PyWordCounter {
             parallel::install(threads, || splitter.count_file(&path, &mut part, cancel))??;
             Ok(part)
         })?;
-        self.counts.merge(part);
-        Ok(())
+        guard(|| self.counts.add_counted(part))
     }
 
     /// Adds ready `(word, count)` pairs, taken as words as they are.

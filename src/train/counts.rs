@@ -23,7 +23,14 @@ use crate::pre_tokenizer::PreTokenizer;
 #[derive(Clone, Debug, Default)]
 pub struct WordCounts {
     map: IndexMap<Box<str>, u64, FxBuildHasher>,
+    /// Whether a count may be at or past `NEAR_MAX`: only counts given by a
+    /// caller (or loaded) get there, and only then must sums be checked.
+    near_max: bool,
 }
+
+/// Counting text never gets a count this high (it would take 2^62 words),
+/// so below it two counts always add without overflow.
+const NEAR_MAX: u64 = 1 << 62;
 
 impl WordCounts {
     pub fn len(&self) -> usize {
@@ -46,21 +53,26 @@ impl WordCounts {
 
     /// `add`, for counts given by a caller: a total past 2^64-1 is an error.
     pub fn try_add(&mut self, word: &str, count: u64) -> Result<()> {
-        match self.map.get_mut(word) {
+        let total = match self.map.get_mut(word) {
             Some(c) => {
                 *c = c.checked_add(count).ok_or_else(|| {
                     Error::Overflow(format!("the count of {word:?} exceeds 2^64-1"))
-                })?
+                })?;
+                *c
             }
             None => {
                 self.map.insert(word.into(), count);
+                count
             }
-        }
+        };
+        self.near_max |= total >= NEAR_MAX;
         Ok(())
     }
 
-    /// Appends `other`, keeping this map's words first.
+    /// Appends `other`, keeping this map's words first. For parts of one
+    /// counting run, whose sums cannot overflow (see `add_counted`).
     pub fn merge(&mut self, other: WordCounts) {
+        debug_assert!(!self.near_max && !other.near_max);
         if self.map.is_empty() {
             self.map = other.map;
             return;
@@ -68,6 +80,17 @@ impl WordCounts {
         for (w, c) in other.map {
             *self.map.entry(w).or_insert(0) += c;
         }
+    }
+
+    /// Adds `part`, just counted from text, to counts that may hold counts
+    /// given by a caller: checked (nothing changes on overflow) once any
+    /// count is that high, the plain merge otherwise.
+    pub fn add_counted(&mut self, part: WordCounts) -> Result<()> {
+        if self.near_max || part.near_max {
+            return self.try_merge(&part);
+        }
+        self.merge(part);
+        Ok(())
     }
 
     /// Adds `other`'s counts, its new words after this map's, checking every
@@ -82,12 +105,17 @@ impl WordCounts {
         }
         self.map.reserve(other.len().min(1 << 20));
         for (w, &c) in &other.map {
-            match self.map.get_mut(&**w) {
-                Some(mine) => *mine += c,
+            let total = match self.map.get_mut(&**w) {
+                Some(mine) => {
+                    *mine += c;
+                    *mine
+                }
                 None => {
                     self.map.insert(w.clone(), c);
+                    c
                 }
-            }
+            };
+            self.near_max |= total >= NEAR_MAX;
         }
         Ok(())
     }
@@ -98,6 +126,7 @@ impl WordCounts {
             indexmap::map::Entry::Occupied(_) => false,
             indexmap::map::Entry::Vacant(v) => {
                 v.insert(count);
+                self.near_max |= count >= NEAR_MAX;
                 true
             }
         }
@@ -413,6 +442,15 @@ mod tests {
         assert!(matches!(a.try_merge(&c), Err(Error::Overflow(_))));
         assert!(a.same_as(&before));
         assert!(!a.same_as(&counts(&[("y", u64::MAX - 1), ("x", 3), ("z", 4)])));
+        // Counted text added to caller-given counts near the limit is checked.
+        let mut given = WordCounts::default();
+        given.try_add("y", u64::MAX - 1).unwrap();
+        let before = given.clone();
+        let r = given.add_counted(counts(&[("new", 1), ("y", 5)]));
+        assert!(matches!(r, Err(Error::Overflow(_))));
+        assert!(given.same_as(&before));
+        given.add_counted(counts(&[("y", 1)])).unwrap();
+        assert_eq!(given.get("y"), u64::MAX);
     }
 
     #[test]
