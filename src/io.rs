@@ -156,11 +156,10 @@ fn temp_beside(target: &Path) -> Result<std::path::PathBuf> {
         .file_name()
         .ok_or_else(|| Error::Value(format!("not a file path: {}", target.display())))?;
     let serial = SERIAL.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    Ok(dir.join(format!(
-        ".{}.{}-{serial}.tmp",
-        name.to_string_lossy(),
-        std::process::id()
-    )))
+    // At most 64 chars of the target's name: a legal name near the 255-byte
+    // limit must not make the temp name illegal.
+    let name: String = name.to_string_lossy().chars().take(64).collect();
+    Ok(dir.join(format!(".{name}.{}-{serial}.tmp", std::process::id())))
 }
 
 /// Writes `data` to a new temporary file beside `target`, synced to disk, with

@@ -9,6 +9,7 @@ import json
 import os
 import pickle
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -95,6 +96,8 @@ def test_files_globs_and_documents_count_alike(tmp_path: Path) -> None:
         count_words([b"bytes"])
     with pytest.raises(ValueError):
         count_words(["x"], jsonl_field="text")
+    with pytest.raises(ValueError):
+        count_words(pa.array(["x"]), jsonl_field="text")
 
 
 def test_reading_and_changing() -> None:
@@ -286,3 +289,59 @@ def test_count_reference_on_real_text() -> None:
     assert dict(counts.items()) == dict(expected)
     first_seen = list(dict.fromkeys(w for line in LINES for w in line.split()))
     assert list(counts) == first_seen
+
+
+BOMB_CHILD = """
+import resource, sys, zlib
+import wpiece
+# A deflate block of 1 MiB of zeros that depends on nothing before it (full
+# flush), repeated: 2 GiB of zeros in about 2 MB of file.
+c = zlib.compressobj(9, zlib.DEFLATED, 31)
+head = c.compress(b"") + c.flush(zlib.Z_FULL_FLUSH)
+block = c.compress(bytes(1 << 20)) + c.flush(zlib.Z_FULL_FLUSH)
+data = b"wpcounts" + (1).to_bytes(4, "little") + head + block * 2048
+# The address space this process has now, plus 512 MiB: inflating the body
+# whole would need 2 GiB more.
+used = int(open("/proc/self/statm").read().split()[0]) * resource.getpagesize()
+resource.setrlimit(resource.RLIMIT_AS, (used + (512 << 20),) * 2)
+try:
+    wpiece.WordCounts.from_bytes(data)
+except ValueError as e:
+    print("refused:", e)
+"""
+
+
+def test_a_small_file_that_inflates_to_gigabytes_is_refused_in_bounded_memory() -> None:
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-c", BOMB_CHILD], capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "refused:" in out.stdout and "not a valid word counts file" in out.stdout
+
+
+def test_saving_to_a_long_legal_name(tmp_path: Path) -> None:
+    path = tmp_path / ("n" * 240 + ".wpc")  # legal; a temp name built from it whole is not
+    count_words(["a b"]).save(path)
+    assert WordCounts.load(path).items() == [("a", 1), ("b", 1)]
+    assert os.listdir(tmp_path) == [path.name]
+
+
+def test_each_call_adds_all_or_nothing(tmp_path: Path) -> None:
+    c = count_words(["kept"])
+
+    def failing() -> Iterator[object]:
+        yield from ["doc"] * 10_000  # more than one buffer goes to the core first
+        yield 5
+
+    with pytest.raises(TypeError, match="item 10000"):
+        c.add_texts(failing())  # type: ignore[arg-type]
+    (tmp_path / "a.txt").write_text("from a file\n", encoding="utf-8")
+    with pytest.raises(FileNotFoundError):
+        c.add_files([tmp_path / "a.txt", tmp_path / "missing.txt"])
+    (tmp_path / "b.txt").write_bytes(b"valid\n\xff\n")
+    with pytest.raises(ValueError, match="UTF-8"):
+        c.add_files([tmp_path / "a.txt", tmp_path / "b.txt"])
+    assert c.items() == [("kept", 1)]

@@ -103,6 +103,9 @@ class WordCounts:
     split with other options refuse to merge), savable (:meth:`save`,
     :meth:`load`: a compact, versioned, checksummed file). Made by
     :func:`count_words`; :func:`wpiece.train_from_counts` trains on it.
+    Each call adds all or nothing. One object serves one thread at a time:
+    a call while another runs on it (from another thread) raises
+    ``RuntimeError``; give each thread its own and merge them.
 
     >>> counts = WordCounts(lowercase=False)
     >>> counts.add_texts(["Hello hello world"])
@@ -143,17 +146,29 @@ class WordCounts:
 
     # Counting -------------------------------------------------------------
 
+    def _count(self, count: Callable[[_core.WordCounter], object]) -> None:
+        """Counts into an empty part, then adds it: on an error (a bad item,
+        a missing file, Ctrl-C) these counts stay as they were."""
+        part = self._core.fresh()
+        count(part)
+        self._core.update(part)
+
     def add_texts(self, texts: Iterable[str]) -> None:
         """Counts the words of documents (buffered; counting runs without the GIL)."""
-        feed_texts(self._core, texts)
+        self._count(lambda part: feed_texts(part, texts))
 
     def add_files(self, files: Files, *, jsonl_field: Optional[str] = None) -> None:
         """Counts text files (paths, globs; ``.gz``; ``.jsonl`` with ``jsonl_field``)."""
-        for p in resolve_files(files):
-            if jsonl_field is None:
-                self._core.add_file(p)
-            else:
-                self.add_texts(read_file(p, jsonl_field))
+        paths = resolve_files(files)
+
+        def count(part: _core.WordCounter) -> None:
+            for p in paths:
+                if jsonl_field is None:
+                    part.add_file(p)
+                else:
+                    feed_texts(part, read_file(p, jsonl_field))
+
+        self._count(count)
 
     def add_arrow(self, array: Any) -> None:
         """Counts a pyarrow ``StringArray``, ``LargeStringArray`` or
@@ -161,8 +176,13 @@ class WordCounts:
         row); null rows count nothing."""
         from .arrow import string_chunks
 
-        for chunk in string_chunks(array):
-            self._core.add_arrow(*chunk)
+        chunks = list(string_chunks(array))
+
+        def count(part: _core.WordCounter) -> None:
+            for chunk in chunks:
+                part.add_arrow(*chunk)
+
+        self._count(count)
 
     # Reading --------------------------------------------------------------
 
@@ -325,6 +345,8 @@ def count_words(
     ):
         counts.add_files(source, jsonl_field=jsonl_field)
     elif _is_arrow(source):
+        if jsonl_field is not None:
+            raise ValueError("jsonl_field applies to files only")
         counts.add_arrow(source)
     elif isinstance(source, bytes):
         raise TypeError("expected a path, documents or an Arrow array, got bytes")

@@ -244,6 +244,15 @@ impl PyWordCounter {
         py.allow_threads(|| guard(|| counts.try_merge(&other.counts)))
     }
 
+    /// An empty counter that splits words as this one does.
+    fn fresh(&self) -> Self {
+        Self {
+            splitter: self.splitter.clone(),
+            counts: WordCounts::default(),
+            num_threads: self.num_threads,
+        }
+    }
+
     /// A copy with its own counts.
     fn copy(&self) -> Self {
         Self {

@@ -120,6 +120,13 @@ impl WordCounts {
         Ok(())
     }
 
+    /// Room for `n` more words, or `Error::Memory`.
+    pub fn try_reserve(&mut self, n: usize) -> Result<()> {
+        self.map
+            .try_reserve(n)
+            .map_err(|_| Error::Memory("word counts: out of memory".into()))
+    }
+
     /// Adds a word not yet present; false (and nothing changes) if it is.
     pub fn insert_new(&mut self, word: String, count: u64) -> bool {
         match self.map.entry(word.into_boxed_str()) {

@@ -7,7 +7,7 @@
 //! counts as LEB128 varints. gzip's CRC-32 and length trailer catch a
 //! corrupted or cut file; anything after the member is refused.
 
-use std::io::{Read, Write};
+use std::io::{BufRead, BufReader, Write};
 
 use flate2::bufread::GzDecoder;
 use flate2::write::GzEncoder;
@@ -117,14 +117,21 @@ pub fn to_bytes(counts: &WordCounts, splitter: &WordSplitter, cancel: &Cancel) -
     gz.finish().map_err(io)
 }
 
-/// A cursor over the decompressed body.
-struct Body<'a> {
-    bytes: &'a [u8],
-    at: usize,
+/// The decompressed body, read as it streams: what is held (words read,
+/// and the map holding them) is checked against memory as it grows, and
+/// allocations are fallible, so a small file that claims or inflates to
+/// anything ends in an error, not in memory exhaustion.
+struct Body<'a, R: BufRead> {
+    reader: R,
     name: &'a str,
+    /// Bytes held so far, and the next total at which memory is checked.
+    held: u64,
+    next_check: u64,
+    /// The word being read.
+    word: Vec<u8>,
 }
 
-impl<'a> Body<'a> {
+impl<R: BufRead> Body<'_, R> {
     fn bad(&self, what: &str) -> Error {
         Error::Value(format!(
             "{}: not a valid word counts file ({what})",
@@ -132,13 +139,36 @@ impl<'a> Body<'a> {
         ))
     }
 
+    fn corrupt(&self, e: std::io::Error) -> Error {
+        self.bad(&format!("corrupted or cut: {e}"))
+    }
+
+    fn hold(&mut self, bytes: u64) -> Result<()> {
+        self.held = self.held.saturating_add(bytes);
+        if self.held >= self.next_check {
+            self.next_check = self.held.saturating_add(CHECK_EVERY);
+            let need = usize::try_from(self.held.saturating_mul(2)).unwrap_or(usize::MAX);
+            check_fits(need, "loading word counts")?;
+        }
+        Ok(())
+    }
+
+    fn byte(&mut self) -> Result<u8> {
+        let buf = match self.reader.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) => return Err(self.corrupt(e)),
+        };
+        let Some(&b) = buf.first() else {
+            return Err(self.bad("cut short"));
+        };
+        self.reader.consume(1);
+        Ok(b)
+    }
+
     fn varint(&mut self) -> Result<u64> {
         let mut v: u64 = 0;
         for shift in (0..70).step_by(7) {
-            let Some(&b) = self.bytes.get(self.at) else {
-                return Err(self.bad("cut short"));
-            };
-            self.at += 1;
+            let b = self.byte()?;
             let low = (b & 0x7f) as u64;
             if shift == 63 && low > 1 {
                 return Err(self.bad("a number past 2^64-1"));
@@ -151,14 +181,27 @@ impl<'a> Body<'a> {
         Err(self.bad("a number past 2^64-1"))
     }
 
-    fn take(&mut self, len: u64) -> Result<&'a [u8]> {
-        let rest = (self.bytes.len() - self.at) as u64;
-        if len > rest {
-            return Err(self.bad("cut short"));
+    /// The next `len` bytes (only as many as the stream really holds are
+    /// ever allocated).
+    fn take(&mut self, len: u64) -> Result<&[u8]> {
+        self.word.clear();
+        while (self.word.len() as u64) < len {
+            let buf = match self.reader.fill_buf() {
+                Ok(buf) => buf,
+                Err(e) => return Err(self.corrupt(e)),
+            };
+            if buf.is_empty() {
+                return Err(self.bad("cut short"));
+            }
+            let n = buf.len().min((len - self.word.len() as u64) as usize);
+            self.word
+                .try_reserve(n)
+                .map_err(|_| Error::Memory("loading word counts: out of memory".into()))?;
+            self.word.extend_from_slice(&buf[..n]);
+            self.reader.consume(n);
+            self.hold(n as u64)?;
         }
-        let out = &self.bytes[self.at..self.at + len as usize];
-        self.at += len as usize;
-        Ok(out)
+        Ok(&self.word)
     }
 }
 
@@ -175,30 +218,12 @@ pub fn from_bytes(data: &[u8], name: &str, cancel: &Cancel) -> Result<(WordSplit
             "{name}: word counts format version {version}, this wpiece reads version {VERSION}"
         )));
     }
-    // Decompressed a piece at a time, what is held checked against memory
-    // before each piece: a small file may claim (or inflate to) anything.
-    let mut gz = GzDecoder::new(&data[12..]);
-    let mut body = Vec::new();
-    loop {
-        cancel.check()?;
-        let held = body.len().saturating_add(PIECE);
-        check_fits(held.saturating_mul(2), "loading word counts")?;
-        let got = (&mut gz)
-            .take(PIECE as u64)
-            .read_to_end(&mut body)
-            .map_err(|e| bad(&format!("corrupted or cut: {e}")))?;
-        if got < PIECE {
-            break;
-        }
-    }
-    // Reading to the end checked gzip's CRC and length; nothing may follow.
-    if !gz.into_inner().is_empty() {
-        return Err(bad("data after the end"));
-    }
     let mut body = Body {
-        bytes: &body,
-        at: 0,
+        reader: BufReader::with_capacity(1 << 16, GzDecoder::new(&data[12..])),
         name,
+        held: 0,
+        next_check: 0,
+        word: Vec::new(),
     };
     let options_len = body.varint()?;
     if options_len > 1 << 16 {
@@ -214,21 +239,33 @@ pub fn from_bytes(data: &[u8], name: &str, cancel: &Cancel) -> Result<(WordSplit
             cancel.check()?;
         }
         let len = body.varint()?;
-        let word =
-            std::str::from_utf8(body.take(len)?).map_err(|_| bad("a word that is not UTF-8"))?;
+        let word = std::str::from_utf8(body.take(len)?)
+            .map_err(|_| bad("a word that is not UTF-8"))?
+            .to_owned();
         let count = body.varint()?;
-        if !counts.insert_new(word.to_owned(), count) {
+        // A map entry besides the word's bytes.
+        body.hold(ENTRY_BYTES)?;
+        counts.try_reserve(1)?;
+        if !counts.insert_new(word, count) {
             return Err(bad("a word listed twice"));
         }
     }
-    if body.at != body.bytes.len() {
-        return Err(bad("more words than it says"));
+    // Reading to the end checks gzip's CRC and length; nothing may follow.
+    match body.reader.fill_buf() {
+        Ok([]) => {}
+        Ok(_) => return Err(bad("more words than it says")),
+        Err(e) => return Err(body.corrupt(e)),
+    }
+    if !body.reader.into_inner().into_inner().is_empty() {
+        return Err(bad("data after the end"));
     }
     Ok((splitter, counts))
 }
 
-/// Bytes decompressed between two memory checks.
-const PIECE: usize = 16 << 20;
+/// Bytes held between two memory checks.
+const CHECK_EVERY: u64 = 16 << 20;
+/// What a word's map entry costs besides its bytes (about).
+const ENTRY_BYTES: u64 = 48;
 
 #[cfg(test)]
 mod tests {
