@@ -14,7 +14,7 @@ from tokenizers import Tokenizer as HFTokenizer
 import wpiece
 
 from adversarial import ADVERSARIAL
-from conftest import TOKENIZER_JSON, VOCAB_TXT, examples, hf_bert, wp_bert
+from conftest import EN_FIXTURE, TOKENIZER_JSON, VOCAB_TXT, examples, hf_bert, wp_bert
 
 
 def assert_same(hf_enc, wp_enc, text) -> None:
@@ -395,3 +395,30 @@ def test_a_row_outlives_its_batch_and_tokenizer() -> None:
     gc.collect()
     assert row.tokens == ["[CLS]", "x", "[SEP]", "[PAD]"] and len(row) == 4
     assert pickle.loads(pickle.dumps(row)) == row
+
+
+def test_from_hf_takes_tokenizers_and_transformers_objects() -> None:
+    from tokenizers.models import BPE
+    from transformers import PreTrainedTokenizerFast
+
+    texts = EN_FIXTURE.read_text(encoding="utf-8").splitlines()[:300] + list(ADVERSARIAL)
+    for lowercase in (True, False):
+        hf = hf_bert(lowercase)
+        tok = wpiece.Tokenizer.from_hf(hf)
+        assert [e.ids for e in tok.encode_batch(texts)] == [e.ids for e in hf.encode_batch(texts)]
+        fast = PreTrainedTokenizerFast(tokenizer_object=hf)
+        via_transformers = wpiece.Tokenizer.from_hf(fast)
+        assert via_transformers.encode_batch_flat(texts)[0].tolist() == (
+            tok.encode_batch_flat(texts)[0].tolist()
+        )
+    # Settings come along: truncation and padding as the object has them.
+    hf = hf_bert()
+    hf.enable_truncation(max_length=10)
+    hf.enable_padding(length=12, pad_id=0, pad_token="[PAD]")
+    tok = wpiece.Tokenizer.from_hf(hf)
+    got = [(e.ids, e.attention_mask) for e in tok.encode_batch(texts[:50])]
+    assert got == [(e.ids, e.attention_mask) for e in hf.encode_batch(texts[:50])]
+    with pytest.raises(wpiece.UnsupportedComponentError, match="BPE|model"):
+        wpiece.Tokenizer.from_hf(HFTokenizer(BPE()))
+    with pytest.raises(TypeError, match="tokenizers.Tokenizer"):
+        wpiece.Tokenizer.from_hf("bert-base-uncased")

@@ -158,6 +158,32 @@ class Tokenizer:
         # Lines as HF reads them: split at "\n" only, trailing whitespace dropped.
         return cls(_core.read_vocab_txt(p), **options)
 
+    @classmethod
+    def from_hf(cls, tokenizer: Any) -> Tokenizer:
+        """The same tokenizer, from what a user already holds: a
+        ``tokenizers.Tokenizer`` or a transformers fast tokenizer
+        (``PreTrainedTokenizerFast``, e.g. ``BertTokenizerFast``) with a
+        WordPiece model. Read through its ``tokenizer.json`` form, so every
+        setting (truncation and padding included) comes along, and a
+        component wpiece cannot honour exactly raises
+        ``UnsupportedComponentError`` naming it.
+
+        >>> from tokenizers import BertWordPieceTokenizer
+        >>> import wpiece
+        >>> hf = BertWordPieceTokenizer(str(wpiece.sample_vocab_path()))._tokenizer
+        >>> tok = Tokenizer.from_hf(hf)
+        >>> tok.encode("Hello, WordPiece!").ids == hf.encode("Hello, WordPiece!").ids
+        True
+        """
+        backend = getattr(tokenizer, "backend_tokenizer", tokenizer)
+        to_str = getattr(backend, "to_str", None)
+        if to_str is None or not callable(to_str):
+            raise TypeError(
+                "expected a tokenizers.Tokenizer or a transformers fast tokenizer, got "
+                f"{type(tokenizer).__name__}"
+            )
+        return cls._from_core(_core.Tokenizer.from_json(to_str()))
+
     # ----- persistence -------------------------------------------------
 
     def save(self, path: PathLike) -> None:
