@@ -10,19 +10,11 @@ import pickle
 from collections.abc import Iterable
 from typing import Any
 
-from .counts import COUNTING_OPTIONS, WordCounts
+from .counts import WordCounts
 from .tokenizer import Tokenizer
 
 # Tokenizers loaded in this (worker) process, by the hash of what was shipped.
 _LOADED: dict[str, Tokenizer] = {}
-
-
-def check_counting_options(caller: str, options: dict[str, Any]) -> None:
-    """Refuses unknown options and bad values on the driver, before any job runs."""
-    unknown = [k for k in options if k not in COUNTING_OPTIONS]
-    if unknown:
-        raise TypeError(f"{caller}() got an unexpected keyword argument {unknown[0]!r}")
-    WordCounts(**options)
 
 
 def count_part(texts: Any, options: dict[str, Any]) -> bytes:

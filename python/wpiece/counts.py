@@ -46,10 +46,12 @@ the pre-tokenizer's, as :class:`wpiece.TrainingOptions` names them."""
 _BUFFER_DOCS = 8192
 
 
-def _check_options(caller: str, options: dict[str, Any]) -> None:
+def check_counting_options(caller: str, options: Mapping[str, Any]) -> None:
+    """Refuses unknown option names and bad values before anything is read."""
     unknown = [k for k in options if k not in COUNTING_OPTIONS]
     if unknown:
         raise TypeError(f"{caller}() got an unexpected keyword argument {unknown[0]!r}")
+    WordCounts(**options)
 
 
 def check_not_one_str(texts: object) -> None:
@@ -81,18 +83,6 @@ def feed_texts(
         counter.add_texts(buffer)
         if counted is not None:
             counted(done + len(buffer))
-
-
-def same_split_option(name: str, given: Any, counted: Any, merged: Mapping[str, Any]) -> bool:
-    """Whether option ``name`` splits words the same at both values: the
-    normalizer's options do not matter without a normalizer, and
-    ``strip_accents=None`` means ``lowercase``'s value."""
-    if name != "normalize" and name != "pre_tokenizer" and not merged.get("normalize", True):
-        return True
-    if name == "strip_accents":
-        lower = merged.get("lowercase", True)
-        return bool((lower if given is None else given) == (lower if counted is None else counted))
-    return bool(given == counted)
 
 
 class WordCounts:
@@ -151,7 +141,7 @@ class WordCounts:
         a missing file, Ctrl-C) these counts stay as they were."""
         part = self._core.fresh()
         count(part)
-        self._core.update(part)
+        self._core.absorb(part)
 
     def add_texts(self, texts: Iterable[str]) -> None:
         """Counts the words of documents (buffered; counting runs without the GIL)."""
@@ -336,7 +326,7 @@ def count_words(
     >>> wpiece.count_words(["Ünïcode"], lowercase=False).items()
     [('Ünïcode', 1)]
     """
-    _check_options("count_words", options)
+    check_counting_options("count_words", options)
     counts = WordCounts(num_threads=num_threads, **options)
     if isinstance(source, (str, os.PathLike)) or (
         isinstance(source, (list, tuple))

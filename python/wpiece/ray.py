@@ -16,14 +16,13 @@ from __future__ import annotations
 from typing import Any, Optional, Union
 
 from ._distributed import (
-    check_counting_options,
     count_part,
     encode_column,
     load_shipped,
     merge_in_order,
     ship,
 )
-from .counts import WordCounts
+from .counts import WordCounts, check_counting_options
 from .tokenizer import Tokenizer
 
 __all__ = ["count_words", "encode"]

@@ -18,13 +18,12 @@ from collections.abc import Iterator
 from typing import Any
 
 from ._distributed import (
-    check_counting_options,
     encode_column,
     load_shipped,
     merge_in_order,
     ship,
 )
-from .counts import WordCounts
+from .counts import WordCounts, check_counting_options
 from .tokenizer import Tokenizer
 
 __all__ = ["count_words", "encode"]

@@ -18,7 +18,7 @@ from typing import Any, Callable, Literal, Optional, TypeVar, Union, get_args
 
 from . import _core
 from ._rows import MergeRow
-from .counts import COUNTING_OPTIONS, WordCounts, check_not_one_str, feed_texts, same_split_option
+from .counts import COUNTING_OPTIONS, WordCounts, check_not_one_str, feed_texts
 from .documents import Files, PathLike, read_file, read_lines, resolve_files
 from .quality import TextStats
 from .tokenizer import BERT_SPECIAL_TOKENS, PreTokenizer, Tokenizer, UnknownMode
@@ -539,14 +539,18 @@ def train_from_counts(
 
     """
     if isinstance(counts, WordCounts):
+        # Options not given follow the counts; given ones must split as they did.
         counted = counts.options
         for name, value in counted.items():
-            given = options.setdefault(name, value)
-            if not same_split_option(name, given, value, {**counted, **options}):
-                raise ValueError(
-                    f"the counts were made with {name}={value!r}; training with "
-                    f"{name}={given!r} would encode text otherwise than it was counted"
-                )
+            options.setdefault(name, value)
+        wanted = WordCounts(**{name: options[name] for name in counted})
+        if not wanted._core.splits_as(counts._core):
+            differ = [f"{n}={options[n]!r}" for n in counted if options[n] != counted[n]]
+            made = [f"{n}={counted[n]!r}" for n in counted if options[n] != counted[n]]
+            raise ValueError(
+                f"the counts were made with {', '.join(made)}; training with "
+                f"{', '.join(differ)} would encode text otherwise than it was counted"
+            )
         opts = _training_options("train_from_counts", vocab_size, options)
         return _train(counts._core, opts)
     opts = _training_options("train_from_counts", vocab_size, options)

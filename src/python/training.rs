@@ -80,6 +80,17 @@ struct TrainRow {
 }
 
 impl PyWordCounter {
+    /// Counts split otherwise cannot be merged.
+    fn check_splits_as(&self, other: &PyWordCounter) -> PyResult<()> {
+        if !self.splitter.splits_as(&other.splitter) {
+            return Err(Error::Value(
+                "cannot merge word counts made with different options".into(),
+            )
+            .into());
+        }
+        Ok(())
+    }
+
     /// Counts the words of `texts` (the GIL released, Ctrl-C watched) and
     /// adds them; on an error nothing is added.
     fn count(&mut self, py: Python<'_>, texts: &[&str]) -> PyResult<()> {
@@ -234,14 +245,17 @@ impl PyWordCounter {
     /// split words otherwise, an OverflowError (and no change) if a count
     /// would pass 2^64-1.
     fn update(&mut self, py: Python<'_>, other: &PyWordCounter) -> PyResult<()> {
-        if !self.splitter.splits_as(&other.splitter) {
-            return Err(Error::Value(
-                "cannot merge word counts made with different options".into(),
-            )
-            .into());
-        }
+        self.check_splits_as(other)?;
         let counts = &mut self.counts;
         py.allow_threads(|| guard(|| counts.try_merge(&other.counts)))
+    }
+
+    /// Moves `part`'s counts (just counted by a counter from `fresh`) into
+    /// these, leaving `part` empty: `update` without copying the words.
+    fn absorb(&mut self, py: Python<'_>, part: &mut PyWordCounter) -> PyResult<()> {
+        self.check_splits_as(part)?;
+        let (counts, part) = (&mut self.counts, std::mem::take(&mut part.counts));
+        py.allow_threads(|| guard(|| counts.add_counted(part)))
     }
 
     /// An empty counter that splits words as this one does.
