@@ -28,7 +28,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for _ in 0..repeats {
         let t = Instant::now();
         let ids = tok
-            .encode_batch_flat(&lines, true, None, with_offsets, Cancel::never())?
+            .encode_batch_flat(&lines, true, None, with_offsets, false, Cancel::never())?
             .ids;
         let s = t.elapsed().as_secs_f64();
         println!(

@@ -22,17 +22,18 @@ use wpiece::pipeline::{AddedToken, Tokenizer};
 use wpiece::pre_tokenizer::PreTokenizer;
 
 fn every_path_set() -> Vec<FastPaths> {
-    (0..8)
+    (0..16)
         .map(|bits| FastPaths {
             chunk_cache: bits & 1 != 0,
             ascii: bits & 2 != 0,
             word_cache: bits & 4 != 0,
+            words_from_ids: bits & 8 != 0,
         })
         .collect()
 }
 
-/// The ids and char offsets of one text.
-type Sequence = (Vec<u32>, Vec<(u32, u32)>);
+/// The ids, char offsets and word ids of one text.
+type Sequence = (Vec<u32>, Vec<(u32, u32)>, Vec<Option<u32>>);
 
 /// Ids and offsets of each text, one at a time and as flat batches (with and
 /// without offsets), twice over.
@@ -42,6 +43,7 @@ struct Run {
     flat_ids: Vec<u32>,
     flat_offsets: Vec<u32>,
     flat_rows: Vec<usize>,
+    flat_words: Vec<u32>,
     flat_ids_only: Vec<u32>,
 }
 
@@ -50,22 +52,24 @@ fn run(tok: &Tokenizer, texts: &[&str]) -> Run {
     for _ in 0..2 {
         for t in texts {
             let e = tok.encode_sequence(t, 0);
-            one_at_a_time.push((e.ids, e.offsets));
+            one_at_a_time.push((e.ids, e.offsets, e.word_ids));
         }
     }
     let mut flat_ids = Vec::new();
     let mut flat_offsets = Vec::new();
     let mut flat_rows = Vec::new();
     let mut flat_ids_only = Vec::new();
+    let mut flat_words = Vec::new();
     for _ in 0..2 {
         let f = tok
-            .encode_batch_flat(texts, true, None, true, Cancel::never())
+            .encode_batch_flat(texts, true, None, true, true, Cancel::never())
             .unwrap();
         flat_ids.extend(f.ids);
         flat_offsets.extend(f.offsets);
         flat_rows.extend(f.rows);
+        flat_words.extend(f.words);
         let f = tok
-            .encode_batch_flat(texts, false, None, false, Cancel::never())
+            .encode_batch_flat(texts, false, None, false, false, Cancel::never())
             .unwrap();
         flat_ids_only.extend(f.ids);
     }
@@ -74,6 +78,7 @@ fn run(tok: &Tokenizer, texts: &[&str]) -> Run {
         flat_ids,
         flat_offsets,
         flat_rows,
+        flat_words,
         flat_ids_only,
     }
 }

@@ -168,7 +168,7 @@ proptest! {
         let tok = Tokenizer::bert_like(Vocab::new(vocab.clone()).unwrap(), config, None, pre, &[])
             .unwrap();
         let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
-        let flat = tok.encode_batch_flat(&refs, false, None, true, Cancel::never()).unwrap();
+        let flat = tok.encode_batch_flat(&refs, false, None, true, true, Cancel::never()).unwrap();
         for (k, t) in texts.iter().enumerate() {
             let (ids, offsets) = reference(&vocab, t, bert, "##", max_chars);
             let one = tok.encode_with(t, None, false, None).unwrap();
@@ -176,6 +176,11 @@ proptest! {
             prop_assert_eq!(&one.offsets, &offsets, "text {:?}", t);
             let row = &flat.ids[flat.rows[k]..flat.rows[k + 1]];
             prop_assert_eq!(row, &ids[..], "flat, text {:?}", t);
+            let words: Vec<Option<u32>> = flat.words[flat.rows[k]..flat.rows[k + 1]]
+                .iter()
+                .map(|&w| Some(w))
+                .collect();
+            prop_assert_eq!(&words, &one.word_ids, "flat word ids, text {:?}", t);
             let flat_offsets: Vec<(u32, u32)> = flat.offsets[2 * flat.rows[k]..2 * flat.rows[k + 1]]
                 .chunks(2)
                 .map(|p| (p[0], p[1]))

@@ -12,7 +12,10 @@ use serde_json::{json, Value};
 use wpiece::hf_json::{tokenizer_from_json, tokenizer_to_json};
 use wpiece::model::Vocab;
 use wpiece::normalizer::NormalizerConfig;
-use wpiece::pipeline::{pad_batch, PadLength, Padding, Tokenizer, Truncation, TruncationStrategy};
+use wpiece::pipeline::{
+    pad_batch, PadDirection, PadLength, Padding, Tokenizer, Truncation, TruncationDirection,
+    TruncationStrategy,
+};
 use wpiece::pre_tokenizer::PreTokenizer;
 
 fn leaf() -> impl Strategy<Value = Value> {
@@ -90,9 +93,12 @@ fn base() -> Value {
     tok.truncation = Some(Truncation {
         max_length: 8,
         strategy: TruncationStrategy::LongestFirst,
+        stride: 2,
+        direction: TruncationDirection::Left,
     });
     tok.padding = Some(Padding {
         length: PadLength::Fixed(10),
+        direction: PadDirection::Left,
         pad_to_multiple_of: Some(4),
         pad_id: 0,
         pad_type_id: 0,

@@ -127,7 +127,12 @@ def test_round_trips_of_both_formats(tmp_path) -> None:
 
 def test_file_settings_are_applied() -> None:
     tok = wpiece.Tokenizer.from_file(TOKENIZER_JSON)
-    assert tok.truncation == {"max_length": 128, "strategy": "longest_first"}
+    assert tok.truncation == {
+        "max_length": 128,
+        "stride": 0,
+        "strategy": "longest_first",
+        "direction": "right",
+    }
     assert tok.padding is not None and tok.padding["length"] == 128
     enc = tok.encode("short")
     hf = HFTokenizer.from_file(str(TOKENIZER_JSON))

@@ -66,17 +66,38 @@ def test_empty_vocab_rejected(tmp_path) -> None:
 @pytest.mark.parametrize(
     "mutate, message",
     [
-        (lambda d: d.update(normalizer={"type": "NFKC"}), "normalizer NFKC"),
+        (lambda d: d.update(normalizer={"type": "Precompiled"}), "normalizer Precompiled"),
+        (
+            lambda d: d.update(
+                normalizer={"type": "Replace", "pattern": {"Regex": "a+"}, "content": "b"}
+            ),
+            "normalizer Replace with a Regex pattern",
+        ),
+        (
+            lambda d: d.update(
+                pre_tokenizer={
+                    "type": "Sequence",
+                    "pretokenizers": [
+                        {"type": "Whitespace"},
+                        {
+                            "type": "Split",
+                            "pattern": {"Regex": "\\d"},
+                            "behavior": "Isolated",
+                            "invert": False,
+                        },
+                    ],
+                }
+            ),
+            "pre-tokenizer Split with a Regex pattern",
+        ),
+        (lambda d: d.update(pre_tokenizer={"type": "Metaspace"}), "pre-tokenizer Metaspace"),
         (lambda d: d.update(pre_tokenizer={"type": "ByteLevel"}), "pre-tokenizer ByteLevel"),
         (lambda d: d.update(pre_tokenizer=None), "without pre-tokenizer"),
         (lambda d: d["model"].update(type="BPE"), "model type BPE"),
         (lambda d: d.update(decoder={"type": "ByteLevel"}), "decoder ByteLevel"),
         (lambda d: d.update(post_processor={"type": "RobertaProcessing"}), "RobertaProcessing"),
-        (lambda d: d["post_processor"]["single"].pop(), "TemplateProcessing"),
         (lambda d: d["added_tokens"][0].update(lstrip=True), "lstrip"),
         (lambda d: d["added_tokens"][1].update(normalized=True), "normalized"),
-        (lambda d: d["truncation"].update(stride=2), "stride"),
-        (lambda d: d["padding"].update(direction="Left"), "padding on the left"),
     ],
 )
 def test_unsupported_components_raise(tmp_path, mutate, message) -> None:

@@ -10,7 +10,9 @@ class TruncationSpec(TypedDict):
     """Truncation of the encode calls."""
 
     max_length: int
+    stride: int
     strategy: str
+    direction: str
 
 
 class PaddingSpec(TypedDict):
@@ -22,6 +24,7 @@ class PaddingSpec(TypedDict):
     pad_id: Optional[int]
     pad_token: str
     pad_type_id: int
+    direction: str
 
 
 class StatsRow(TypedDict):

@@ -159,6 +159,20 @@ class Tokenizer:
         return cls(_core.read_vocab_txt(p), **options)
 
     @classmethod
+    def from_str(cls, json: str) -> Tokenizer:
+        """A tokenizer from the text of an HF ``tokenizer.json`` (as
+        ``tokenizers.Tokenizer.from_str``); components wpiece cannot honour
+        exactly raise ``UnsupportedComponentError`` naming them.
+
+        >>> import wpiece
+        >>> tok = wpiece.Tokenizer.from_file(wpiece.sample_vocab_path())
+        >>> Tokenizer.from_str(tok.to_json()).encode("Hi!").ids == tok.encode("Hi!").ids
+        True
+        """
+        _check_str(json, "json")
+        return cls._from_core(_core.Tokenizer.from_json(json))
+
+    @classmethod
     def from_hf(cls, tokenizer: Any) -> Tokenizer:
         """The same tokenizer, from what a user already holds: a
         ``tokenizers.Tokenizer`` or a transformers fast tokenizer
@@ -292,17 +306,35 @@ class Tokenizer:
 
     # ----- settings ----------------------------------------------------
 
-    def enable_truncation(self, max_length: int, strategy: str = "longest_first") -> None:
-        """Truncate encodings to ``max_length`` tokens (special tokens included).
+    def enable_truncation(
+        self,
+        max_length: int,
+        stride: int = 0,
+        strategy: str = "longest_first",
+        direction: str = "right",
+    ) -> None:
+        """Truncate encodings to ``max_length`` tokens (special tokens included),
+        as HF ``tokenizers`` does: ``strategy`` (``longest_first``,
+        ``only_first``, ``only_second``) says which of a pair is cut,
+        ``direction`` (``right`` or ``left``) which end. What is cut comes
+        back as ``Encoding.overflowing`` parts that repeat ``stride`` tokens
+        of the part before them.
 
-        >>> tok = Tokenizer(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "a"])
-        >>> tok.enable_truncation(4)
-        >>> tok.encode("a a a a a").tokens
-        ['[CLS]', 'a', 'a', '[SEP]']
+        >>> tok = Tokenizer(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "a", "b", "c"])
+        >>> tok.enable_truncation(4, stride=1)
+        >>> enc = tok.encode("a b c a")
+        >>> enc.tokens, [o.tokens for o in enc.overflowing]
+        (['[CLS]', 'a', 'b', '[SEP]'], [['[CLS]', 'b', 'c', '[SEP]'], ['[CLS]', 'c', 'a', '[SEP]']])
         """
         _check_int(max_length, "max_length")
-        _core.check_names(truncation_strategy=strategy)
-        self._truncation = {"max_length": int(max_length), "strategy": strategy}
+        _check_int(stride, "stride")
+        _core.check_names(truncation_strategy=strategy, truncation_direction=direction)
+        self._truncation = {
+            "max_length": int(max_length),
+            "stride": int(stride),
+            "strategy": strategy,
+            "direction": direction,
+        }
 
     def no_truncation(self) -> None:
         """Turn truncation off."""
@@ -320,8 +352,10 @@ class Tokenizer:
         pad_token: str = "[PAD]",
         pad_type_id: int = 0,
         pad_id: Optional[int] = None,
+        direction: str = "right",
     ) -> None:
-        """Pad batches to the longest encoding, or to ``length``.
+        """Pad batches to the longest encoding, or to ``length``, on the
+        ``direction`` side (``right`` or ``left``).
 
         Padding tokens get ``pad_id`` (by default the id of ``pad_token``) and
         the string ``pad_token``, as in HF ``tokenizers``. A length that memory
@@ -337,6 +371,7 @@ class Tokenizer:
         _check_int(pad_type_id, "pad_type_id", upper=_U32_MAX)
         _check_int(pad_id, "pad_id", optional=True, upper=_U32_MAX)
         _check_str(pad_token, "pad_token")
+        _core.check_names(padding_direction=direction)
         if pad_id is None and self._core.token_to_id(pad_token) is None:
             raise ValueError(f"pad token {pad_token!r} is not in the vocabulary")
         self._padding = {
@@ -345,6 +380,7 @@ class Tokenizer:
             "pad_id": pad_id,
             "pad_token": pad_token,
             "pad_type_id": pad_type_id,
+            "direction": direction,
         }
 
     def no_padding(self) -> None:
@@ -381,7 +417,8 @@ class Tokenizer:
                 length = trunc["max_length"]
             else:
                 raise ValueError("truncation=True needs max_length (or enable_truncation)")
-            trunc = {"max_length": length, "strategy": "longest_first"}
+            base_trunc = trunc or {"stride": 0, "strategy": "longest_first", "direction": "right"}
+            trunc = {**base_trunc, "max_length": length}
         elif truncation is False:
             trunc = None
         pad = self._padding
@@ -392,6 +429,7 @@ class Tokenizer:
             "pad_id": None,
             "pad_token": "[PAD]",
             "pad_type_id": 0,
+            "direction": "right",
         }
         if padding is True or padding == "longest":
             pad = {**base, "length": None, "pad_to_multiple_of": None}
@@ -468,9 +506,12 @@ class Tokenizer:
         truncation: Optional[bool] = None,
         max_length: Optional[int] = None,
         num_threads: Optional[int] = None,
+        return_word_ids: bool = False,
     ) -> dict[str, np.ndarray]:
         """Encodes a batch into padded 2-D int64 numpy arrays: ``input_ids``,
-        ``attention_mask``, ``token_type_ids`` and ``special_tokens_mask``.
+        ``attention_mask``, ``token_type_ids`` and ``special_tokens_mask``
+        (and ``word_ids``, -1 where a token has no word, with
+        ``return_word_ids``).
 
         >>> tok = Tokenizer(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "a"])
         >>> out = tok.encode_batch_numpy(["a", "a a a"], max_length=4, truncation=True)
@@ -490,7 +531,7 @@ class Tokenizer:
             pad = None
         _check_threads(num_threads)
         return self._core.encode_batch_numpy(
-            texts, pair_list, add_special_tokens, trunc, pad, num_threads
+            texts, pair_list, add_special_tokens, trunc, pad, num_threads, return_word_ids
         )
 
     def encode_batch_flat(
@@ -499,11 +540,14 @@ class Tokenizer:
         add_special_tokens: bool = True,
         *,
         return_offsets: bool = False,
+        return_word_ids: bool = False,
         num_threads: Optional[int] = None,
     ) -> tuple[np.ndarray, ...]:
         """All ids of a batch as one flat ``uint32`` array plus ``row_offsets``
         (length ``len(texts) + 1``); no Python object per token. With
-        ``return_offsets`` a third ``(n_tokens, 2)`` array holds char offsets.
+        ``return_offsets`` a ``(n_tokens, 2)`` array of char offsets follows,
+        with ``return_word_ids`` an ``int64`` array of each token's word in
+        its row (-1 for special tokens), as ``Encoding.word_ids`` gives them.
 
         >>> tok = Tokenizer(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "a"])
         >>> ids, rows = tok.encode_batch_flat(["a", "a a"], add_special_tokens=False)
@@ -516,7 +560,12 @@ class Tokenizer:
         _check_threads(num_threads)
         return tuple(
             self._core.encode_batch_flat(
-                texts, add_special_tokens, self._truncation, num_threads, return_offsets
+                texts,
+                add_special_tokens,
+                self._truncation,
+                num_threads,
+                return_offsets,
+                return_word_ids,
             )
         )
 
@@ -789,9 +838,14 @@ def _truncation_spec(value: Any) -> Optional[TruncationSpec]:
     if value is None:
         return None
     if isinstance(value, dict):
-        return {"max_length": value["max_length"], "strategy": value["strategy"]}
+        return {
+            "max_length": value["max_length"],
+            "stride": value.get("stride", 0),
+            "strategy": value["strategy"],
+            "direction": value.get("direction", "right"),
+        }
     max_length, strategy = value
-    return {"max_length": max_length, "strategy": strategy}
+    return {"max_length": max_length, "stride": 0, "strategy": strategy, "direction": "right"}
 
 
 def _padding_spec(value: Any) -> Optional[PaddingSpec]:
@@ -799,7 +853,9 @@ def _padding_spec(value: Any) -> Optional[PaddingSpec]:
     pad_id, pad_token, pad_type_id) tuple that wpiece 0.1 pickles held."""
     if value is None:
         return None
+    direction = "right"
     if isinstance(value, dict):
+        direction = value.get("direction", "right")
         keys = ("length", "pad_to_multiple_of", "pad_id", "pad_token", "pad_type_id")
         value = tuple(value[k] for k in keys)
     length, multiple, pad_id, pad_token, pad_type_id = value
@@ -809,4 +865,5 @@ def _padding_spec(value: Any) -> Optional[PaddingSpec]:
         "pad_id": pad_id,
         "pad_token": pad_token,
         "pad_type_id": pad_type_id,
+        "direction": direction,
     }

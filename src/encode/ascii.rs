@@ -93,7 +93,7 @@ impl Encoder {
         words: &mut WordScratch,
         caches: &mut Caches,
     ) -> bool {
-        if !self.use_ascii || !seg.is_ascii() {
+        if !self.use_ascii || out.recording_words || !seg.is_ascii() {
             return false;
         }
         let table = if whole_text {

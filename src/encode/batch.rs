@@ -17,6 +17,9 @@ pub struct FlatBatch {
     /// Char offsets per token, flattened (`[s0, e0, s1, e1, ...]`); empty
     /// unless asked for.
     pub offsets: Vec<u32>,
+    /// The word of each token within its row (`u32::MAX`: none); empty
+    /// unless asked for.
+    pub words: Vec<u32>,
     pub rows: Vec<usize>,
 }
 
@@ -25,10 +28,14 @@ pub struct FlatBatch {
 pub struct Rows {
     /// Tokens of text kept per row (truncation; `usize::MAX` for all).
     pub keep: usize,
+    /// Whether those are the last tokens rather than the first.
+    pub from_left: bool,
     /// Ids put before and after each row (post-processing), if any.
     pub frame: Option<(u32, u32)>,
     /// Whether char offsets are written too (framing ids get `(0, 0)`).
     pub with_offsets: bool,
+    /// Whether word ids are written too.
+    pub with_words: bool,
 }
 
 impl Encoder {
@@ -38,8 +45,10 @@ impl Encoder {
     pub fn encode_flat(&self, texts: &[&str], rows_as: Rows, cancel: &Cancel) -> Result<FlatBatch> {
         let Rows {
             keep,
+            from_left,
             frame,
             with_offsets,
+            with_words,
         } = rows_as;
         texts.iter().try_for_each(|t| check_length(t.len()))?;
         let total: usize = texts.iter().map(|t| t.len()).sum();
@@ -66,7 +75,11 @@ impl Encoder {
         let parts: Vec<(Output, Vec<usize>)> = bounds
             .par_windows(2)
             .map(|b| {
-                let mut out = Output::new(with_offsets);
+                let mut out = if with_words {
+                    Output::with_words(with_offsets)
+                } else {
+                    Output::new(with_offsets)
+                };
                 let mut scratch = Scratch::default();
                 // Room for the usual token count (about one per 3-4 bytes of
                 // text) up front: growing by copying would move it all again.
@@ -81,19 +94,18 @@ impl Encoder {
                 for (k, text) in part.iter().enumerate() {
                     cancel.check()?;
                     if let Some((cls, _)) = frame {
-                        out.push(cls, (0, 0));
+                        out.push_special(cls);
                     }
                     let start = out.ids.len();
                     let next = part.get(k + 1).copied();
                     self.encode_before(text, next, &mut out, &mut scratch);
-                    if out.ids.len() - start > keep {
-                        out.ids.truncate(start + keep);
-                        if with_offsets {
-                            out.offsets.truncate(2 * (start + keep));
-                        }
+                    if from_left {
+                        out.keep_last(start, keep);
+                    } else {
+                        out.truncate_sequence(start, keep);
                     }
                     if let Some((_, sep)) = frame {
-                        out.push(sep, (0, 0));
+                        out.push_special(sep);
                     }
                     rows.push(out.ids.len());
                 }
@@ -108,6 +120,7 @@ impl Encoder {
             return Ok(FlatBatch {
                 ids: out.ids,
                 offsets: out.offsets,
+                words: out.words,
                 rows,
             });
         }
@@ -116,15 +129,22 @@ impl Encoder {
         let mut rows = Vec::with_capacity(texts.len() + 1);
         rows.push(0);
         let mut base = 0;
-        let (mut id_parts, mut offset_parts) = (Vec::new(), Vec::new());
+        let (mut id_parts, mut offset_parts, mut word_parts) = (Vec::new(), Vec::new(), Vec::new());
         for (out, part_rows) in parts {
             rows.extend(part_rows.iter().map(|r| r + base));
             base += out.ids.len();
             id_parts.push(out.ids);
             offset_parts.push(out.offsets);
+            word_parts.push(out.words);
         }
         let ids = memory::concat_parts(id_parts);
         let offsets = memory::concat_parts(offset_parts);
-        Ok(FlatBatch { ids, offsets, rows })
+        let words = memory::concat_parts(word_parts);
+        Ok(FlatBatch {
+            ids,
+            offsets,
+            words,
+            rows,
+        })
     }
 }

@@ -9,6 +9,8 @@ use crate::added_tokens::Segment;
 use crate::cache::{Caches, WordCache};
 use crate::model::Piece;
 use crate::normalizer::Normalized;
+use crate::normalizer_chain::normalize_chain;
+use crate::pre_tokenizer_chain::split_chain;
 
 impl Encoder {
     /// Encodes a text (or chunk) that starts at char `first_char` of the input.
@@ -25,7 +27,10 @@ impl Encoder {
             return;
         }
         self.added.split(text, first_char, |segment| match segment {
-            Segment::Token(t, start, end) => out.push(t.id, (start, end)),
+            Segment::Token(t, start, end) => {
+                out.begin_word();
+                out.push(t.id, (start, end))
+            }
             Segment::Text(s, at) => self.encode_segment(s, at, out, words, caches),
         });
     }
@@ -43,6 +48,23 @@ impl Encoder {
             return;
         }
         let normalized = &mut words.normalized;
+        if let Some(chain) = &self.chain {
+            normalize_chain(&chain.normalizers, segment, first_char, normalized);
+            split_chain(
+                &chain.pre_tokenizers,
+                &normalized.text,
+                &mut words.chain_words,
+            );
+            let cache = self.paths.word_cache.then_some(&mut caches.words);
+            self.encode_words(
+                normalized,
+                words.chain_words.iter().map(|&(start, end)| (start, end)),
+                out,
+                &mut words.pieces,
+                cache,
+            );
+            return;
+        }
         match &self.normalizer {
             Some(n) => n.normalize_into(segment, first_char, normalized),
             None => {
@@ -71,6 +93,7 @@ impl Encoder {
         let source = &normalized.source;
         let suffix = self.model.config.end_of_word_suffix.as_bytes();
         self.pre_tokenizer.split(text, |w| {
+            out.begin_word();
             let word = &text.as_bytes()[w.start..w.end];
             let first = w.first_char as usize;
             let cache = cache.as_deref_mut();
@@ -104,6 +127,42 @@ impl Encoder {
                 self.emit_word(suffixed, cache, pieces, out, offsets);
             }
         });
+    }
+
+    /// Emits the pieces of each word (a byte range of the normalized text,
+    /// in order) of a chain's pre-tokenization, with offsets as HF maps
+    /// them: from the first char's source to the last char's source + 1.
+    fn encode_words(
+        &self,
+        normalized: &Normalized,
+        words: impl Iterator<Item = (usize, usize)>,
+        out: &mut Output,
+        pieces: &mut Vec<Piece>,
+        mut cache: Option<&mut WordCache>,
+    ) {
+        let text = normalized.text.as_bytes();
+        let source = &normalized.source;
+        // Char index of each word's first byte, counted on from the last word.
+        let (mut byte, mut chars) = (0usize, 0usize);
+        for (start, end) in words {
+            chars += text[byte..start]
+                .iter()
+                .filter(|&&b| (b & 0xC0) != 0x80)
+                .count();
+            byte = start;
+            let first = chars;
+            let word = &text[start..end];
+            out.begin_word();
+            let char_at = |b: u32| {
+                let b = (b as usize).min(word.len());
+                first + word[..b].iter().filter(|&&x| (x & 0xC0) != 0x80).count()
+            };
+            let offsets = |p: &Piece| {
+                let (a, b) = (char_at(p.start), char_at(p.end));
+                (source[a], source[b.max(a + 1) - 1] + 1)
+            };
+            self.emit_word(word, cache.as_deref_mut(), pieces, out, offsets);
+        }
     }
 
     /// Pushes the pieces of `word` (from the cache, or matched and cached),

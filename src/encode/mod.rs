@@ -37,9 +37,12 @@ pub use batch::{FlatBatch, Rows};
 use crate::added_tokens::AddedTokens;
 use crate::cache;
 use crate::error::{Error, Result};
-use crate::model::{Piece, Vocab, WordPiece};
+use crate::model::{Piece, UnknownPolicy, Vocab, WordPiece};
 use crate::normalizer::{Normalized, NormalizerConfig};
+use crate::normalizer_chain::NormalizerStep;
 use crate::pre_tokenizer::PreTokenizer;
+use crate::pre_tokenizer_chain::PreTokenizerStep;
+use crate::unicode::is_bert_punctuation;
 use ascii::AsciiTable;
 use chunks::ChunkScratch;
 
@@ -53,6 +56,9 @@ pub struct FastPaths {
     pub ascii: bool,
     /// Normalized words cached as pieces in front of the trie.
     pub word_cache: bool,
+    /// Word ids read off the ids (see [`words_from_ids`]) instead of
+    /// recorded by the general layer.
+    pub words_from_ids: bool,
 }
 
 impl FastPaths {
@@ -60,11 +66,13 @@ impl FastPaths {
         chunk_cache: true,
         ascii: true,
         word_cache: true,
+        words_from_ids: true,
     };
     pub const NONE: Self = Self {
         chunk_cache: false,
         ascii: false,
         word_cache: false,
+        words_from_ids: false,
     };
 }
 
@@ -96,9 +104,57 @@ pub struct Encoder {
     use_chunks: bool,
     /// Identifies this encoder's entries in the per-thread caches.
     cache_id: u64,
+    /// Whether each token id starts a word, when that alone tells words
+    /// apart (see [`words_from_ids`]).
+    word_starts: Option<Vec<bool>>,
+    /// The non-BERT normalizers and pre-tokenizers of a tokenizer.json, if any.
+    pub chain: Option<Chain>,
     /// Each token's width in chars, without the continuing prefix (capped at
     /// 255): lets cached chunks keep ids only and rebuild offsets.
     token_widths: Vec<u8>,
+}
+
+/// Normalizers and pre-tokenizers other than BERT's (from a tokenizer.json),
+/// served by the general layer.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Chain {
+    pub normalizers: Vec<NormalizerStep>,
+    pub pre_tokenizers: Vec<PreTokenizerStep>,
+}
+
+/// Whether each id starts a word, when that tells words apart: no word can
+/// begin with the continuing prefix (BERT's pre-tokenizer isolates the
+/// prefix's first char, a punctuation char, so a word starting with it is
+/// that one char, shorter than the prefix), no end-of-word suffix is
+/// appended to words, and neither the unknown token nor an added token
+/// starts with it. Then a token starts a word exactly when
+/// its string does not start with the prefix.
+fn words_from_ids(
+    vocab: &Vocab,
+    model: &WordPiece,
+    pre_tokenizer: PreTokenizer,
+    added: &AddedTokens,
+) -> Option<Vec<bool>> {
+    let cfg = &model.config;
+    let prefix = cfg.continuing_subword_prefix.as_str();
+    let mut chars = prefix.chars();
+    let isolated = chars.next().is_some_and(is_bert_punctuation) && chars.next().is_some();
+    let ok = pre_tokenizer == PreTokenizer::Bert
+        && isolated
+        && cfg.unknown == UnknownPolicy::Word
+        && cfg.end_of_word_suffix.is_empty()
+        && !cfg.unk_token.starts_with(prefix)
+        && added
+            .tokens()
+            .iter()
+            .all(|t| !t.content.starts_with(prefix));
+    ok.then(|| {
+        vocab
+            .tokens()
+            .iter()
+            .map(|t| !t.starts_with(prefix))
+            .collect()
+    })
 }
 
 impl Encoder {
@@ -109,6 +165,7 @@ impl Encoder {
         pre_tokenizer: PreTokenizer,
         added: AddedTokens,
         paths: FastPaths,
+        chain: Option<Chain>,
     ) -> Self {
         let ascii = AsciiTable::new(normalizer.as_ref(), pre_tokenizer, &model);
         let ascii_text = ascii.declining(|b| added.may_start_with(b));
@@ -129,9 +186,16 @@ impl Encoder {
                 bare.chars().count().min(255) as u8
             })
             .collect();
+        let general = chain.is_some();
+        let word_starts = match general || !paths.words_from_ids {
+            true => None,
+            false => words_from_ids(vocab, &model, pre_tokenizer, &added),
+        };
         Self {
-            use_ascii: paths.ascii && model.config.end_of_word_suffix.is_empty(),
-            use_chunks: paths.chunk_cache && chunkable,
+            use_ascii: paths.ascii && model.config.end_of_word_suffix.is_empty() && !general,
+            use_chunks: paths.chunk_cache && chunkable && !general,
+            word_starts,
+            chain,
             model,
             normalizer,
             pre_tokenizer,
@@ -148,7 +212,7 @@ impl Encoder {
         self.paths
     }
 
-    /// Appends the ids (and, if asked, offsets) of one sequence to `out`.
+    /// Appends the ids (and, if asked, offsets and words) of one sequence to `out`.
     pub fn encode_into(&self, text: &str, out: &mut Output) {
         self.encode_before(text, None, out, &mut Scratch::default());
     }
@@ -162,24 +226,64 @@ impl Encoder {
         out: &mut Output,
         scratch: &mut Scratch,
     ) {
+        let start = out.ids.len();
+        // Words come off the ids when each word's first token says so;
+        // otherwise the general layer records them and fast paths stand aside.
+        out.recording_words = out.with_words && self.word_starts.is_none();
         cache::with_cache(self.cache_id, |caches| {
-            if self.use_chunks {
+            if self.use_chunks && !out.recording_words {
                 self.encode_chunks(text, next, out, scratch, caches);
             } else {
                 self.encode_text(text, 0, out, &mut scratch.words, caches);
             }
         });
+        if out.with_words {
+            self.finish_words(out, start);
+        }
+    }
+
+    /// Writes the word of each token of the sequence `ids[start..]`.
+    fn finish_words(&self, out: &mut Output, start: usize) {
+        let n = out.ids.len();
+        out.words.reserve(n - start);
+        match &self.word_starts {
+            Some(starts) => {
+                let mut word = u32::MAX;
+                for &id in &out.ids[start..] {
+                    word = word.wrapping_add(starts[id as usize] as u32);
+                    out.words.push(word);
+                }
+            }
+            None => {
+                let mut next = out.word_starts.iter().peekable();
+                let mut word = u32::MAX;
+                for t in start..n {
+                    while next.next_if(|&&s| s <= t).is_some() {
+                        word = word.wrapping_add(1);
+                    }
+                    out.words.push(word);
+                }
+                out.word_starts.clear();
+            }
+        }
     }
 }
 
 /// The ids of one sequence (or of many, appended), and their char offsets
-/// when asked for.
+/// and word ids when asked for.
 #[derive(Debug, Default)]
 pub struct Output {
     pub ids: Vec<u32>,
     /// Start and end of each token, flattened: `[s0, e0, s1, e1, ...]`.
     pub offsets: Vec<u32>,
     pub with_offsets: bool,
+    /// The word of each token within its sequence, when asked for.
+    pub words: Vec<u32>,
+    pub with_words: bool,
+    /// Where each word of the sequence being encoded starts (token index),
+    /// recorded by the general layer when words cannot be read off the ids.
+    word_starts: Vec<usize>,
+    recording_words: bool,
 }
 
 impl Output {
@@ -187,6 +291,60 @@ impl Output {
         Self {
             with_offsets,
             ..Default::default()
+        }
+    }
+
+    /// An output that also gives each token's word.
+    pub fn with_words(with_offsets: bool) -> Self {
+        Self {
+            with_offsets,
+            with_words: true,
+            ..Default::default()
+        }
+    }
+
+    /// A word starts at the next token (general layer, when recording).
+    #[inline]
+    fn begin_word(&mut self) {
+        if self.recording_words {
+            self.word_starts.push(self.ids.len());
+        }
+    }
+
+    /// Ends a sequence whose tokens are `ids[start..]`, truncated to `len`.
+    pub(crate) fn truncate_sequence(&mut self, start: usize, keep: usize) {
+        let end = start.saturating_add(keep);
+        if self.ids.len() > end {
+            self.ids.truncate(end);
+            if self.with_offsets {
+                self.offsets.truncate(2 * end);
+            }
+            if self.with_words {
+                self.words.truncate(end);
+            }
+        }
+    }
+
+    /// Keeps the last `keep` tokens of the sequence `ids[start..]`.
+    pub(crate) fn keep_last(&mut self, start: usize, keep: usize) {
+        let n = self.ids.len() - start;
+        if n > keep {
+            let cut = start..start + (n - keep);
+            self.ids.drain(cut.clone());
+            if self.with_offsets {
+                self.offsets.drain(2 * cut.start..2 * cut.end);
+            }
+            if self.with_words {
+                self.words.drain(cut);
+            }
+        }
+    }
+
+    /// A token outside every word (a framing special token).
+    pub(crate) fn push_special(&mut self, id: u32) {
+        self.push(id, (0, 0));
+        if self.with_words {
+            self.words.push(u32::MAX);
         }
     }
 
@@ -224,6 +382,8 @@ struct WordScratch {
     /// A lowered long word, or a word with the end-of-word suffix.
     word: Vec<u8>,
     normalized: Normalized,
+    /// Byte ranges of the words a pre-tokenizer chain found.
+    chain_words: Vec<(usize, usize)>,
     /// Words found ahead of emitting them.
     spans: Vec<Span>,
 }

@@ -4,24 +4,28 @@
 //! post-process → truncate → pad. Each stage is a module here or at the crate
 //! root; how one sequence goes through the first four fast is `crate::encode`.
 
+pub mod direction;
 pub mod encoding;
 pub mod padding;
 pub mod post_process;
+pub mod rows;
 pub mod settings;
 pub mod truncation;
 
 use rayon::prelude::*;
 
 pub use crate::added_tokens::{AddedToken, AddedTokens, BERT_SPECIAL_TOKENS};
-pub use encoding::{Encoding, EncodingRows};
+pub use direction::{PadDirection, TruncationDirection};
+pub use encoding::Encoding;
 pub use padding::{columns, pad_batch, pad_target, Columns, PadLength, Padding};
-pub use post_process::PostProcessor;
+pub use post_process::{Piece, PostProcessor, SpecialTokens, Template};
+pub use rows::{EncodingRows, RowLayout};
 pub use settings::SettingsUpdate;
 pub use truncation::{Truncation, TruncationStrategy};
 
 use crate::cancel::Cancel;
 use crate::decoder::Decoder;
-use crate::encode::{check_length, Encoder, FastPaths, FlatBatch, Output, Rows};
+use crate::encode::{check_length, Chain, Encoder, FastPaths, FlatBatch, Output, Rows};
 use crate::error::{Error, Result};
 use crate::model::{Vocab, WordPiece, WordPieceConfig};
 use crate::normalizer::NormalizerConfig;
@@ -49,6 +53,31 @@ impl Tokenizer {
         post_processor: Option<PostProcessor>,
         decoder: Decoder,
     ) -> Result<Self> {
+        Self::with_chain(
+            vocab,
+            model_config,
+            normalizer,
+            pre_tokenizer,
+            None,
+            added_tokens,
+            post_processor,
+            decoder,
+        )
+    }
+
+    /// [`Tokenizer::new`] with normalizers and pre-tokenizers other than
+    /// BERT's (`chain`), which then replace `normalizer` and `pre_tokenizer`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn with_chain(
+        vocab: Vocab,
+        model_config: WordPieceConfig,
+        normalizer: Option<NormalizerConfig>,
+        pre_tokenizer: PreTokenizer,
+        chain: Option<Chain>,
+        added_tokens: Vec<AddedToken>,
+        post_processor: Option<PostProcessor>,
+        decoder: Decoder,
+    ) -> Result<Self> {
         let unk_id = vocab.id(&model_config.unk_token).ok_or_else(|| {
             Error::Value(format!(
                 "unk token {:?} is not in the vocabulary",
@@ -57,8 +86,8 @@ impl Tokenizer {
         })?;
         let added = AddedTokens::new(added_tokens, &vocab)?;
         if let Some(p) = &post_processor {
-            for (name, id) in [&p.cls, &p.sep] {
-                if vocab.id(name) != Some(*id) {
+            for (name, id) in p.special_ids() {
+                if vocab.id(name) != Some(id) {
                     return Err(Error::Unsupported(format!(
                         "post-processor token {name:?} with id {id}, which is not that \
                          token's id in the vocabulary"
@@ -74,6 +103,7 @@ impl Tokenizer {
             pre_tokenizer,
             added,
             FastPaths::ALL,
+            chain,
         );
         Ok(Self {
             vocab,
@@ -109,7 +139,7 @@ impl Tokenizer {
             }
         }
         let post = match (vocab.id("[CLS]"), vocab.id("[SEP]")) {
-            (Some(c), Some(s)) => Some(PostProcessor {
+            (Some(c), Some(s)) => Some(PostProcessor::Bert {
                 cls: ("[CLS]".into(), c),
                 sep: ("[SEP]".into(), s),
             }),
@@ -171,6 +201,7 @@ impl Tokenizer {
                 e.pre_tokenizer,
                 e.added.clone(),
                 paths,
+                e.chain.clone(),
             );
         }
     }
@@ -206,7 +237,7 @@ impl Tokenizer {
 
     /// Encodes one sequence without post-processing; offsets start at 0.
     pub fn encode_sequence(&self, text: &str, type_id: u32) -> Encoding {
-        let mut out = Output::new(true);
+        let mut out = Output::with_words(true);
         self.encoder.encode_into(text, &mut out);
         Encoding::from_sequence(out, type_id)
     }
@@ -234,15 +265,36 @@ impl Tokenizer {
         check_length(pair.map_or(0, str::len))?;
         let mut a = self.encode_sequence(text, 0);
         let mut b = pair.map(|p| self.encode_sequence(p, 1));
-        let post = self.post_processor_if(add_special_tokens);
         if let Some(t) = truncation {
-            let n_added = post.map_or(0, |p| p.added_tokens(b.is_some()));
+            let n_added = self.n_added(add_special_tokens, b.is_some());
+            t.check_stride(self.n_added(add_special_tokens, false))?;
             t.apply(&mut a, b.as_mut(), n_added)?;
         }
-        Ok(match post {
-            Some(p) => p.frame(a, b),
-            None => post_process::concatenate(a, b),
+        Ok(match &self.post_processor {
+            Some(p) => p.process(a, b, add_special_tokens),
+            None => post_process::no_post_processor(a, b),
         })
+    }
+
+    /// Special tokens post-processing adds (none unless asked for).
+    fn n_added(&self, add_special_tokens: bool, is_pair: bool) -> usize {
+        self.post_processor_if(add_special_tokens)
+            .map_or(0, |p| p.added_tokens(is_pair))
+    }
+
+    /// Whether single inputs of a batch can be kept as flat rows.
+    pub fn rows_fit(&self, add_special_tokens: bool) -> bool {
+        self.row_layout(add_special_tokens).is_some()
+    }
+
+    /// How single inputs of a batch can be kept as flat rows (the post-
+    /// processor, if it runs, adds one token before and one after, type 0).
+    fn row_layout(&self, add_special_tokens: bool) -> Option<(Option<(u32, u32)>, bool)> {
+        match (&self.post_processor, add_special_tokens) {
+            (None, _) => Some((None, false)),
+            (Some(p), true) => p.single_frame().map(|f| (Some(f), true)),
+            (Some(p), false) => p.single_keeps_type_0().then_some((None, true)),
+        }
     }
 
     /// Encodes many inputs in parallel and pads them as configured.
@@ -282,12 +334,20 @@ impl Tokenizer {
                 )));
             }
         }
+        let rows_fit = self.row_layout(add_special_tokens).is_some();
         let mut out: Vec<Encoding> = match pairs {
-            None => {
+            None if rows_fit => {
                 let rows =
                     self.encode_batch_rows(texts, add_special_tokens, truncation, None, cancel)?;
                 (0..rows.rows()).map(|r| rows.encoding(r)).collect()
             }
+            None => texts
+                .par_iter()
+                .map(|t| {
+                    cancel.check()?;
+                    self.encode_with(t, None, add_special_tokens, truncation)
+                })
+                .collect::<Result<_>>()?,
             Some(pairs) => texts
                 .par_iter()
                 .zip(pairs)
@@ -304,23 +364,28 @@ impl Tokenizer {
     /// Ids of many single texts as one flat vector plus row bounds (length
     /// n + 1), post-processed and truncated: no per-token or per-text
     /// objects. With `with_offsets`, char offsets of every token (special
-    /// tokens get `(0, 0)`). Stops with `Error::Interrupted` soon after
-    /// `cancel` is raised.
+    /// tokens get `(0, 0)`); with `with_words`, word ids (`u32::MAX` for
+    /// none). Stops with `Error::Interrupted` soon after `cancel` is raised.
     pub fn encode_batch_flat(
         &self,
         texts: &[&str],
         add_special_tokens: bool,
         truncation: Option<&Truncation>,
         with_offsets: bool,
+        with_words: bool,
         cancel: &Cancel,
     ) -> Result<FlatBatch> {
-        let post = self.post_processor_if(add_special_tokens);
-        let n_added = post.map_or(0, |p| p.added_tokens(false));
+        let Some((frame, _)) = self.row_layout(add_special_tokens) else {
+            return self.flat_by_input(texts, add_special_tokens, truncation, with_words, cancel);
+        };
+        let n_added = self.n_added(add_special_tokens, false);
         let budget = truncation.map(|t| t.content_budget(n_added)).transpose()?;
         let rows = Rows {
             keep: budget.unwrap_or(usize::MAX),
-            frame: post.map(|p| (p.cls.1, p.sep.1)),
+            from_left: truncation.is_some_and(|t| t.direction == TruncationDirection::Left),
+            frame,
             with_offsets,
+            with_words,
         };
         match (truncation, budget) {
             // HF refuses 'only_second' without a pair, but only once a text
@@ -346,8 +411,43 @@ impl Tokenizer {
         }
     }
 
+    /// [`Tokenizer::encode_batch_flat`] one input at a time, for
+    /// post-processors whose output is not one token around each row.
+    fn flat_by_input(
+        &self,
+        texts: &[&str],
+        add_special_tokens: bool,
+        truncation: Option<&Truncation>,
+        with_words: bool,
+        cancel: &Cancel,
+    ) -> Result<FlatBatch> {
+        let encodings: Vec<Encoding> = texts
+            .par_iter()
+            .map(|t| {
+                cancel.check()?;
+                self.encode_with(t, None, add_special_tokens, truncation)
+            })
+            .collect::<Result<_>>()?;
+        let mut flat = FlatBatch {
+            rows: vec![0],
+            ..Default::default()
+        };
+        for e in encodings {
+            flat.ids.extend_from_slice(&e.ids);
+            flat.offsets
+                .extend(e.offsets.iter().flat_map(|&(s, e)| [s, e]));
+            if with_words {
+                flat.words
+                    .extend(e.word_ids.iter().map(|w| w.unwrap_or(u32::MAX)));
+            }
+            flat.rows.push(flat.ids.len());
+        }
+        Ok(flat)
+    }
+
     /// [`Tokenizer::encode_batch_with`] for single inputs, kept as one flat
     /// batch whose rows are made when read (the same columns, row by row).
+    /// Needs [`Tokenizer::row_layout`]; otherwise an error.
     pub fn encode_batch_rows(
         &self,
         texts: &[&str],
@@ -356,16 +456,44 @@ impl Tokenizer {
         padding: Option<&Padding>,
         cancel: &Cancel,
     ) -> Result<EncodingRows> {
-        let flat = self.encode_batch_flat(texts, add_special_tokens, truncation, true, cancel)?;
-        let framed = self.post_processor_if(add_special_tokens).is_some();
+        let (frame, processed) = self.row_layout(add_special_tokens).ok_or_else(|| {
+            Error::Value("this post-processor's rows are made one input at a time".into())
+        })?;
+        let n_added = self.n_added(add_special_tokens, false);
+        let mut keep = (usize::MAX, 0, TruncationDirection::Right);
+        if let Some(t) = truncation {
+            t.check_stride(n_added)?;
+            keep = (t.content_budget(n_added)?, t.stride, t.direction);
+        }
+        let rows = Rows {
+            keep: usize::MAX,
+            from_left: false,
+            frame: None,
+            with_offsets: true,
+            with_words: true,
+        };
+        let flat = self.encoder.encode_flat(texts, rows, cancel)?;
+        let lengths = flat.rows.windows(2).map(|r| r[1] - r[0]);
+        if let Some(t) = truncation {
+            for n in lengths.clone() {
+                t.single_len(n, n_added)?;
+            }
+        }
+        let framed_len = |n: usize| n.min(keep.0) + if frame.is_some() { 2 } else { 0 };
         let padding = match padding {
             Some(p) => {
-                let target = pad_target(flat.rows.windows(2).map(|r| r[1] - r[0]), p)?;
-                Some((target, p.pad_id, p.pad_type_id))
+                let target = pad_target(lengths.map(framed_len), p)?;
+                Some((target, p.pad_id, p.pad_type_id, p.direction))
             }
             None => None,
         };
-        Ok(EncodingRows::new(flat, framed, padding))
+        let layout = RowLayout {
+            frame,
+            processed,
+            truncation: keep,
+            padding,
+        };
+        Ok(EncodingRows::new(flat, layout))
     }
 
     /// The token string of `id`, if any.

@@ -1,5 +1,6 @@
 //! Padding a batch to its longest encoding or to a fixed length.
 
+use super::direction::PadDirection;
 use super::encoding::Encoding;
 use crate::error::{Error, Result};
 use crate::memory;
@@ -16,6 +17,7 @@ pub enum PadLength {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Padding {
     pub length: PadLength,
+    pub direction: PadDirection,
     pub pad_to_multiple_of: Option<usize>,
     pub pad_id: u32,
     pub pad_type_id: u32,
@@ -28,6 +30,7 @@ impl Padding {
     pub fn longest_with_id_0(pad_token: &str) -> Self {
         Self {
             length: PadLength::Longest,
+            direction: PadDirection::Right,
             pad_to_multiple_of: None,
             pad_id: 0,
             pad_type_id: 0,
@@ -36,18 +39,22 @@ impl Padding {
     }
 }
 
-/// Padded encodings as four row-major columns of `rows × width`:
-/// `[ids, attention_mask, type_ids, special_tokens_mask]`.
+/// Padded encodings as row-major columns of `rows × width`:
+/// `[ids, attention_mask, type_ids, special_tokens_mask]`, then word ids
+/// (-1 for none) when asked for.
 pub struct Columns {
     pub rows: usize,
     pub width: usize,
-    pub columns: [Vec<i64>; 4],
+    pub columns: Vec<Vec<i64>>,
 }
 
 /// The columns of encodings that all have the same length.
-pub fn columns(encodings: &[Encoding]) -> Result<Columns> {
+pub fn columns(encodings: &[Encoding], with_words: bool) -> Result<Columns> {
     let (rows, width) = (encodings.len(), encodings.first().map_or(0, Encoding::len));
-    let mut cols: [Vec<i64>; 4] = std::array::from_fn(|_| Vec::with_capacity(rows * width));
+    let n_cols = 4 + with_words as usize;
+    let mut cols: Vec<Vec<i64>> = (0..n_cols)
+        .map(|_| Vec::with_capacity(rows * width))
+        .collect();
     for e in encodings {
         if e.len() != width {
             return Err(Error::Value(format!(
@@ -60,6 +67,9 @@ pub fn columns(encodings: &[Encoding]) -> Result<Columns> {
         cols[1].extend(e.attention_mask.iter().map(|&x| x as i64));
         cols[2].extend(e.type_ids.iter().map(|&x| x as i64));
         cols[3].extend(e.special_tokens_mask.iter().map(|&x| x as i64));
+        if with_words {
+            cols[4].extend(e.word_ids.iter().map(|w| w.map_or(-1, i64::from)));
+        }
     }
     Ok(Columns {
         rows,
@@ -75,7 +85,7 @@ pub fn pad_batch(encodings: &mut [Encoding], padding: Option<&Padding>) -> Resul
     let Some(p) = padding else { return Ok(()) };
     let target = pad_target(encodings.iter().map(Encoding::len), p)?;
     for e in encodings.iter_mut() {
-        e.pad_to(target, p.pad_id, p.pad_type_id)?;
+        e.pad(target, p.pad_id, p.pad_type_id, p.direction)?;
     }
     Ok(())
 }

@@ -1,7 +1,9 @@
-//! Truncation with HF's semantics (stride 0, from the right).
+//! Truncation with HF's semantics: strategies for pairs, a side to cut
+//! from, and overflowing parts that overlap by a stride.
 
 use std::str::FromStr;
 
+use super::direction::TruncationDirection;
 use super::encoding::Encoding;
 use crate::error::{Error, Result};
 
@@ -44,6 +46,9 @@ impl FromStr for TruncationStrategy {
 pub struct Truncation {
     pub max_length: usize,
     pub strategy: TruncationStrategy,
+    /// Tokens each overflowing part repeats of the part before it.
+    pub stride: usize,
+    pub direction: TruncationDirection,
 }
 
 impl Truncation {
@@ -74,23 +79,39 @@ impl Truncation {
         }
     }
 
-    /// Cuts `a` (and `b`) to the budget left after `n_added` special tokens.
+    /// Refuses a stride that cuts can never honour for a single input (HF
+    /// refuses it when truncation is set).
+    pub fn check_stride(&self, n_added: usize) -> Result<()> {
+        let budget = self.max_length.saturating_sub(n_added);
+        if self.stride > budget && budget > 0 {
+            return Err(Error::Value(format!(
+                "stride {} must be smaller than max_length {} less the {n_added} special \
+                 tokens added",
+                self.stride, self.max_length
+            )));
+        }
+        Ok(())
+    }
+
+    /// Cuts `a` (and `b`) to the budget left after `n_added` special tokens;
+    /// what is cut becomes their overflowing parts.
     pub fn apply(&self, a: &mut Encoding, b: Option<&mut Encoding>, n_added: usize) -> Result<()> {
-        truncate(a, b, self.content_budget(n_added)?, self.strategy)
+        truncate(a, b, self.content_budget(n_added)?, self)
     }
 }
 
-/// HF truncation semantics (stride 0, from the right).
+/// HF truncation semantics.
 fn truncate(
     a: &mut Encoding,
     b: Option<&mut Encoding>,
     max_length: usize,
-    strategy: TruncationStrategy,
+    t: &Truncation,
 ) -> Result<()> {
+    let (stride, direction, strategy) = (t.stride, t.direction, t.strategy);
     if max_length == 0 {
-        a.truncate(0);
+        a.truncate(0, stride, direction)?;
         if let Some(b) = b {
-            b.truncate(0);
+            b.truncate(0, stride, direction)?;
         }
         return Ok(());
     }
@@ -118,10 +139,10 @@ fn truncate(
             if swap {
                 std::mem::swap(&mut n1, &mut n2);
             }
-            a.truncate(n1);
-            b.truncate(n2);
+            a.truncate(n1, stride, direction)?;
+            b.truncate(n2, stride, direction)?;
         }
-        (TruncationStrategy::LongestFirst, None) => a.truncate(max_length),
+        (TruncationStrategy::LongestFirst, None) => a.truncate(max_length, stride, direction)?,
         (TruncationStrategy::OnlySecond, None) => {
             return Err(Error::Value("truncation 'only_second' needs a pair".into()))
         }
@@ -136,7 +157,7 @@ fn truncate(
                 ));
             }
             let keep = target.len() - to_remove;
-            target.truncate(keep);
+            target.truncate(keep, stride, direction)?;
         }
     }
     Ok(())
@@ -149,7 +170,7 @@ mod tests {
     fn sequence(n: usize) -> Encoding {
         let mut e = Encoding::default();
         for i in 0..n {
-            e.push(i as u32, 0, (i as u32, i as u32 + 1), false);
+            e.merge_with(Encoding::special(&[i as u32], 0));
         }
         e
     }
@@ -168,6 +189,8 @@ mod tests {
                         let t = Truncation {
                             max_length,
                             strategy,
+                            stride: 0,
+                            direction: TruncationDirection::Right,
                         };
                         let mut a = sequence(n);
                         let applied = t.apply(&mut a, None, n_added).map(|()| a.len());

@@ -59,6 +59,7 @@ impl Source {
 }
 
 /// Where an encoding's token strings come from.
+#[derive(Clone)]
 pub(crate) enum TokenStrings {
     /// Looked up when asked for; padding is named by the pad token (HF names
     /// it so, whatever its id).
@@ -66,20 +67,102 @@ pub(crate) enum TokenStrings {
         tok: Arc<Tokenizer>,
         pad_token: Option<Arc<str>>,
     },
-    /// Given whole (an unpickled encoding: no tokenizer travels with it).
-    Owned(Vec<String>),
+    /// Given whole (an unpickled encoding: no tokenizer travels with it):
+    /// its own strings, then those of each overflowing part.
+    Owned(Vec<String>, Vec<TokenStrings>),
 }
 
-/// An encoding as plain values, for pickling:
-/// `(ids, type_ids, tokens, offsets, special_tokens_mask, attention_mask)`.
-type EncodingState = (
-    Vec<u32>,
-    Vec<u32>,
-    Vec<String>,
-    Vec<(u32, u32)>,
-    Vec<u8>,
-    Vec<u8>,
-);
+/// An encoding as plain values, for pickling (token strings included, so
+/// no tokenizer travels with it).
+#[derive(FromPyObject, IntoPyObject)]
+pub(crate) struct EncodingState {
+    #[pyo3(item)]
+    ids: Vec<u32>,
+    #[pyo3(item)]
+    type_ids: Vec<u32>,
+    #[pyo3(item)]
+    tokens: Vec<String>,
+    #[pyo3(item)]
+    offsets: Vec<(u32, u32)>,
+    #[pyo3(item)]
+    special_tokens_mask: Vec<u8>,
+    #[pyo3(item)]
+    attention_mask: Vec<u8>,
+    #[pyo3(item)]
+    word_ids: Vec<Option<u32>>,
+    #[pyo3(item)]
+    sequence_ranges: Vec<(usize, usize, usize)>,
+    #[pyo3(item)]
+    overflowing: Vec<EncodingState>,
+}
+
+impl EncodingState {
+    /// The encoding and its token strings, checked.
+    fn into_parts(self) -> PyResult<(Encoding, TokenStrings)> {
+        let n = self.ids.len();
+        let lens = [
+            self.type_ids.len(),
+            self.tokens.len(),
+            self.offsets.len(),
+            self.special_tokens_mask.len(),
+            self.attention_mask.len(),
+            self.word_ids.len(),
+        ];
+        if lens.iter().any(|&l| l != n) {
+            return Err(PyValueError::new_err(
+                "an encoding's columns differ in length",
+            ));
+        }
+        if self.sequence_ranges.iter().any(|&(_, s, e)| s > e || e > n) {
+            return Err(PyValueError::new_err(
+                "an encoding's sequence range lies outside it",
+            ));
+        }
+        let mut overflowing = Vec::new();
+        let mut strings = Vec::new();
+        for o in self.overflowing {
+            let (e, t) = o.into_parts()?;
+            overflowing.push(e);
+            strings.push(t);
+        }
+        let e = Encoding {
+            ids: self.ids,
+            type_ids: self.type_ids,
+            offsets: self.offsets,
+            special_tokens_mask: self.special_tokens_mask,
+            attention_mask: self.attention_mask,
+            word_ids: self.word_ids,
+            sequence_ranges: self
+                .sequence_ranges
+                .into_iter()
+                .map(|(id, s, e)| (id, s..e))
+                .collect(),
+            overflowing,
+        };
+        Ok((e, TokenStrings::Owned(self.tokens, strings)))
+    }
+}
+
+impl PyEncoding {
+    fn state(&self) -> EncodingState {
+        let e = self.enc.encoding();
+        EncodingState {
+            ids: e.ids.clone(),
+            type_ids: e.type_ids.clone(),
+            tokens: self.tokens(),
+            offsets: e.offsets.clone(),
+            special_tokens_mask: e.special_tokens_mask.clone(),
+            attention_mask: e.attention_mask.clone(),
+            word_ids: e.word_ids.clone(),
+            sequence_ranges: e
+                .sequence_ranges
+                .iter()
+                .map(|(s, r)| (*s, r.start, r.end))
+                .collect(),
+            overflowing: self.overflowing().iter().map(Self::state).collect(),
+        }
+    }
+}
 
 #[pymethods]
 impl PyEncoding {
@@ -97,7 +180,7 @@ impl PyEncoding {
     #[getter]
     fn tokens(&self) -> Vec<String> {
         let (tok, pad_token) = match &self.tokens {
-            TokenStrings::Owned(tokens) => return tokens.clone(),
+            TokenStrings::Owned(tokens, _) => return tokens.clone(),
             TokenStrings::Lazy { tok, pad_token } => (tok, pad_token),
         };
         self.enc
@@ -112,43 +195,108 @@ impl PyEncoding {
             .collect()
     }
 
+    /// The word of each token in its sequence (None: special or padding).
+    #[getter]
+    fn word_ids(&self) -> Vec<Option<u32>> {
+        match &self.enc {
+            Source::Owned(e) => e.word_ids.clone(),
+            Source::Row { rows, row } => rows.word_ids(*row),
+        }
+    }
+
+    /// Same as `word_ids` (HF's older name).
+    #[getter]
+    fn words(&self) -> Vec<Option<u32>> {
+        self.word_ids()
+    }
+
+    /// The sequence (0 or 1) of each token, None for special and padding tokens.
+    #[getter]
+    fn sequence_ids(&self) -> Vec<Option<usize>> {
+        self.enc.encoding().sequence_ids()
+    }
+
+    #[getter]
+    fn n_sequences(&self) -> usize {
+        self.enc.encoding().n_sequences()
+    }
+
+    /// The parts truncation cut off, each an encoding of its own.
+    #[getter]
+    fn overflowing(&self) -> Vec<PyEncoding> {
+        let e = self.enc.encoding();
+        e.overflowing
+            .iter()
+            .enumerate()
+            .map(|(i, part)| PyEncoding {
+                enc: Source::Owned(part.clone()),
+                tokens: match &self.tokens {
+                    TokenStrings::Lazy { .. } => self.tokens.clone(),
+                    TokenStrings::Owned(_, parts) => parts
+                        .get(i)
+                        .cloned()
+                        .unwrap_or(TokenStrings::Owned(Vec::new(), Vec::new())),
+                },
+            })
+            .collect()
+    }
+
+    #[pyo3(signature = (char_pos, sequence_index=0))]
+    fn char_to_token(&self, char_pos: usize, sequence_index: usize) -> Option<usize> {
+        self.enc.encoding().char_to_token(char_pos, sequence_index)
+    }
+
+    #[pyo3(signature = (char_pos, sequence_index=0))]
+    fn char_to_word(&self, char_pos: usize, sequence_index: usize) -> Option<u32> {
+        self.enc.encoding().char_to_word(char_pos, sequence_index)
+    }
+
+    fn token_to_chars(&self, token_index: usize) -> Option<(u32, u32)> {
+        self.enc
+            .encoding()
+            .token_to_chars(token_index)
+            .map(|(_, o)| o)
+    }
+
+    fn token_to_word(&self, token_index: usize) -> Option<u32> {
+        self.enc
+            .encoding()
+            .token_to_word(token_index)
+            .map(|(_, w)| w)
+    }
+
+    fn token_to_sequence(&self, token_index: usize) -> Option<usize> {
+        self.enc.encoding().token_to_sequence(token_index)
+    }
+
+    #[pyo3(signature = (word_index, sequence_index=0))]
+    fn word_to_tokens(&self, word_index: u32, sequence_index: usize) -> Option<(usize, usize)> {
+        self.enc
+            .encoding()
+            .word_to_tokens(word_index, sequence_index)
+    }
+
+    #[pyo3(signature = (word_index, sequence_index=0))]
+    fn word_to_chars(&self, word_index: u32, sequence_index: usize) -> Option<(u32, u32)> {
+        self.enc
+            .encoding()
+            .word_to_chars(word_index, sequence_index)
+    }
+
     /// Rebuilds a pickled encoding (see `__reduce__`).
     #[staticmethod]
     fn _from_state(state: EncodingState) -> PyResult<Self> {
-        let (ids, type_ids, tokens, offsets, special_tokens_mask, attention_mask) = state;
-        let n = ids.len();
-        if [type_ids.len(), tokens.len(), offsets.len()] != [n; 3]
-            || [special_tokens_mask.len(), attention_mask.len()] != [n; 2]
-        {
-            return Err(PyValueError::new_err(
-                "an encoding's columns differ in length",
-            ));
-        }
+        let (e, tokens) = state.into_parts()?;
         Ok(Self {
-            enc: Source::Owned(Encoding {
-                ids,
-                type_ids,
-                offsets,
-                special_tokens_mask,
-                attention_mask,
-            }),
-            tokens: TokenStrings::Owned(tokens),
+            enc: Source::Owned(e),
+            tokens,
         })
     }
 
     /// Pickles as plain values, token strings included (no tokenizer).
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (EncodingState,))> {
         let rebuild = py.get_type::<Self>().getattr("_from_state")?;
-        let e = self.enc.encoding().into_owned();
-        let state = (
-            e.ids,
-            e.type_ids,
-            self.tokens(),
-            e.offsets,
-            e.special_tokens_mask,
-            e.attention_mask,
-        );
-        Ok((rebuild, (state,)))
+        Ok((rebuild, (self.state(),)))
     }
 
     fn __eq__(&self, other: &Self) -> bool {

@@ -16,7 +16,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
 use crate::model::UnknownPolicy;
-use crate::pipeline::{TruncationStrategy, BERT_SPECIAL_TOKENS};
+use crate::pipeline::{PadDirection, TruncationDirection, TruncationStrategy, BERT_SPECIAL_TOKENS};
 use crate::pre_tokenizer::PreTokenizer;
 use crate::train::Score;
 
@@ -29,13 +29,23 @@ use training::PyWordCounter;
 /// Checks option names where the core defines them (`ValueError` naming the
 /// choices), so Python can refuse a bad name before reading any corpus.
 #[pyfunction]
-#[pyo3(signature = (*, unknown=None, pre_tokenizer=None, score=None, truncation_strategy=None))]
+#[pyo3(signature = (*, unknown=None, pre_tokenizer=None, score=None, truncation_strategy=None, truncation_direction=None, padding_direction=None))]
 fn check_names(
     unknown: Option<Cow<'_, str>>,
     pre_tokenizer: Option<Cow<'_, str>>,
     score: Option<Cow<'_, str>>,
     truncation_strategy: Option<Cow<'_, str>>,
+    truncation_direction: Option<Cow<'_, str>>,
+    padding_direction: Option<Cow<'_, str>>,
 ) -> PyResult<()> {
+    truncation_direction
+        .as_deref()
+        .map(str::parse::<TruncationDirection>)
+        .transpose()?;
+    padding_direction
+        .as_deref()
+        .map(str::parse::<PadDirection>)
+        .transpose()?;
     unknown
         .as_deref()
         .map(str::parse::<UnknownPolicy>)

@@ -1,5 +1,8 @@
 //! `Tokenizer`: thin wrappers over `pipeline::Tokenizer`, each releasing the
 //! GIL for the work.
+//!
+//! Why this file is long: it is one Python class, a wrapper per method of
+//! `wpiece.Tokenizer` (encode in its five shapes, settings, vocab, decode).
 
 use std::sync::Arc;
 
@@ -26,13 +29,18 @@ use crate::pipeline::{
     BERT_SPECIAL_TOKENS,
 };
 
-/// Truncation as Python passes and gets it: `{"max_length", "strategy"}`.
+/// Truncation as Python passes and gets it:
+/// `{"max_length", "stride", "strategy", "direction"}`.
 #[derive(FromPyObject, IntoPyObject)]
 pub(crate) struct TruncationSpec {
     #[pyo3(item)]
     max_length: usize,
     #[pyo3(item)]
+    stride: usize,
+    #[pyo3(item)]
     strategy: String,
+    #[pyo3(item)]
+    direction: String,
 }
 
 /// Padding as Python passes and gets it: a dict of these keys. `length`
@@ -49,6 +57,8 @@ pub(crate) struct PaddingSpec {
     pad_token: String,
     #[pyo3(item)]
     pad_type_id: u32,
+    #[pyo3(item)]
+    direction: String,
 }
 
 type TruncationArg = Option<TruncationSpec>;
@@ -59,6 +69,8 @@ fn truncation_setting(arg: TruncationArg) -> PyResult<Option<Truncation>> {
         Ok(Truncation {
             max_length: t.max_length,
             strategy: t.strategy.parse()?,
+            stride: t.stride,
+            direction: t.direction.parse()?,
         })
     })
     .transpose()
@@ -77,6 +89,7 @@ fn padding_setting(tok: &Tokenizer, arg: PaddingArg) -> PyResult<Option<Padding>
         };
         Ok(Padding {
             length: p.length.map_or(PadLength::Longest, PadLength::Fixed),
+            direction: p.direction.parse()?,
             pad_to_multiple_of: p.pad_to_multiple_of,
             pad_id,
             pad_type_id: p.pad_type_id,
@@ -323,7 +336,7 @@ impl PyTokenizer {
     ) -> PyResult<Vec<PyEncoding>> {
         let pad = padding_setting(&self.inner, padding)?;
         let pad_token: Option<Arc<str>> = pad.as_ref().map(|p| Arc::from(p.pad_token.as_str()));
-        if pairs.is_none() {
+        if pairs.is_none() && self.inner.rows_fit(add_special_tokens) {
             // Single inputs: one flat batch, each Encoding a row of it.
             let rows =
                 self.over_texts(py, texts, truncation, num_threads, |tok, t, trunc, c| {
@@ -361,7 +374,7 @@ impl PyTokenizer {
 
     /// Padded 2-D int64 arrays `input_ids`, `attention_mask`, `token_type_ids`
     /// (and `special_tokens_mask`); pads to the longest row unless padding is set.
-    #[pyo3(signature = (texts, pairs=None, add_special_tokens=true, truncation=None, padding=None, num_threads=None))]
+    #[pyo3(signature = (texts, pairs=None, add_special_tokens=true, truncation=None, padding=None, num_threads=None, return_word_ids=false))]
     #[allow(clippy::too_many_arguments)]
     fn encode_batch_numpy<'py>(
         &self,
@@ -372,6 +385,7 @@ impl PyTokenizer {
         truncation: TruncationArg,
         padding: PaddingArg,
         num_threads: Option<usize>,
+        return_word_ids: bool,
     ) -> PyResult<Bound<'py, PyDict>> {
         let pad_setting = match padding {
             Some(_) => padding_setting(&self.inner, padding)?,
@@ -389,13 +403,14 @@ impl PyTokenizer {
             pad_setting,
             num_threads,
         )?;
-        let table = guard(|| columns(&encs))?;
+        let table = guard(|| columns(&encs, return_word_ids))?;
         let d = PyDict::new(py);
         let names = [
             "input_ids",
             "attention_mask",
             "token_type_ids",
             "special_tokens_mask",
+            "word_ids",
         ];
         for (name, col) in names.into_iter().zip(table.columns) {
             let arr = col.into_pyarray(py).reshape([table.rows, table.width])?;
@@ -407,7 +422,8 @@ impl PyTokenizer {
     /// All ids of the batch in one flat uint32 array, plus `row_offsets`
     /// (length n+1): row i is `ids[row_offsets[i]:row_offsets[i+1]]`; with
     /// `return_offsets`, also an (n_tokens, 2) uint32 array of char offsets.
-    #[pyo3(signature = (texts, add_special_tokens=true, truncation=None, num_threads=None, return_offsets=false))]
+    #[pyo3(signature = (texts, add_special_tokens=true, truncation=None, num_threads=None, return_offsets=false, return_word_ids=false))]
+    #[allow(clippy::too_many_arguments)]
     fn encode_batch_flat<'py>(
         &self,
         py: Python<'py>,
@@ -416,19 +432,36 @@ impl PyTokenizer {
         truncation: TruncationArg,
         num_threads: Option<usize>,
         return_offsets: bool,
+        return_word_ids: bool,
     ) -> PyResult<Bound<'py, PyTuple>> {
         let flat = self.over_texts(py, texts, truncation, num_threads, |tok, t, trunc, c| {
-            tok.encode_batch_flat(t, add_special_tokens, trunc, return_offsets, c)
+            tok.encode_batch_flat(
+                t,
+                add_special_tokens,
+                trunc,
+                return_offsets,
+                return_word_ids,
+                c,
+            )
         })?;
         let rows: Vec<i64> = flat.rows.into_iter().map(|r| r as i64).collect();
-        let ids = flat.ids.into_pyarray(py).into_any();
-        let rows = rows.into_pyarray(py).into_any();
-        if !return_offsets {
-            return PyTuple::new(py, [ids, rows]);
+        let mut items = vec![
+            flat.ids.into_pyarray(py).into_any(),
+            rows.into_pyarray(py).into_any(),
+        ];
+        if return_offsets {
+            let n = flat.offsets.len() / 2;
+            items.push(flat.offsets.into_pyarray(py).reshape([n, 2])?.into_any());
         }
-        let n = flat.offsets.len() / 2;
-        let offsets = flat.offsets.into_pyarray(py).reshape([n, 2])?.into_any();
-        PyTuple::new(py, [ids, rows, offsets])
+        if return_word_ids {
+            let words: Vec<i64> = flat
+                .words
+                .iter()
+                .map(|&w| if w == u32::MAX { -1 } else { i64::from(w) })
+                .collect();
+            items.push(words.into_pyarray(py).into_any());
+        }
+        PyTuple::new(py, items)
     }
 
     /// `encode_batch_flat` over an Arrow string array chunk read in place
@@ -460,6 +493,7 @@ impl PyTokenizer {
                     add_special_tokens,
                     trunc.as_ref(),
                     return_offsets,
+                    false,
                     cancel,
                 )
             })?
@@ -522,6 +556,7 @@ impl PyTokenizer {
                     add_special_tokens,
                     trunc.as_ref(),
                     false,
+                    false,
                     cancel,
                 )
             })?
@@ -576,7 +611,9 @@ impl PyTokenizer {
     fn truncation(&self) -> TruncationArg {
         self.inner.truncation.as_ref().map(|t| TruncationSpec {
             max_length: t.max_length,
+            stride: t.stride,
             strategy: t.strategy.name().to_owned(),
+            direction: t.direction.name().to_owned(),
         })
     }
 
@@ -592,6 +629,7 @@ impl PyTokenizer {
             pad_id: Some(p.pad_id),
             pad_token: p.pad_token.clone(),
             pad_type_id: p.pad_type_id,
+            direction: p.direction.name().to_owned(),
         })
     }
 }

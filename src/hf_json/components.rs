@@ -1,0 +1,437 @@
+//! The normalizers, pre-tokenizers and post-processors of a tokenizer.json:
+//! read into wpiece's components (BERT's own taking the fast paths) and
+//! written back as HF writes them.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Map, Value};
+
+use super::fields::{bad, component, fields, flag, text_field, unsupported};
+use crate::encode::Chain;
+use crate::error::Result;
+use crate::normalizer::NormalizerConfig;
+use crate::normalizer_chain::NormalizerStep;
+use crate::pipeline::{Piece, PostProcessor, SpecialTokens, Template, Tokenizer};
+use crate::pre_tokenizer::PreTokenizer;
+use crate::pre_tokenizer_chain::{PreTokenizerStep, SplitBehavior};
+
+/// HF writes every flag; a missing or null one takes BERT's default.
+#[derive(Serialize, Deserialize)]
+struct BertNormalizerJson {
+    clean_text: Option<bool>,
+    handle_chinese_chars: Option<bool>,
+    strip_accents: Option<bool>,
+    lowercase: Option<bool>,
+}
+
+/// `BertProcessing`: `[token, id]` of each.
+#[derive(Serialize, Deserialize)]
+struct BertProcessingJson {
+    sep: (String, u32),
+    cls: (String, u32),
+}
+
+/// `TemplateProcessing` as HF writes it.
+#[derive(Deserialize)]
+struct TemplateJson {
+    single: Vec<TemplatePiece>,
+    pair: Vec<TemplatePiece>,
+    special_tokens: Map<String, Value>,
+}
+
+#[derive(Deserialize)]
+enum TemplatePiece {
+    SpecialToken { id: String, type_id: u32 },
+    Sequence { id: String, type_id: u32 },
+}
+
+#[derive(Deserialize)]
+struct TemplateSpecialJson {
+    ids: Vec<u32>,
+    tokens: Vec<String>,
+}
+
+/// A `String` or `Regex` pattern (only the first is honoured).
+#[derive(Deserialize)]
+enum PatternJson {
+    String(String),
+    Regex(String),
+}
+
+const NORMALIZERS: &str = "Sequence, BertNormalizer, NFD, NFC, NFKD, NFKC, Lowercase, \
+                           StripAccents, Strip, and Replace and Prepend with string patterns";
+const PRE_TOKENIZERS: &str = "Sequence, BertPreTokenizer, Whitespace, WhitespaceSplit, \
+                              Punctuation, Digits, Split with a string pattern, CharDelimiterSplit";
+
+fn bert_normalizer(o: Value, key: &str) -> Result<NormalizerConfig> {
+    let n: BertNormalizerJson = fields(o, key)?;
+    Ok(NormalizerConfig {
+        clean_text: n.clean_text.unwrap_or(true),
+        handle_chinese_chars: n.handle_chinese_chars.unwrap_or(true),
+        strip_accents: n.strip_accents,
+        lowercase: n.lowercase.unwrap_or(true),
+    })
+}
+
+/// A literal pattern; a regex is refused (wpiece has no engine that matches
+/// HF's Oniguruma exactly), as is an empty string.
+fn string_pattern(o: &Value, component: &str, key: &str) -> Result<String> {
+    let p: PatternJson = fields(o.get("pattern").cloned().unwrap_or(Value::Null), key)?;
+    match p {
+        PatternJson::String(s) if !s.is_empty() => Ok(s),
+        PatternJson::String(_) => Err(unsupported(format!("{component} with an empty pattern"))),
+        PatternJson::Regex(r) => Err(unsupported(format!(
+            "{component} with a Regex pattern ({r:?}); only string patterns are supported"
+        ))),
+    }
+}
+
+/// The steps of a normalizer (a `Sequence` flattened), appended to `steps`.
+fn normalizer_steps(kind: &str, o: Value, steps: &mut Vec<NormalizerStep>) -> Result<()> {
+    let key = "normalizer";
+    let step = match kind {
+        "Sequence" => {
+            let Some(Value::Array(items)) = o.get("normalizers").cloned() else {
+                return Err(bad("Sequence normalizer needs a list of normalizers"));
+            };
+            for item in items {
+                let (kind, o) =
+                    component(Some(item), key)?.ok_or_else(|| bad("null normalizer"))?;
+                normalizer_steps(&kind, o, steps)?;
+            }
+            return Ok(());
+        }
+        "BertNormalizer" => NormalizerStep::Bert(bert_normalizer(o, key)?),
+        "NFD" => NormalizerStep::Nfd,
+        "NFC" => NormalizerStep::Nfc,
+        "NFKD" => NormalizerStep::Nfkd,
+        "NFKC" => NormalizerStep::Nfkc,
+        "Lowercase" => NormalizerStep::Lowercase,
+        "StripAccents" => NormalizerStep::StripAccents,
+        "Strip" => NormalizerStep::Strip {
+            left: flag(&o, "strip_left", true)?,
+            right: flag(&o, "strip_right", true)?,
+        },
+        "Replace" => NormalizerStep::Replace {
+            pattern: string_pattern(&o, "normalizer Replace", key)?,
+            content: text_field(&o, "content", "Replace")?,
+        },
+        "Prepend" => NormalizerStep::Prepend(text_field(&o, "prepend", "Prepend")?),
+        other => {
+            return Err(unsupported(format!(
+                "normalizer {other} (supported: {NORMALIZERS})"
+            )))
+        }
+    };
+    steps.push(step);
+    Ok(())
+}
+
+fn behavior(o: &Value, component: &str) -> Result<SplitBehavior> {
+    match o.get("behavior") {
+        Some(Value::String(b)) => {
+            SplitBehavior::from_name(b).ok_or_else(|| bad(format!("{component} behavior {b:?}")))
+        }
+        _ => Err(bad(format!("{component} needs a behavior"))),
+    }
+}
+
+/// The steps of a pre-tokenizer (a `Sequence` flattened), appended to `steps`.
+fn pre_tokenizer_steps(kind: &str, o: Value, steps: &mut Vec<PreTokenizerStep>) -> Result<()> {
+    let key = "pre_tokenizer";
+    let step = match kind {
+        "Sequence" => {
+            let Some(Value::Array(items)) = o.get("pretokenizers").cloned() else {
+                return Err(bad("Sequence pre-tokenizer needs a list of pretokenizers"));
+            };
+            for item in items {
+                let (kind, o) =
+                    component(Some(item), key)?.ok_or_else(|| bad("null pre-tokenizer"))?;
+                pre_tokenizer_steps(&kind, o, steps)?;
+            }
+            return Ok(());
+        }
+        "BertPreTokenizer" => PreTokenizerStep::Bert,
+        "Whitespace" => PreTokenizerStep::Whitespace,
+        "WhitespaceSplit" => PreTokenizerStep::WhitespaceSplit,
+        "Punctuation" => PreTokenizerStep::Punctuation(behavior(&o, "Punctuation")?),
+        "Digits" => PreTokenizerStep::Digits {
+            individual: flag(&o, "individual_digits", false)?,
+        },
+        "Split" => PreTokenizerStep::Split {
+            pattern: string_pattern(&o, "pre-tokenizer Split", key)?,
+            behavior: behavior(&o, "Split")?,
+            invert: flag(&o, "invert", false)?,
+        },
+        "CharDelimiterSplit" => {
+            let d = text_field(&o, "delimiter", "CharDelimiterSplit")?;
+            let mut chars = d.chars();
+            match (chars.next(), chars.next()) {
+                (Some(c), None) => PreTokenizerStep::CharDelimiterSplit(c),
+                _ => return Err(bad("CharDelimiterSplit delimiter should be one char")),
+            }
+        }
+        other => {
+            return Err(unsupported(format!(
+                "pre-tokenizer {other} (supported: {PRE_TOKENIZERS})"
+            )))
+        }
+    };
+    steps.push(step);
+    Ok(())
+}
+
+/// The BERT normalizer alone takes the fast paths; any other is a chain.
+enum NormalizerRead {
+    Bert(Option<NormalizerConfig>),
+    Chain(Vec<NormalizerStep>),
+}
+
+fn read_normalizer(v: Option<Value>) -> Result<NormalizerRead> {
+    match component(v, "normalizer")? {
+        None => Ok(NormalizerRead::Bert(None)),
+        Some((kind, o)) if kind == "BertNormalizer" => Ok(NormalizerRead::Bert(Some(
+            bert_normalizer(o, "normalizer")?,
+        ))),
+        Some((kind, o)) => {
+            let mut steps = Vec::new();
+            normalizer_steps(&kind, o, &mut steps)?;
+            Ok(NormalizerRead::Chain(steps))
+        }
+    }
+}
+
+/// BERT's and the whitespace pre-tokenizer take the fast paths; any other is a chain.
+fn read_pre_tokenizer(
+    v: Option<Value>,
+) -> Result<std::result::Result<PreTokenizer, Vec<PreTokenizerStep>>> {
+    match component(v, "pre_tokenizer")? {
+        Some((kind, _)) if kind == "BertPreTokenizer" => Ok(Ok(PreTokenizer::Bert)),
+        Some((kind, _)) if kind == "WhitespaceSplit" => Ok(Ok(PreTokenizer::Whitespace)),
+        Some((kind, o)) => {
+            let mut steps = Vec::new();
+            pre_tokenizer_steps(&kind, o, &mut steps)?;
+            Ok(Err(steps))
+        }
+        None => Err(unsupported("a tokenizer without pre-tokenizer")),
+    }
+}
+
+/// The normalizer and pre-tokenizer: BERT's (or none, or whitespace
+/// splitting) for the fast paths, otherwise a chain for the general layer.
+pub(super) fn read_pipeline(
+    normalizer: Option<Value>,
+    pre_tokenizer: Option<Value>,
+) -> Result<(Option<NormalizerConfig>, PreTokenizer, Option<Chain>)> {
+    let (normalizer, pre_tokenizer) = (
+        read_normalizer(normalizer)?,
+        read_pre_tokenizer(pre_tokenizer)?,
+    );
+    Ok(match (normalizer, pre_tokenizer) {
+        (NormalizerRead::Bert(n), Ok(p)) => (n, p, None),
+        (n, p) => {
+            let normalizers = match n {
+                NormalizerRead::Bert(n) => n.into_iter().map(NormalizerStep::Bert).collect(),
+                NormalizerRead::Chain(steps) => steps,
+            };
+            let pre_tokenizers = match p {
+                Ok(PreTokenizer::Bert) => vec![PreTokenizerStep::Bert],
+                Ok(PreTokenizer::Whitespace) => vec![PreTokenizerStep::WhitespaceSplit],
+                Err(steps) => steps,
+            };
+            let chain = Chain {
+                normalizers,
+                pre_tokenizers,
+            };
+            (None, PreTokenizer::Bert, Some(chain))
+        }
+    })
+}
+
+pub(super) fn read_post_processor(v: Option<Value>) -> Result<Option<PostProcessor>> {
+    match component(v, "post_processor")? {
+        None => Ok(None),
+        Some((kind, o)) if kind == "BertProcessing" => {
+            let p: BertProcessingJson = fields(o, "post_processor")?;
+            Ok(Some(PostProcessor::Bert {
+                cls: p.cls,
+                sep: p.sep,
+            }))
+        }
+        Some((kind, o)) if kind == "TemplateProcessing" => {
+            template(fields(o, "post_processor")?).map(|t| Some(PostProcessor::Template(t)))
+        }
+        Some((kind, _)) => Err(unsupported(format!(
+            "post-processor {kind} (only BertProcessing and TemplateProcessing)"
+        ))),
+    }
+}
+
+/// A `TemplateProcessing`: its templates and special tokens, checked so
+/// that encoding can never meet a name it does not know.
+fn template(t: TemplateJson) -> Result<Template> {
+    let mut special_tokens = Vec::with_capacity(t.special_tokens.len());
+    for (name, entry) in t.special_tokens {
+        let s: TemplateSpecialJson =
+            serde_json::from_value(entry).map_err(|e| bad(format!("special token {name}: {e}")))?;
+        if s.ids.len() != s.tokens.len() {
+            return Err(bad(format!(
+                "special token {name} has {} ids but {} tokens",
+                s.ids.len(),
+                s.tokens.len()
+            )));
+        }
+        special_tokens.push(SpecialTokens {
+            name,
+            ids: s.ids,
+            tokens: s.tokens,
+        });
+    }
+    let pieces = |list: Vec<TemplatePiece>, single: bool| -> Result<Vec<Piece>> {
+        list.into_iter()
+            .map(|p| match p {
+                TemplatePiece::Sequence { id, type_id } => {
+                    let second = match id.as_str() {
+                        "A" => false,
+                        "B" if !single => true,
+                        _ => return Err(bad(format!("template sequence {id:?}"))),
+                    };
+                    Ok(Piece::Sequence { second, type_id })
+                }
+                TemplatePiece::SpecialToken { id, type_id } => {
+                    if !special_tokens.iter().any(|s| s.name == id) {
+                        return Err(bad(format!("template special token {id} is not defined")));
+                    }
+                    Ok(Piece::Special { name: id, type_id })
+                }
+            })
+            .collect()
+    };
+    let single = pieces(t.single, true)?;
+    let pair = pieces(t.pair, false)?;
+    Ok(Template {
+        single,
+        pair,
+        special_tokens,
+    })
+}
+
+pub(super) fn normalizer_json(tok: &Tokenizer) -> Option<Value> {
+    match &tok.encoder.chain {
+        Some(chain) => normalizers_json(&chain.normalizers),
+        None => tok.normalizer().map(bert_normalizer_json),
+    }
+}
+
+pub(super) fn pre_tokenizer_json(tok: &Tokenizer) -> Value {
+    match &tok.encoder.chain {
+        Some(chain) => pre_tokenizers_json(&chain.pre_tokenizers),
+        None => match tok.pre_tokenizer() {
+            PreTokenizer::Bert => json!({"type": "BertPreTokenizer"}),
+            PreTokenizer::Whitespace => json!({"type": "WhitespaceSplit"}),
+        },
+    }
+}
+
+fn bert_normalizer_json(n: &NormalizerConfig) -> Value {
+    json!({
+        "type": "BertNormalizer",
+        "clean_text": n.clean_text,
+        "handle_chinese_chars": n.handle_chinese_chars,
+        "strip_accents": n.strip_accents,
+        "lowercase": n.lowercase,
+    })
+}
+
+fn normalizers_json(steps: &[NormalizerStep]) -> Option<Value> {
+    let one = |s: &NormalizerStep| match s {
+        NormalizerStep::Bert(n) => bert_normalizer_json(n),
+        NormalizerStep::Nfd => json!({"type": "NFD"}),
+        NormalizerStep::Nfc => json!({"type": "NFC"}),
+        NormalizerStep::Nfkd => json!({"type": "NFKD"}),
+        NormalizerStep::Nfkc => json!({"type": "NFKC"}),
+        NormalizerStep::Lowercase => json!({"type": "Lowercase"}),
+        NormalizerStep::StripAccents => json!({"type": "StripAccents"}),
+        NormalizerStep::Strip { left, right } => {
+            json!({"type": "Strip", "strip_left": left, "strip_right": right})
+        }
+        NormalizerStep::Replace { pattern, content } => {
+            json!({"type": "Replace", "pattern": {"String": pattern}, "content": content})
+        }
+        NormalizerStep::Prepend(p) => json!({"type": "Prepend", "prepend": p}),
+    };
+    match steps {
+        [] => None,
+        [s] => Some(one(s)),
+        _ => Some(
+            json!({"type": "Sequence", "normalizers": steps.iter().map(one).collect::<Vec<_>>()}),
+        ),
+    }
+}
+
+fn pre_tokenizers_json(steps: &[PreTokenizerStep]) -> Value {
+    let one = |s: &PreTokenizerStep| match s {
+        PreTokenizerStep::Bert => json!({"type": "BertPreTokenizer"}),
+        PreTokenizerStep::Whitespace => json!({"type": "Whitespace"}),
+        PreTokenizerStep::WhitespaceSplit => json!({"type": "WhitespaceSplit"}),
+        PreTokenizerStep::Punctuation(b) => json!({"type": "Punctuation", "behavior": b.name()}),
+        PreTokenizerStep::Digits { individual } => {
+            json!({"type": "Digits", "individual_digits": individual})
+        }
+        PreTokenizerStep::Split {
+            pattern,
+            behavior,
+            invert,
+        } => json!({
+            "type": "Split",
+            "pattern": {"String": pattern},
+            "behavior": behavior.name(),
+            "invert": invert,
+        }),
+        PreTokenizerStep::CharDelimiterSplit(c) => {
+            json!({"type": "CharDelimiterSplit", "delimiter": c.to_string()})
+        }
+    };
+    match steps {
+        [s] => one(s),
+        _ => {
+            json!({"type": "Sequence", "pretokenizers": steps.iter().map(one).collect::<Vec<_>>()})
+        }
+    }
+}
+
+pub(super) fn post_processor_json(p: &PostProcessor) -> Value {
+    match p {
+        PostProcessor::Bert { cls, sep } => {
+            json!({"type": "BertProcessing", "sep": sep, "cls": cls})
+        }
+        PostProcessor::Template(t) => {
+            let pieces = |list: &[Piece]| -> Vec<Value> {
+                list.iter()
+                    .map(|p| match p {
+                        Piece::Sequence { second, type_id } => json!({"Sequence": {
+                            "id": if *second { "B" } else { "A" },
+                            "type_id": type_id,
+                        }}),
+                        Piece::Special { name, type_id } => {
+                            json!({"SpecialToken": {"id": name, "type_id": type_id}})
+                        }
+                    })
+                    .collect()
+            };
+            let special: Map<String, Value> = t
+                .special_tokens
+                .iter()
+                .map(|s| {
+                    let v = json!({"id": s.name, "ids": s.ids, "tokens": s.tokens});
+                    (s.name.clone(), v)
+                })
+                .collect();
+            json!({
+                "type": "TemplateProcessing",
+                "single": pieces(&t.single),
+                "pair": pieces(&t.pair),
+                "special_tokens": special,
+            })
+        }
+    }
+}
