@@ -198,6 +198,34 @@ class Tokenizer:
             )
         return cls._from_core(_core.Tokenizer.from_json(to_str()))
 
+    def train_new_from_iterator(
+        self,
+        texts: Iterable[str],
+        vocab_size: int = 30522,
+        *,
+        num_threads: Optional[int] = None,
+        **options: Any,
+    ) -> Tokenizer:
+        """A tokenizer with this one's pipeline (normalizers, pre-tokenizers,
+        special tokens, post-processor, decoder, truncation and padding) and a
+        vocabulary trained on ``texts``, whose words are counted through that
+        same pipeline, as transformers' method of this name does. ``options``
+        are the training options of :func:`wpiece.train_from_iterator` other
+        than the ones the pipeline fixes (normalizer, pre-tokenizer, unknown
+        token, prefix); ``special_tokens`` defaults to this tokenizer's.
+
+        >>> from tokenizers import Tokenizer as HF, models, normalizers, pre_tokenizers
+        >>> hf = HF(models.WordPiece({"[UNK]": 0}, unk_token="[UNK]"))
+        >>> hf.normalizer = normalizers.Sequence([normalizers.NFD(), normalizers.StripAccents()])
+        >>> hf.pre_tokenizer = pre_tokenizers.Whitespace()
+        >>> tok = Tokenizer.from_hf(hf).train_new_from_iterator(["Café au lait, café!"], 40)
+        >>> tok.tokenize("cafe")
+        ['caf', '##e']
+        """
+        from .training import train_new_from_iterator
+
+        return train_new_from_iterator(self, texts, vocab_size, num_threads=num_threads, **options)
+
     # ----- persistence -------------------------------------------------
 
     def save(self, path: PathLike) -> None:

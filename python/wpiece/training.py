@@ -21,7 +21,7 @@ from ._rows import MergeRow
 from .counts import COUNTING_OPTIONS, WordCounts, check_not_one_str, feed_texts
 from .documents import Files, PathLike, read_file, read_lines, resolve_files
 from .quality import TextStats
-from .tokenizer import BERT_SPECIAL_TOKENS, PreTokenizer, Tokenizer, UnknownMode
+from .tokenizer import BERT_SPECIAL_TOKENS, PreTokenizer, Tokenizer, UnknownMode, _check_threads
 
 __all__ = [
     "CurvePoint",
@@ -354,6 +354,30 @@ def _merge_score(score: str, m: MergeRow) -> float:
 
 def _train(counter: _core.WordCounter, opts: TrainingOptions) -> Tokenizer:
     """Trains on what ``counter`` counted; the tokenizer holds the record."""
+    vocab, record = _run_training(counter, opts)
+    tok = Tokenizer(
+        vocab,
+        unk_token=opts.unk_token,
+        unknown=opts.unknown,
+        continuing_subword_prefix=opts.continuing_subword_prefix,
+        end_of_word_suffix=opts.end_of_word_suffix,
+        special_tokens=list(opts.special_tokens),
+        normalize=opts.normalize,
+        lowercase=opts.lowercase,
+        strip_accents=opts.strip_accents,
+        clean_text=opts.clean_text,
+        handle_chinese_chars=opts.handle_chinese_chars,
+        pre_tokenizer=opts.pre_tokenizer,
+    )
+    tok.training_record = record
+    _warn_if_hapax_merges(record)
+    return tok
+
+
+def _run_training(
+    counter: _core.WordCounter, opts: TrainingOptions
+) -> tuple[list[str], TrainingRecord]:
+    """The vocab trained on what ``counter`` counted, and its record."""
     if len(counter) == 0:
         raise ValueError("the corpus has no words to train on")
     bar = _Progress(opts.show_progress, opts.vocab_size, "merging", "tok")
@@ -388,25 +412,9 @@ def _train(counter: _core.WordCounter, opts: TrainingOptions) -> Tokenizer:
         warnings.warn(
             f"vocab_size {opts.vocab_size} is smaller than the special tokens plus the alphabet "
             f"({record.base_vocab_size}); the vocabulary keeps all of them and has no merges",
-            stacklevel=3,
+            stacklevel=4,
         )
-    tok = Tokenizer(
-        vocab,
-        unk_token=opts.unk_token,
-        unknown=opts.unknown,
-        continuing_subword_prefix=opts.continuing_subword_prefix,
-        end_of_word_suffix=opts.end_of_word_suffix,
-        special_tokens=list(opts.special_tokens),
-        normalize=opts.normalize,
-        lowercase=opts.lowercase,
-        strip_accents=opts.strip_accents,
-        clean_text=opts.clean_text,
-        handle_chinese_chars=opts.handle_chinese_chars,
-        pre_tokenizer=opts.pre_tokenizer,
-    )
-    tok.training_record = record
-    _warn_if_hapax_merges(record)
-    return tok
+    return vocab, record
 
 
 @_takes_training_options
@@ -510,6 +518,61 @@ def train_from_iterator(
     if fraction:
         _measure_held_out(tok, held, fraction, num_threads)
     return tok
+
+
+# What a pipeline's own tokenizer fixes when training through it.
+_PIPELINE_OPTIONS = frozenset(COUNTING_OPTIONS) | {
+    "unk_token",
+    "unknown",
+    "continuing_subword_prefix",
+    "end_of_word_suffix",
+}
+
+
+def train_new_from_iterator(
+    tokenizer: Tokenizer,
+    texts: Iterable[str],
+    vocab_size: int = DEFAULT_VOCAB_SIZE,
+    *,
+    num_threads: Optional[int] = None,
+    **options: Any,
+) -> Tokenizer:
+    """A new vocabulary trained through ``tokenizer``'s own pipeline (see
+    :meth:`wpiece.Tokenizer.train_new_from_iterator`)."""
+    fixed = sorted(name for name in options if name in _PIPELINE_OPTIONS)
+    if fixed:
+        raise TypeError(
+            f"train_new_from_iterator() takes {fixed[0]!r} from the tokenizer it trains through"
+        )
+    settings = tokenizer.settings
+    specials = list(options.pop("special_tokens", tokenizer._core.special_tokens_in_order()))
+    if settings["unk_token"] not in specials:
+        specials.insert(0, settings["unk_token"])
+    opts = _training_options(
+        "train_new_from_iterator",
+        vocab_size,
+        {
+            **options,
+            "special_tokens": specials,
+            "unk_token": settings["unk_token"],
+            "unknown": settings["unknown"],
+            "continuing_subword_prefix": settings["continuing_subword_prefix"],
+            "end_of_word_suffix": settings["end_of_word_suffix"],
+        },
+    )
+    _check_threads(num_threads)
+    counter = _core.WordCounter.like(tokenizer._core, num_threads)
+    bar = _Progress(opts.show_progress, None, "counting", "doc")
+    try:
+        check_not_one_str(texts)
+        feed_texts(counter, texts, bar.update_to)
+    finally:
+        bar.close()
+    vocab, record = _run_training(counter, opts)
+    new = Tokenizer._from_core(tokenizer._core.with_vocab(vocab))
+    new.training_record = record
+    _warn_if_hapax_merges(record)
+    return new
 
 
 @_takes_training_options

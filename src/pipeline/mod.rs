@@ -189,6 +189,63 @@ impl Tokenizer {
         Ok(tok)
     }
 
+    /// The same pipeline (normalizers, pre-tokenizers, added tokens,
+    /// post-processor, decoder, truncation, padding) over another vocab: what
+    /// training through this tokenizer's pipeline gives. Added and special
+    /// tokens keep their strings and take their ids in `vocab`.
+    pub fn with_vocab(&self, vocab: Vocab) -> Result<Self> {
+        let id_of = |name: &str| {
+            vocab
+                .id(name)
+                .ok_or_else(|| Error::Value(format!("token {name:?} is not in the new vocabulary")))
+        };
+        let added = self
+            .added_tokens()
+            .iter()
+            .map(|t| {
+                Ok(AddedToken {
+                    content: t.content.clone(),
+                    id: id_of(&t.content)?,
+                    special: t.special,
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let post_processor = match &self.post_processor {
+            None => None,
+            Some(PostProcessor::Bert { cls, sep }) => Some(PostProcessor::Bert {
+                cls: (cls.0.clone(), id_of(&cls.0)?),
+                sep: (sep.0.clone(), id_of(&sep.0)?),
+            }),
+            Some(PostProcessor::Template(t)) => {
+                let mut t = t.clone();
+                for s in &mut t.special_tokens {
+                    s.ids = s.tokens.iter().map(|n| id_of(n)).collect::<Result<_>>()?;
+                }
+                Some(PostProcessor::Template(t))
+            }
+        };
+        let pad_id = match &self.padding {
+            Some(p) => Some(id_of(&p.pad_token)?),
+            None => None,
+        };
+        let mut tok = Self::with_chain(
+            vocab,
+            self.model().config.clone(),
+            self.normalizer().cloned(),
+            self.pre_tokenizer(),
+            self.encoder.chain.clone(),
+            added,
+            post_processor,
+            self.decoder.clone(),
+        )?;
+        tok.truncation = self.truncation.clone();
+        tok.padding = self.padding.clone().map(|mut p| {
+            p.pad_id = pad_id.unwrap_or(p.pad_id);
+            p
+        });
+        Ok(tok)
+    }
+
     /// Chooses the fast paths encoding may take (all by default); the output
     /// is the same whichever are on.
     pub fn set_fast_paths(&mut self, paths: FastPaths) {

@@ -225,6 +225,26 @@ impl PyTokenizer {
         })
     }
 
+    /// The same pipeline over another vocab (a list of tokens, index = id).
+    fn with_vocab(&self, vocab: Vec<String>) -> PyResult<Self> {
+        let vocab = Vocab::new(vocab)?;
+        Ok(Self {
+            inner: Arc::new(self.inner.with_vocab(vocab)?),
+        })
+    }
+
+    /// The special tokens (added tokens marked special), in id order.
+    fn special_tokens_in_order(&self) -> Vec<String> {
+        let mut added: Vec<_> = self
+            .inner
+            .added_tokens()
+            .iter()
+            .filter(|t| t.special)
+            .collect();
+        added.sort_by_key(|t| t.id);
+        added.into_iter().map(|t| t.content.clone()).collect()
+    }
+
     /// `tokenizer.json` text, with the given truncation and padding settings.
     #[pyo3(signature = (truncation=None, padding=None))]
     fn to_json(&self, truncation: TruncationArg, padding: PaddingArg) -> PyResult<String> {

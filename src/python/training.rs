@@ -127,6 +127,7 @@ impl PyWordCounter {
                     lowercase,
                 }),
                 pre_tokenizer: pre_tokenizer.parse()?,
+                chain: None,
             },
             counts: WordCounts::default(),
             num_threads,
@@ -143,6 +144,7 @@ impl PyWordCounter {
             splitter: WordSplitter {
                 normalizer: t.normalizer().cloned(),
                 pre_tokenizer: t.pre_tokenizer(),
+                chain: t.encoder.chain.clone(),
             },
             counts: WordCounts::default(),
             num_threads,

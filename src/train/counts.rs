@@ -15,9 +15,12 @@ use rustc_hash::FxBuildHasher;
 use super::short_words::{IndexedCounts, ShortWords};
 use crate::ascii_words::AsciiClasses;
 use crate::cancel::Cancel;
+use crate::encode::Chain;
 use crate::error::{Error, Result};
-use crate::normalizer::NormalizerConfig;
+use crate::normalizer::{Normalized, NormalizerConfig};
+use crate::normalizer_chain::normalize_chain;
 use crate::pre_tokenizer::PreTokenizer;
+use crate::pre_tokenizer_chain::split_chain;
 
 /// Word types in first-appearance order with their counts (each word stored once).
 #[derive(Clone, Debug, Default)]
@@ -221,13 +224,18 @@ struct CountScratch {
     short: ShortWords,
     /// The normalized bytes of the word being counted.
     word: Vec<u8>,
+    /// A chain's normalized text and words.
+    normalized: Normalized,
+    words: Vec<(usize, usize)>,
 }
 
-/// How text becomes words for counting: the encoder's own normalizer and pre-tokenizer.
+/// How text becomes words for counting: the encoder's own normalizer and
+/// pre-tokenizer, or its chain of other ones (a tokenizer.json's).
 #[derive(Clone, Debug, Default)]
 pub struct WordSplitter {
     pub normalizer: Option<NormalizerConfig>,
     pub pre_tokenizer: PreTokenizer,
+    pub chain: Option<Chain>,
 }
 
 impl WordSplitter {
@@ -244,14 +252,30 @@ impl WordSplitter {
                 )
             })
         };
-        self.pre_tokenizer == other.pre_tokenizer
-            && effective(&self.normalizer) == effective(&other.normalizer)
+        match (&self.chain, &other.chain) {
+            (None, None) => {
+                self.pre_tokenizer == other.pre_tokenizer
+                    && effective(&self.normalizer) == effective(&other.normalizer)
+            }
+            (a, b) => a == b,
+        }
     }
 
     /// Counts the words of `doc`: an ASCII document in one pass over its
     /// bytes when the table handles all of them, else normalized then split.
     fn count_into(&self, doc: &str, out: &mut WordCounts, scratch: &mut CountScratch) {
-        let CountScratch { ascii, short, word } = scratch;
+        if let Some(chain) = &self.chain {
+            let (normalized, words) = (&mut scratch.normalized, &mut scratch.words);
+            normalize_chain(&chain.normalizers, doc, 0, normalized);
+            split_chain(&chain.pre_tokenizers, &normalized.text, words);
+            for &(start, end) in words.iter() {
+                scratch.short.add(&normalized.text[start..end], out);
+            }
+            return;
+        }
+        let CountScratch {
+            ascii, short, word, ..
+        } = scratch;
         // Bytes past ASCII are of class `Other`: `words` declines those documents.
         if ascii.words(doc, word, |w| short.add(w, out)) {
             return;
@@ -277,6 +301,8 @@ impl WordSplitter {
             ascii: AsciiClasses::new(self.normalizer.as_ref(), self.pre_tokenizer),
             short: ShortWords::default(),
             word: Vec::new(),
+            normalized: Normalized::default(),
+            words: Vec::new(),
         }
     }
 
@@ -518,6 +544,7 @@ mod tests {
                 let splitter = WordSplitter {
                     normalizer: normalizer.clone(),
                     pre_tokenizer,
+                    chain: None,
                 };
                 let (mut fast, mut general) = (WordCounts::default(), WordCounts::default());
                 let mut scratch = splitter.scratch();

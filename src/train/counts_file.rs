@@ -63,6 +63,7 @@ impl TryFrom<&CountingOptions> for WordSplitter {
                 lowercase: o.lowercase,
             }),
             pre_tokenizer: o.pre_tokenizer.parse()?,
+            chain: None,
         })
     }
 }
@@ -78,6 +79,13 @@ fn write_varint(out: &mut Vec<u8>, mut v: u64) {
 /// The file's bytes for `counts`, counted as `splitter` says.
 pub fn to_bytes(counts: &WordCounts, splitter: &WordSplitter, cancel: &Cancel) -> Result<Vec<u8>> {
     let io = |e: std::io::Error| Error::Io(format!("writing word counts: {e}"));
+    if splitter.chain.is_some() {
+        return Err(Error::Unsupported(
+            "saving counts made through a tokenizer.json's normalizers and pre-tokenizers \
+             (only BERT's options can be written in a counts file)"
+                .into(),
+        ));
+    }
     let options = serde_json::to_vec(&CountingOptions::from(splitter))
         .map_err(|e| Error::Value(e.to_string()))?;
     // The body is built whole, then compressed in large writes (a write per
@@ -279,6 +287,7 @@ mod tests {
                 ..Default::default()
             }),
             pre_tokenizer: PreTokenizer::Whitespace,
+            chain: None,
         };
         (s, c)
     }

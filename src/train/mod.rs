@@ -1266,6 +1266,7 @@ mod tests {
                 ..Default::default()
             }),
             pre_tokenizer: PreTokenizer::Bert,
+            chain: None,
         };
         splitter
             .count_docs(&corpus, crate::cancel::Cancel::never())
