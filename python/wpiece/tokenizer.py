@@ -445,8 +445,13 @@ class Tokenizer:
                 length = trunc["max_length"]
             else:
                 raise ValueError("truncation=True needs max_length (or enable_truncation)")
-            base_trunc = trunc or {"stride": 0, "strategy": "longest_first", "direction": "right"}
-            trunc = {**base_trunc, "max_length": length}
+            # The tokenizer's stride and side stay; the strategy is HF's default.
+            trunc = {
+                "max_length": length,
+                "stride": 0 if trunc is None else trunc["stride"],
+                "strategy": "longest_first",
+                "direction": "right" if trunc is None else trunc["direction"],
+            }
         elif truncation is False:
             trunc = None
         pad = self._padding

@@ -198,12 +198,7 @@ impl Encoding {
             self.overflowing.push(whole);
             return Ok(());
         }
-        if stride >= max_len {
-            return Err(Error::Value(format!(
-                "stride {stride} must be smaller than the {max_len} tokens a sequence is cut \
-                 to (max_length less the special tokens added)"
-            )));
-        }
+        check_cut(max_len, stride)?;
         let step = max_len - stride;
         let mut parts = Vec::new();
         match direction {
@@ -321,6 +316,18 @@ impl Encoding {
         }
         Ok(())
     }
+}
+
+/// Whether a sequence can be cut to `max_len` (> 0) tokens with parts that
+/// overlap by `stride`: HF panics when it cannot; we refuse.
+pub(crate) fn check_cut(max_len: usize, stride: usize) -> Result<()> {
+    if max_len > 0 && stride >= max_len {
+        return Err(Error::Value(format!(
+            "stride {stride} must be smaller than the {max_len} tokens a sequence is cut \
+             to (max_length less the special tokens added)"
+        )));
+    }
+    Ok(())
 }
 
 fn prepend<T: Clone>(v: &mut Vec<T>, n: usize, value: T) {

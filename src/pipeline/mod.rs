@@ -324,7 +324,7 @@ impl Tokenizer {
         let mut b = pair.map(|p| self.encode_sequence(p, 1));
         if let Some(t) = truncation {
             let n_added = self.n_added(add_special_tokens, b.is_some());
-            t.check_stride(self.n_added(add_special_tokens, false))?;
+            t.check_stride(self.n_added(true, false))?;
             t.apply(&mut a, b.as_mut(), n_added)?;
         }
         Ok(match &self.post_processor {
@@ -350,7 +350,7 @@ impl Tokenizer {
         match (&self.post_processor, add_special_tokens) {
             (None, _) => Some((None, false)),
             (Some(p), true) => p.single_frame().map(|f| (Some(f), true)),
-            (Some(p), false) => p.single_keeps_type_0().then_some((None, true)),
+            (Some(p), false) => p.single_is_plain().then_some((None, true)),
         }
     }
 
@@ -436,6 +436,9 @@ impl Tokenizer {
             return self.flat_by_input(texts, add_special_tokens, truncation, with_words, cancel);
         };
         let n_added = self.n_added(add_special_tokens, false);
+        if let Some(t) = truncation {
+            t.check_stride(self.n_added(true, false))?;
+        }
         let budget = truncation.map(|t| t.content_budget(n_added)).transpose()?;
         let rows = Rows {
             keep: budget.unwrap_or(usize::MAX),
@@ -519,7 +522,7 @@ impl Tokenizer {
         let n_added = self.n_added(add_special_tokens, false);
         let mut keep = (usize::MAX, 0, TruncationDirection::Right);
         if let Some(t) = truncation {
-            t.check_stride(n_added)?;
+            t.check_stride(self.n_added(true, false))?;
             keep = (t.content_budget(n_added)?, t.stride, t.direction);
         }
         let rows = Rows {
@@ -534,6 +537,9 @@ impl Tokenizer {
         if let Some(t) = truncation {
             for n in lengths.clone() {
                 t.single_len(n, n_added)?;
+                if n > keep.0 {
+                    encoding::check_cut(keep.0, t.stride)?;
+                }
             }
         }
         let framed_len = |n: usize| n.min(keep.0) + if frame.is_some() { 2 } else { 0 };

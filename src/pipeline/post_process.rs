@@ -94,15 +94,18 @@ impl PostProcessor {
         }
     }
 
-    /// Whether a single input without special tokens keeps type id 0 (every
-    /// template piece of sequence A has type 0).
-    pub fn single_keeps_type_0(&self) -> bool {
+    /// Whether a single input without special tokens comes out as it went
+    /// in, type id 0 (the single template holds `$A` once, with type 0).
+    pub fn single_is_plain(&self) -> bool {
         match self {
             PostProcessor::Bert { .. } => true,
-            PostProcessor::Template(t) => t.single.iter().all(|p| match p {
-                Piece::Sequence { type_id, .. } => *type_id == 0,
-                Piece::Special { .. } => true,
-            }),
+            PostProcessor::Template(t) => {
+                let mut sequences = t.single.iter().filter_map(|p| match p {
+                    Piece::Sequence { second, type_id } => Some((*second, *type_id)),
+                    Piece::Special { .. } => None,
+                });
+                sequences.next() == Some((false, 0)) && sequences.next().is_none()
+            }
         }
     }
 

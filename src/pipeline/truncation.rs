@@ -79,18 +79,20 @@ impl Truncation {
         }
     }
 
-    /// Refuses a stride that cuts can never honour for a single input (HF
-    /// refuses it when truncation is set).
-    pub fn check_stride(&self, n_added: usize) -> Result<()> {
-        let budget = self.max_length.saturating_sub(n_added);
-        if self.stride > budget && budget > 0 {
-            return Err(Error::Value(format!(
-                "stride {} must be smaller than max_length {} less the {n_added} special \
-                 tokens added",
+    /// Refuses a stride HF refuses when truncation is set: one above
+    /// `max_length` less the tokens the post-processor adds to a single input
+    /// (`processor_adds`, whether or not special tokens are asked for). HF
+    /// skips the check when `max_length` is the smaller (its subtraction
+    /// wraps); a cut that cannot honour the stride still fails, when made.
+    pub fn check_stride(&self, processor_adds: usize) -> Result<()> {
+        match self.max_length.checked_sub(processor_adds) {
+            Some(budget) if self.stride > budget => Err(Error::Value(format!(
+                "stride {} is above max_length {} less the {processor_adds} special tokens \
+                 the post-processor adds",
                 self.stride, self.max_length
-            )));
+            ))),
+            _ => Ok(()),
         }
-        Ok(())
     }
 
     /// Cuts `a` (and `b`) to the budget left after `n_added` special tokens;
