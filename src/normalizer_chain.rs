@@ -71,10 +71,10 @@ impl NormalizerStep {
                 out.text = local.text;
                 out.source = local.source.iter().map(|&i| src[i as usize]).collect();
             }
-            NormalizerStep::Nfd => transform(text, src, text.nfd(), out),
-            NormalizerStep::Nfkd => transform(text, src, text.nfkd(), out),
-            NormalizerStep::Nfc => transform(text, src, text.nfc(), out),
-            NormalizerStep::Nfkc => transform(text, src, text.nfkc(), out),
+            NormalizerStep::Nfd => transform(src, text.nfd(), out),
+            NormalizerStep::Nfkd => transform(src, text.nfkd(), out),
+            NormalizerStep::Nfc => transform(src, text.nfc(), out),
+            NormalizerStep::Nfkc => transform(src, text.nfkc(), out),
             NormalizerStep::Lowercase => {
                 for (c, &s) in text.chars().zip(src) {
                     for low in c.to_lowercase() {
@@ -147,12 +147,7 @@ fn keep(text: &str, src: &[u32], keep: impl Fn(usize, char) -> bool, out: &mut N
 }
 
 /// Applies `(char, change)` pairs to `text` (see the module comment).
-fn transform(
-    _text: &str,
-    src: &[u32],
-    pairs: impl Iterator<Item = (char, isize)>,
-    out: &mut Normalized,
-) {
+fn transform(src: &[u32], pairs: impl Iterator<Item = (char, isize)>, out: &mut Normalized) {
     let mut at = 0usize; // index of the next input char
     for (c, change) in pairs {
         let align = if change > 0 {

@@ -809,3 +809,19 @@ def test_every_listed_component_is_built() -> None:
         "WordPiece",
     }
     assert wanted <= kinds, wanted - kinds
+
+
+def test_bert_options_on_a_chain_are_refused_and_model_options_keep_it(tmp_path) -> None:
+    hf = _with(
+        normalizer=norm.Sequence([norm.NFD(), norm.StripAccents()]), pre_tokenizer=pre.Whitespace()
+    )
+    path = tmp_path / "tokenizer.json"
+    path.write_text(hf.to_str(), encoding="utf-8")
+    with pytest.raises(wpiece.UnsupportedComponentError, match="edit the file"):
+        wpiece.Tokenizer.from_file(path, lowercase=False)
+    with pytest.raises(wpiece.UnsupportedComponentError, match="edit the file"):
+        wpiece.Tokenizer.from_file(path, pre_tokenizer="whitespace")
+    tok = wpiece.Tokenizer.from_file(path, max_input_chars_per_word=100)
+    text = "Café, naïve-ish 12 words!"
+    assert tok.encode(text).ids == hf.encode(text).ids
+    assert json.loads(tok.to_json())["normalizer"] == json.loads(hf.to_str())["normalizer"]

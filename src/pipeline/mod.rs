@@ -174,11 +174,12 @@ impl Tokenizer {
             cleanup: self.decoder.cleanup,
             suffix: model_config.end_of_word_suffix.clone(),
         };
-        let mut tok = Self::new(
+        let mut tok = Self::with_chain(
             self.vocab.clone(),
             model_config,
             normalizer,
             pre_tokenizer,
+            self.encoder.chain.clone(),
             self.encoder.added.tokens().to_vec(),
             self.post_processor.clone(),
             decoder,

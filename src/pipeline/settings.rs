@@ -3,7 +3,7 @@
 //! `Tokenizer::updated` validates the result as `Tokenizer::new` does.
 
 use super::Tokenizer;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::model::UnknownPolicy;
 use crate::pre_tokenizer::PreTokenizer;
 
@@ -34,6 +34,15 @@ impl Tokenizer {
     /// A copy with the settings `update` names changed. A normalizer setting
     /// on a tokenizer without normalizer starts from BERT's defaults.
     pub fn updated(&self, update: &SettingsUpdate) -> Result<Self> {
+        if self.encoder.chain.is_some()
+            && (update.touches_normalizer() || update.pre_tokenizer.is_some())
+        {
+            return Err(Error::Unsupported(
+                "normalizer and pre-tokenizer options on a tokenizer whose tokenizer.json \
+                 has other normalizers or pre-tokenizers than BERT's (edit the file instead)"
+                    .into(),
+            ));
+        }
         let u = update.clone();
         let mut model = self.model().config.clone();
         model.unk_token = u.unk_token.unwrap_or(model.unk_token);
