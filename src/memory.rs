@@ -14,11 +14,43 @@ use crate::error::{Error, Result};
 /// process (or the kernel kill it) instead of raising an error.
 pub fn check_fits(bytes: usize, what: &str) -> Result<()> {
     match physical_memory() {
-        Some(total) if bytes as u128 > total as u128 => Err(Error::Memory(format!(
-            "{what} needs {bytes} bytes, more than this machine's {total} bytes of memory"
+        Some(total) if bytes as u128 > total as u128 => {
+            return Err(Error::Memory(format!(
+                "{what} needs {bytes} bytes, more than this machine's {total} bytes of memory"
+            )))
+        }
+        _ => {}
+    }
+    match address_space_left() {
+        Some(left) if bytes as u128 > left as u128 => Err(Error::Memory(format!(
+            "{what} needs {bytes} bytes, more than the {left} bytes this process's address \
+             space limit (RLIMIT_AS) leaves"
         ))),
         _ => Ok(()),
     }
+}
+
+/// What a limit on this process's address space (`ulimit -v`) leaves, if
+/// one is set: past it every allocation fails, and an infallible one aborts.
+fn address_space_left() -> Option<u64> {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: getrlimit only writes into the struct it is given.
+        let mut limit: libc::rlimit = unsafe { std::mem::zeroed() };
+        if unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) } != 0
+            || limit.rlim_cur == libc::RLIM_INFINITY
+        {
+            return None;
+        }
+        // The first field of statm is the process's virtual size in pages.
+        let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+        let pages: u64 = statm.split_whitespace().next()?.parse().ok()?;
+        // SAFETY: sysconf has no preconditions.
+        let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) }.max(1) as u64;
+        return Some((limit.rlim_cur as u64).saturating_sub(pages.saturating_mul(page)));
+    }
+    #[allow(unreachable_code)]
+    None
 }
 
 /// Installed memory in bytes, where the platform says.

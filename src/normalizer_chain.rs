@@ -12,6 +12,24 @@ use unicode_normalization_alignments::UnicodeNormalization;
 
 use crate::normalizer::{Normalized, NormalizerConfig};
 
+/// The source of a char HF aligns to no original char: one inserted before
+/// the first (its span is `(0, 0)`).
+pub const NO_SOURCE: u32 = u32::MAX;
+
+/// The char span `(start, end)` of normalized chars `first..=last`, as HF
+/// spans them: from the first one's start to the last one's end.
+pub fn span(source: &[u32], first: usize, last: usize) -> (u32, u32) {
+    let start = match source[first] {
+        NO_SOURCE => 0,
+        s => s,
+    };
+    let end = match source[last] {
+        NO_SOURCE => 0,
+        s => s + 1,
+    };
+    (start, end)
+}
+
 /// One normalizer of a chain, as tokenizer.json names it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum NormalizerStep {
@@ -118,14 +136,18 @@ impl NormalizerStep {
                 push_kept(&text[last..], &src[char_at..], out);
             }
             NormalizerStep::Prepend(prefix) => {
-                if let Some(&first) = src.first() {
-                    for c in prefix.chars() {
-                        out.text.push(c);
-                        out.source.push(first);
-                    }
-                }
+                out.text.push_str(prefix);
                 out.text.push_str(text);
-                out.source.extend_from_slice(src);
+                if let Some(&first) = src.first() {
+                    // HF re-inserts the first char after the prefix: with an
+                    // empty prefix nothing precedes it, and it aligns to nothing.
+                    let first = if prefix.is_empty() { NO_SOURCE } else { first };
+                    out.source
+                        .extend(std::iter::repeat_n(first, prefix.chars().count() + 1));
+                    out.source.extend_from_slice(&src[1..]);
+                } else {
+                    out.text.clear();
+                }
             }
         }
     }
@@ -151,7 +173,10 @@ fn transform(src: &[u32], pairs: impl Iterator<Item = (char, isize)>, out: &mut 
     let mut at = 0usize; // index of the next input char
     for (c, change) in pairs {
         let align = if change > 0 {
-            src[at.saturating_sub(1).min(src.len().saturating_sub(1))]
+            match at {
+                0 => NO_SOURCE,
+                _ => src[(at - 1).min(src.len() - 1)],
+            }
         } else {
             let s = src[at.min(src.len() - 1)];
             at += 1 + change.unsigned_abs();
@@ -200,5 +225,9 @@ mod tests {
         assert_eq!((t.as_str(), s), ("_ab", vec![2, 2, 3]));
         let (t, s) = run(&[NormalizerStep::Prepend("_".into())], "");
         assert_eq!((t.as_str(), s), ("", vec![]));
+        let (t, s) = run(&[NormalizerStep::Prepend(String::new())], "ab");
+        assert_eq!((t.as_str(), &s), ("ab", &vec![NO_SOURCE, 1]));
+        assert_eq!(span(&s, 0, 0), (0, 0));
+        assert_eq!(span(&s, 0, 1), (0, 2));
     }
 }

@@ -324,6 +324,7 @@ class Tokenizer:
             core = _core.Tokenizer.from_json(state["json"])
         else:
             s = dict(state["settings"])
+            s.pop("pipeline", None)  # only BERT pipelines lack a tokenizer.json form
             normalize = s.pop("normalize")
             core = _core.Tokenizer(state["vocab"], normalize=normalize, **s)
         core.decoder_cleanup = state["cleanup"]
@@ -354,7 +355,7 @@ class Tokenizer:
         >>> enc.tokens, [o.tokens for o in enc.overflowing]
         (['[CLS]', 'a', 'b', '[SEP]'], [['[CLS]', 'b', 'c', '[SEP]'], ['[CLS]', 'c', 'a', '[SEP]']])
         """
-        _check_int(max_length, "max_length")
+        _check_int(max_length, "max_length", upper=_U64_MAX)
         _check_int(stride, "stride")
         _core.check_names(truncation_strategy=strategy, truncation_direction=direction)
         self._truncation = {
@@ -394,8 +395,8 @@ class Tokenizer:
         >>> tok.encode("a").ids
         [2, 4, 3, 0, 0]
         """
-        _check_int(length, "length", optional=True)
-        _check_int(pad_to_multiple_of, "pad_to_multiple_of", optional=True)
+        _check_int(length, "length", optional=True, upper=_U64_MAX)
+        _check_int(pad_to_multiple_of, "pad_to_multiple_of", optional=True, upper=_U64_MAX)
         _check_int(pad_type_id, "pad_type_id", upper=_U32_MAX)
         _check_int(pad_id, "pad_id", optional=True, upper=_U32_MAX)
         _check_str(pad_token, "pad_token")
@@ -469,7 +470,7 @@ class Tokenizer:
         elif padding == "max_length":
             if max_length is None:
                 raise ValueError("padding='max_length' needs max_length")
-            _check_int(max_length, "max_length")
+            _check_int(max_length, "max_length", upper=_U64_MAX)
             pad = {**base, "length": max_length, "pad_to_multiple_of": None}
         elif padding is not False:
             raise ValueError(
@@ -793,6 +794,9 @@ class Tokenizer:
 
     def __repr__(self) -> str:
         s = self._core.settings()
+        if s["pipeline"] == "custom":  # a tokenizer.json's own components
+            unk = s["unk_token"]
+            return f"Tokenizer(vocab_size={len(self)}, pipeline='custom', unk_token={unk!r})"
         return (
             f"Tokenizer(vocab_size={len(self)}, lowercase={s.get('lowercase')}, "
             f"pre_tokenizer={s['pre_tokenizer']!r}, unk_token={s['unk_token']!r})"
@@ -814,6 +818,7 @@ def _check_threads(num_threads: Optional[int]) -> None:
 
 
 _U32_MAX = 2**32 - 1
+_U64_MAX = 2**64 - 1
 
 
 def _check_int(

@@ -9,7 +9,7 @@ use crate::added_tokens::Segment;
 use crate::cache::{Caches, WordCache};
 use crate::model::Piece;
 use crate::normalizer::Normalized;
-use crate::normalizer_chain::normalize_chain;
+use crate::normalizer_chain::{normalize_chain, span};
 use crate::pre_tokenizer_chain::split_chain;
 
 impl Encoder {
@@ -159,7 +159,7 @@ impl Encoder {
             };
             let offsets = |p: &Piece| {
                 let (a, b) = (char_at(p.start), char_at(p.end));
-                (source[a], source[b.max(a + 1) - 1] + 1)
+                span(source, a, b.max(a + 1) - 1)
             };
             self.emit_word(word, cache.as_deref_mut(), pieces, out, offsets);
         }

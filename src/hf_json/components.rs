@@ -126,11 +126,13 @@ fn normalizer_steps(kind: &str, o: Value, steps: &mut Vec<NormalizerStep>) -> Re
     Ok(())
 }
 
-fn behavior(o: &Value, component: &str) -> Result<SplitBehavior> {
-    match o.get("behavior") {
-        Some(Value::String(b)) => {
+/// A split's behavior; `default` is what HF takes when the field is absent.
+fn behavior(o: &Value, component: &str, default: Option<SplitBehavior>) -> Result<SplitBehavior> {
+    match (o.get("behavior"), default) {
+        (Some(Value::String(b)), _) => {
             SplitBehavior::from_name(b).ok_or_else(|| bad(format!("{component} behavior {b:?}")))
         }
+        (None, Some(d)) => Ok(d),
         _ => Err(bad(format!("{component} needs a behavior"))),
     }
 }
@@ -153,13 +155,17 @@ fn pre_tokenizer_steps(kind: &str, o: Value, steps: &mut Vec<PreTokenizerStep>) 
         "BertPreTokenizer" => PreTokenizerStep::Bert,
         "Whitespace" => PreTokenizerStep::Whitespace,
         "WhitespaceSplit" => PreTokenizerStep::WhitespaceSplit,
-        "Punctuation" => PreTokenizerStep::Punctuation(behavior(&o, "Punctuation")?),
+        "Punctuation" => PreTokenizerStep::Punctuation(behavior(
+            &o,
+            "Punctuation",
+            Some(SplitBehavior::Isolated),
+        )?),
         "Digits" => PreTokenizerStep::Digits {
             individual: flag(&o, "individual_digits", false)?,
         },
         "Split" => PreTokenizerStep::Split {
             pattern: string_pattern(&o, "pre-tokenizer Split", key)?,
-            behavior: behavior(&o, "Split")?,
+            behavior: behavior(&o, "Split", None)?,
             invert: flag(&o, "invert", false)?,
         },
         "CharDelimiterSplit" => {

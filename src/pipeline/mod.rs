@@ -27,6 +27,7 @@ use crate::cancel::Cancel;
 use crate::decoder::Decoder;
 use crate::encode::{check_length, Chain, Encoder, FastPaths, FlatBatch, Output, Rows};
 use crate::error::{Error, Result};
+use crate::memory;
 use crate::model::{Vocab, WordPiece, WordPieceConfig};
 use crate::normalizer::NormalizerConfig;
 use crate::pre_tokenizer::PreTokenizer;
@@ -327,11 +328,56 @@ impl Tokenizer {
             let n_added = self.n_added(add_special_tokens, b.is_some());
             t.check_stride(self.n_added(true, false))?;
             t.apply(&mut a, b.as_mut(), n_added)?;
+            self.check_combined_parts(&a, b.as_ref(), n_added)?;
         }
         Ok(match &self.post_processor {
             Some(p) => p.process(a, b, add_special_tokens),
             None => post_process::no_post_processor(a, b),
         })
+    }
+
+    /// Refuses, before they are built, combinations of overflowing parts that
+    /// memory cannot hold: merging a pair (or a template naming a sequence
+    /// more than once) combines every part of one with every part of the
+    /// other, as HF does, so the count grows as their product.
+    fn check_combined_parts(
+        &self,
+        a: &Encoding,
+        b: Option<&Encoding>,
+        n_added: usize,
+    ) -> Result<()> {
+        let parts = |e: &Encoding| e.overflowing.len() as u128 + 1;
+        let pieces: Vec<bool> = match &self.post_processor {
+            Some(PostProcessor::Template(t)) => {
+                let list = if b.is_some() { &t.pair } else { &t.single };
+                list.iter()
+                    .filter_map(|p| match p {
+                        Piece::Sequence { second, .. } => Some(*second),
+                        Piece::Special { .. } => None,
+                    })
+                    .collect()
+            }
+            _ => std::iter::once(false).chain(b.map(|_| true)).collect(),
+        };
+        if pieces.len() < 2 {
+            return Ok(());
+        }
+        let (mut count, mut tokens) = (1u128, n_added as u128);
+        for second in pieces {
+            let e = if second { b.unwrap_or(a) } else { a };
+            // Nested parts (HF keeps the pair's own parts inside each
+            // combination) at most double the count.
+            count = count.saturating_mul(parts(e)).saturating_mul(2);
+            tokens += e.len() as u128;
+        }
+        // Each combination: its columns, the struct and its six allocations,
+        // twice over (merging copies the parts it combines).
+        let each = tokens.saturating_mul(Encoding::BYTES_PER_TOKEN as u128) + 512;
+        let bytes = count.saturating_mul(each).saturating_mul(2);
+        memory::check_fits(
+            usize::try_from(bytes).unwrap_or(usize::MAX),
+            &format!("{count} combinations of overflowing parts"),
+        )
     }
 
     /// Special tokens post-processing adds (none unless asked for).

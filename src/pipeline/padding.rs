@@ -107,8 +107,10 @@ pub fn pad_target(lengths: impl Iterator<Item = usize> + Clone, p: &Padding) -> 
     let added = lengths
         .map(|n| target.saturating_sub(n))
         .fold(0usize, usize::saturating_add);
+    // Room for the padded columns and for reading one of them out (a copy
+    // and a Python list of it).
     memory::check_fits(
-        added.saturating_mul(Encoding::BYTES_PER_TOKEN),
+        added.saturating_mul(Encoding::BYTES_PER_TOKEN + 16),
         &format!("padding to {target} tokens"),
     )?;
     Ok(target)

@@ -74,7 +74,7 @@ pub(crate) enum TokenStrings {
 
 /// An encoding as plain values, for pickling (token strings included, so
 /// no tokenizer travels with it).
-#[derive(FromPyObject, IntoPyObject)]
+#[derive(IntoPyObject)]
 pub(crate) struct EncodingState {
     #[pyo3(item)]
     ids: Vec<u32>,
@@ -96,7 +96,36 @@ pub(crate) struct EncodingState {
     overflowing: Vec<EncodingState>,
 }
 
+/// Overflowing parts nest as deep as a template has sequences to merge (two
+/// for a pair); a forged state nested thousands deep would exhaust the stack.
+const MAX_NESTING: usize = 32;
+
 impl EncodingState {
+    /// Reads a pickled state, its overflowing parts at most `MAX_NESTING` deep.
+    fn extract(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<Self> {
+        if depth > MAX_NESTING {
+            return Err(PyValueError::new_err(format!(
+                "an encoding's overflowing parts nest more than {MAX_NESTING} deep"
+            )));
+        }
+        let item = |key: &str| obj.get_item(key);
+        let mut overflowing = Vec::new();
+        for part in item("overflowing")?.try_iter()? {
+            overflowing.push(Self::extract(&part?, depth + 1)?);
+        }
+        Ok(Self {
+            ids: item("ids")?.extract()?,
+            type_ids: item("type_ids")?.extract()?,
+            tokens: item("tokens")?.extract()?,
+            offsets: item("offsets")?.extract()?,
+            special_tokens_mask: item("special_tokens_mask")?.extract()?,
+            attention_mask: item("attention_mask")?.extract()?,
+            word_ids: item("word_ids")?.extract()?,
+            sequence_ranges: item("sequence_ranges")?.extract()?,
+            overflowing,
+        })
+    }
+
     /// The encoding and its token strings, checked.
     fn into_parts(self) -> PyResult<(Encoding, TokenStrings)> {
         let n = self.ids.len();
@@ -116,6 +145,18 @@ impl EncodingState {
         if self.sequence_ranges.iter().any(|&(_, s, e)| s > e || e > n) {
             return Err(PyValueError::new_err(
                 "an encoding's sequence range lies outside it",
+            ));
+        }
+        let ids: Vec<usize> = self.sequence_ranges.iter().map(|r| r.0).collect();
+        if ids.iter().any(|&id| id > 1) || (ids.len() == 2 && ids[0] == ids[1]) || ids.len() > 2 {
+            return Err(PyValueError::new_err(
+                "an encoding's sequences are 0 and 1, each with one range",
+            ));
+        }
+        let binary = |m: &[u8]| m.iter().all(|&x| x <= 1);
+        if !binary(&self.attention_mask) || !binary(&self.special_tokens_mask) {
+            return Err(PyValueError::new_err(
+                "an encoding's masks hold 0 and 1 only",
             ));
         }
         let mut overflowing = Vec::new();
@@ -285,8 +326,8 @@ impl PyEncoding {
 
     /// Rebuilds a pickled encoding (see `__reduce__`).
     #[staticmethod]
-    fn _from_state(state: EncodingState) -> PyResult<Self> {
-        let (e, tokens) = state.into_parts()?;
+    fn _from_state(state: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let (e, tokens) = EncodingState::extract(state, 0)?.into_parts()?;
         Ok(Self {
             enc: Source::Owned(e),
             tokens,

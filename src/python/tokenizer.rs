@@ -301,9 +301,14 @@ impl PyTokenizer {
         d.set_item("continuing_subword_prefix", &m.continuing_subword_prefix)?;
         d.set_item("max_input_chars_per_word", m.max_input_chars_per_word)?;
         d.set_item("unknown", m.unknown.name())?;
-        d.set_item("pre_tokenizer", t.pre_tokenizer().name())?;
         d.set_item("end_of_word_suffix", &m.end_of_word_suffix)?;
-        d.set_item("normalize", t.normalizer().is_some())?;
+        // A tokenizer.json's other normalizers and pre-tokenizers have no
+        // option names: the settings say so instead of naming BERT's.
+        let custom = t.encoder.chain.is_some();
+        d.set_item("pipeline", if custom { "custom" } else { "bert" })?;
+        let pre_tokenizer = (!custom).then(|| t.pre_tokenizer().name());
+        d.set_item("pre_tokenizer", pre_tokenizer)?;
+        d.set_item("normalize", (!custom).then(|| t.normalizer().is_some()))?;
         if let Some(n) = t.normalizer() {
             d.set_item("lowercase", n.lowercase)?;
             d.set_item("strip_accents", n.strip_accents)?;
