@@ -27,7 +27,8 @@ from _common import ROOT, ensure_corpus, head_bytes, med, median_runs, paired_ra
 VOCAB = ROOT / "tests" / "data" / "vocab.txt"
 
 BUILD = """
-from tokenizers import Tokenizer, decoders, models, normalizers as n, pre_tokenizers as p, processors
+from tokenizers import Tokenizer, decoders, models, processors
+from tokenizers import normalizers as n, pre_tokenizers as p
 vocab = {{t: i for i, t in enumerate(open({vocab!r}, encoding="utf-8").read().splitlines())}}
 hf = Tokenizer(models.WordPiece(vocab, unk_token="[UNK]"))
 pipeline = {pipeline!r}
