@@ -214,13 +214,14 @@ class Tokenizer:
         than the ones the pipeline fixes (normalizer, pre-tokenizer, unknown
         token, prefix); ``special_tokens`` defaults to this tokenizer's.
 
-        >>> from tokenizers import Tokenizer as HF, models, normalizers, pre_tokenizers
+        >>> from tokenizers import Tokenizer as HF, decoders, models, normalizers, pre_tokenizers
         >>> hf = HF(models.WordPiece({"[UNK]": 0}, unk_token="[UNK]"))
         >>> hf.normalizer = normalizers.Sequence([normalizers.NFD(), normalizers.StripAccents()])
         >>> hf.pre_tokenizer = pre_tokenizers.Whitespace()
+        >>> hf.decoder = decoders.WordPiece()
         >>> tok = Tokenizer.from_hf(hf).train_new_from_iterator(["Café au lait, café!"], 40)
-        >>> tok.tokenize("cafe")
-        ['caf', '##e']
+        >>> tok.tokenize("Café, cafe!")  # accents stripped, case kept, as the pipeline says
+        ['Cafe', ',', 'cafe', '!']
         """
         from .training import train_new_from_iterator
 

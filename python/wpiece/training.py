@@ -4,6 +4,11 @@ The three entry points take the same options, :class:`TrainingOptions`, as
 keyword arguments; they differ only in what they count: :func:`train` reads
 files, :func:`train_from_iterator` any iterable of documents, and
 :func:`train_from_counts` ready word counts.
+:func:`train_new_from_iterator` trains through a tokenizer's own pipeline.
+
+Why this file is long: the options class (one definition of every training
+option, with its docs), the four entry points, and the run they share
+(progress, held-out measurement, the training record).
 """
 
 from __future__ import annotations
