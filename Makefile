@@ -59,8 +59,8 @@ lint: $(INSTALLED) ## rustfmt, clippy, ruff, mypy (strict) and stubtest
 	cargo clippy --all-targets --quiet -- -D warnings
 	cargo clippy --all-targets --features python --quiet -- -D warnings
 	cargo clippy --lib --features abi3 --quiet -- -D warnings
-	$(VENV)/bin/ruff check python tests benches
-	$(VENV)/bin/ruff format --check python tests benches
+	$(VENV)/bin/ruff check python tests benches tools
+	$(VENV)/bin/ruff format --check python tests benches tools
 	$(PY) -m mypy
 	$(PY) -m mypy.stubtest wpiece._core
 
@@ -111,8 +111,8 @@ fuzz: $(INSTALLED) ## Longer property and hostile-input runs (Rust and Python)
 
 fmt: ## Format Rust and Python, apply ruff's fixes
 	cargo fmt --all
-	$(VENV)/bin/ruff format python tests benches
-	$(VENV)/bin/ruff check --fix python tests benches
+	$(VENV)/bin/ruff format python tests benches tools
+	$(VENV)/bin/ruff check --fix python tests benches tools
 
 bench: $(VENV)/bin/python ## Encode, scaling and training benchmarks
 	$(PY) -m pip install -q -e ".[bench]"

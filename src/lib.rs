@@ -30,6 +30,7 @@ pub mod pre_tokenizer_chain;
 pub mod quality;
 pub mod train;
 pub mod unicode;
+pub mod word_chars;
 
 #[cfg(feature = "python")]
 mod python;

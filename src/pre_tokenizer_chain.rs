@@ -9,6 +9,7 @@
 use unicode_categories::UnicodeCategories;
 
 use crate::unicode::is_bert_punctuation;
+use crate::word_chars::{class, CharClass};
 
 /// What a split does with the delimiters it finds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -213,18 +214,6 @@ fn literal_runs(text: &str, pattern: &str, runs: &mut Vec<Run>) {
     }
 }
 
-/// A word char of the regex `\w` as HF's engine (Oniguruma) reads it, the
-/// Unicode definition (UTS #18): alphabetic, marks, decimal digits,
-/// connector punctuation and the joiners (checked against HF on every code
-/// point Python knows).
-fn is_word_char(c: char) -> bool {
-    c.is_alphabetic()
-        || unicode_normalization::char::is_combining_mark(c)
-        || c.is_number_decimal_digit()
-        || c.is_punctuation_connector()
-        || matches!(c, '\u{200c}' | '\u{200d}')
-}
-
 /// Matches of `\w+|[^\w\s]+` (flagged true) and the gaps between them.
 fn whitespace_runs(text: &str, runs: &mut Vec<Run>) {
     runs.clear();
@@ -232,35 +221,20 @@ fn whitespace_runs(text: &str, runs: &mut Vec<Run>) {
         runs.push((0, 0, false));
         return;
     }
-    #[derive(PartialEq, Clone, Copy)]
-    enum Class {
-        Word,
-        Other,
-        Space,
-    }
-    let class = |c: char| {
-        if is_word_char(c) {
-            Class::Word
-        } else if c.is_whitespace() {
-            Class::Space
-        } else {
-            Class::Other
-        }
-    };
-    let mut current: Option<(usize, Class)> = None;
+    let mut current: Option<(usize, CharClass)> = None;
     for (b, c) in text.char_indices() {
         let k = class(c);
         match current {
             Some((_, prev)) if prev == k => {}
             Some((start, prev)) => {
-                runs.push((start, b, prev != Class::Space));
+                runs.push((start, b, prev != CharClass::Space));
                 current = Some((b, k));
             }
             None => current = Some((b, k)),
         }
     }
     if let Some((start, prev)) = current {
-        runs.push((start, text.len(), prev != Class::Space));
+        runs.push((start, text.len(), prev != CharClass::Space));
     }
 }
 

@@ -825,3 +825,27 @@ def test_bert_options_on_a_chain_are_refused_and_model_options_keep_it(tmp_path)
     text = "Café, naïve-ish 12 words!"
     assert tok.encode(text).ids == hf.encode(text).ids
     assert json.loads(tok.to_json())["normalizer"] == json.loads(hf.to_str())["normalizer"]
+
+
+def test_the_word_char_table_is_what_hf_whitespace_gives() -> None:
+    # src/word_chars.rs is generated from tokenizers by tools/gen_word_chars.py:
+    # Rust's Unicode version and Oniguruma's differ on thousands of code points.
+    import importlib.util
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    spec = importlib.util.spec_from_file_location("gen", root / "tools" / "gen_word_chars.py")
+    assert spec is not None and spec.loader is not None
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    table = (root / "src" / "word_chars.rs").read_text(encoding="utf-8")
+    rows = [
+        (int(a, 16), int(b, 16), {"W": "Word", "S": "Space"}[k])
+        for a, b, k in re.findall(r"\(0x([0-9A-F]+), 0x([0-9A-F]+), ([WS])\)", table)
+    ]
+    assert rows == gen.classes()
+    hf = _with(normalizer=None, pre_tokenizer=pre.Whitespace())
+    tok = wpiece.Tokenizer.from_hf(hf)
+    text = "0\U000323b0 a\u088fb \U00010d30x \u2028y"  # each split otherwise by Rust's tables
+    assert tok.encode(text).word_ids == hf.encode(text).word_ids

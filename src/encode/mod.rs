@@ -34,6 +34,8 @@ mod scan;
 
 pub use batch::{FlatBatch, Rows};
 
+use std::sync::Arc;
+
 use crate::added_tokens::AddedTokens;
 use crate::cache;
 use crate::error::{Error, Result};
@@ -106,12 +108,20 @@ pub struct Encoder {
     cache_id: u64,
     /// Whether each token id starts a word, when that alone tells words
     /// apart (see [`words_from_ids`]).
-    word_starts: Option<Vec<bool>>,
+    word_starts: Option<Arc<[bool]>>,
     /// The non-BERT normalizers and pre-tokenizers of a tokenizer.json, if any.
     pub chain: Option<Chain>,
     /// Each token's width in chars, without the continuing prefix (capped at
     /// 255): lets cached chunks keep ids only and rebuild offsets.
     token_widths: Vec<u8>,
+}
+
+/// The word of each token of one sequence, from which ids start a word.
+pub fn words_of<'a>(ids: &'a [u32], starts: &'a [bool]) -> impl Iterator<Item = u32> + 'a {
+    ids.iter().scan(u32::MAX, |word, &id| {
+        *word = word.wrapping_add(starts[id as usize] as u32);
+        Some(*word)
+    })
 }
 
 /// Normalizers and pre-tokenizers other than BERT's (from a tokenizer.json),
@@ -189,7 +199,7 @@ impl Encoder {
         let general = chain.is_some();
         let word_starts = match general || !paths.words_from_ids {
             true => None,
-            false => words_from_ids(vocab, &model, pre_tokenizer, &added),
+            false => words_from_ids(vocab, &model, pre_tokenizer, &added).map(Arc::from),
         };
         Self {
             use_ascii: paths.ascii && model.config.end_of_word_suffix.is_empty() && !general,
@@ -242,18 +252,17 @@ impl Encoder {
         }
     }
 
+    /// Whether each id starts a word, when words can be read off the ids.
+    pub fn word_starts(&self) -> Option<&Arc<[bool]>> {
+        self.word_starts.as_ref()
+    }
+
     /// Writes the word of each token of the sequence `ids[start..]`.
     fn finish_words(&self, out: &mut Output, start: usize) {
         let n = out.ids.len();
         out.words.reserve(n - start);
         match &self.word_starts {
-            Some(starts) => {
-                let mut word = u32::MAX;
-                for &id in &out.ids[start..] {
-                    word = word.wrapping_add(starts[id as usize] as u32);
-                    out.words.push(word);
-                }
-            }
+            Some(starts) => out.words.extend(words_of(&out.ids[start..], starts)),
             None => {
                 let mut next = out.word_starts.iter().peekable();
                 let mut word = u32::MAX;

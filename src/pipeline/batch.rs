@@ -198,12 +198,14 @@ impl Tokenizer {
             t.check_stride(self.n_added(true, false))?;
             keep = (t.content_budget(n_added)?, t.stride, t.direction);
         }
+        // Words read off the ids cost nothing until asked for.
+        let word_starts = self.encoder.word_starts().cloned();
         let rows = Rows {
             keep: usize::MAX,
             from_left: false,
             frame: None,
             with_offsets: true,
-            with_words: true,
+            with_words: word_starts.is_none(),
         };
         let flat = self.encoder.encode_flat(texts, rows, cancel)?;
         let lengths = flat.rows.windows(2).map(|r| r[1] - r[0]);
@@ -224,6 +226,7 @@ impl Tokenizer {
             None => None,
         };
         let layout = RowLayout {
+            word_starts,
             frame,
             processed,
             truncation: keep,

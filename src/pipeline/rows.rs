@@ -6,7 +6,9 @@ use std::ops::Range;
 use super::direction::{PadDirection, TruncationDirection};
 use super::encoding::Encoding;
 use super::post_process::bert_single;
-use crate::encode::FlatBatch;
+use std::sync::Arc;
+
+use crate::encode::{words_of, FlatBatch};
 
 /// The encodings of many single inputs kept as one flat batch of their
 /// sequences (not truncated, not framed): a row's columns are made when they
@@ -15,8 +17,10 @@ use crate::encode::FlatBatch;
 /// the parity suite).
 #[derive(Debug)]
 pub struct EncodingRows {
-    /// Every sequence's ids, char offsets and word ids, with row bounds.
+    /// Every sequence's ids, char offsets and word ids (or, with
+    /// `word_starts`, none: they are read off the ids), with row bounds.
     flat: FlatBatch,
+    word_starts: Option<Arc<[bool]>>,
     /// `[CLS]` / `[SEP]` ids around each row (the tokenizer frames singles
     /// this way and special tokens are asked for).
     frame: Option<(u32, u32)>,
@@ -36,8 +40,10 @@ pub struct EncodingRows {
 }
 
 /// How the rows of a flat batch become encodings.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct RowLayout {
+    /// Whether each id starts a word, when `flat` holds no word ids.
+    pub word_starts: Option<Arc<[bool]>>,
     pub frame: Option<(u32, u32)>,
     pub processed: bool,
     /// `(keep, stride, direction)`; `keep` is `usize::MAX` without truncation.
@@ -54,6 +60,7 @@ impl EncodingRows {
             layout.padding.unwrap_or((0, 0, 0, PadDirection::Right));
         Self {
             flat,
+            word_starts: layout.word_starts,
             frame: layout.frame,
             processed: layout.processed,
             keep,
@@ -163,10 +170,20 @@ impl EncodingRows {
         self.column(row, 0, frame, std::iter::repeat_n(1, n))
     }
 
+    /// The word of each token of `row`'s whole sequence.
+    fn sequence_words(&self, row: usize) -> Vec<u32> {
+        let (a, b) = (self.flat.rows[row], self.flat.rows[row + 1]);
+        match &self.word_starts {
+            Some(starts) => words_of(&self.flat.ids[a..b], starts).collect(),
+            None => self.flat.words[a..b].to_vec(),
+        }
+    }
+
     pub fn word_ids(&self, row: usize) -> Vec<Option<u32>> {
-        let kept = self.kept(row);
+        let (kept, a) = (self.kept(row), self.flat.rows[row]);
+        let words = self.sequence_words(row);
         let frame = self.frame.map(|_| (None, None));
-        let w = self.flat.words[kept].iter().map(|&w| Some(w));
+        let w = words[kept.start - a..kept.end - a].iter().map(|&w| Some(w));
         self.column(row, None, frame, w)
     }
 
@@ -184,7 +201,7 @@ impl EncodingRows {
                 .collect(),
             special_tokens_mask: vec![0; b - a],
             attention_mask: vec![1; b - a],
-            word_ids: self.flat.words[a..b].iter().map(|&w| Some(w)).collect(),
+            word_ids: self.sequence_words(row).into_iter().map(Some).collect(),
             sequence_ranges: Vec::new(),
             overflowing: Vec::new(),
         };
