@@ -17,6 +17,13 @@ import json
 from typing import Any, Callable, Optional
 
 import pytest
+from hf_compare import (
+    _attempt,
+    assert_encode_as_hf,
+    assert_fields,
+    assert_lookups,
+    set_truncation,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from tokenizers import Regex, models
@@ -76,18 +83,6 @@ LOOKUP_INPUTS: list[tuple[str, Optional[str]]] = [
     ("", "b c"),
     ("a b", ""),
 ]
-
-FIELDS = (
-    "ids",
-    "tokens",
-    "offsets",
-    "type_ids",
-    "special_tokens_mask",
-    "attention_mask",
-    "word_ids",
-    "sequence_ids",
-    "n_sequences",
-)
 
 # ----- building pipelines -----------------------------------------------------
 
@@ -318,104 +313,6 @@ def pair_of(name: str) -> tuple[HFTokenizer, wpiece.Tokenizer]:
     hf.no_truncation()
     wp.no_truncation()
     return hf, wp
-
-
-# ----- comparison helpers -------------------------------------------------------
-
-
-def assert_fields(h: Any, w: Any, where: object) -> None:
-    for field in FIELDS:
-        assert getattr(w, field) == getattr(h, field), (field, where)
-
-
-def assert_tree(h: Any, w: Any, where: object, path: tuple[int, ...] = ()) -> None:
-    assert_fields(h, w, (where, path))
-    assert len(w.overflowing) == len(h.overflowing), ("overflowing", where, path)
-    for i, (ho, wo) in enumerate(zip(h.overflowing, w.overflowing)):
-        assert_tree(ho, wo, where, (*path, i))
-
-
-def _call(enc: Any, method: str, *args: Any) -> Any:
-    try:
-        return getattr(enc, method)(*args)
-    except Exception as exc:
-        return type(exc).__name__
-
-
-def assert_lookups(h: Any, w: Any, n_chars: int, where: object) -> None:
-    words = [x for x in h.word_ids if x is not None]
-    n_words = (max(words) + 3) if words else 2
-
-    def table(enc: Any) -> list[tuple[Any, ...]]:
-        rows: list[tuple[Any, ...]] = []
-        for t in range(len(h) + 2):
-            for m in ("token_to_chars", "token_to_word", "token_to_sequence"):
-                rows.append((m, t, _call(enc, m, t)))
-        for s in (0, 1, 2):
-            for c in range(n_chars + 2):
-                for m in ("char_to_token", "char_to_word"):
-                    rows.append((m, c, s, _call(enc, m, c, s)))
-            for word in range(n_words):
-                for m in ("word_to_tokens", "word_to_chars"):
-                    rows.append((m, word, s, _call(enc, m, word, s)))
-        return rows
-
-    assert table(w) == table(h), where
-
-
-def _attempt(fn: Callable[[], Any]) -> tuple[Any, Optional[BaseException]]:
-    try:
-        return fn(), None
-    except BaseException as exc:  # HF panics where it cannot truncate
-        if isinstance(exc, (KeyboardInterrupt, SystemExit)):
-            raise
-        return None, exc
-
-
-def n_added(hf: HFTokenizer, pair: bool, add: bool) -> int:
-    if not add or hf.post_processor is None:
-        return 0
-    return int(hf.post_processor.num_special_tokens_to_add(pair))
-
-
-def set_truncation(hf: HFTokenizer, wp: wpiece.Tokenizer, max_length: int, **kw: Any) -> bool:
-    """The same truncation on both, or False when HF refuses it (a stride over
-    max_length less the special tokens): wpiece must refuse it too, when it
-    is set or else at every encode."""
-    try:
-        hf.enable_truncation(max_length, **kw)
-    except ValueError:
-        try:
-            wp.enable_truncation(max_length, **kw)
-        except ValueError:
-            return False
-        for text, pair in [("", None), ("a", None), (LINES[0], None), ("a", "b")]:
-            with pytest.raises(ValueError):
-                wp.encode(text, pair)
-        wp.no_truncation()
-        return False
-    wp.enable_truncation(max_length, **kw)
-    assert wp.truncation == hf.truncation
-    return True
-
-
-def assert_encode_as_hf(
-    hf: HFTokenizer, wp: wpiece.Tokenizer, text: str, pair: Optional[str], add: bool
-) -> None:
-    where = (text, pair, add, hf.truncation)
-    trunc = hf.truncation
-    if trunc is not None and trunc["max_length"] < n_added(hf, pair is not None, add):
-        # HF's max_length - added tokens wraps around and skips truncation;
-        # wpiece refuses.
-        with pytest.raises(ValueError):
-            wp.encode(text, pair, add_special_tokens=add)
-        return
-    expected, error = _attempt(lambda: hf.encode(text, pair, add_special_tokens=add))
-    if error is not None:
-        with pytest.raises(ValueError):
-            wp.encode(text, pair, add_special_tokens=add)
-        return
-    assert_tree(expected, wp.encode(text, pair, add_special_tokens=add), where)
 
 
 # ----- parity per pipeline --------------------------------------------------------

@@ -1,27 +1,32 @@
-//! The sides truncation cuts from and padding goes on.
+//! The side truncation cuts from and padding goes on (HF names them
+//! `TruncationDirection` and `PaddingDirection`; both are left or right).
 
 use std::str::FromStr;
 
 use crate::error::{Error, Result};
 
-/// The side tokens are cut from.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum TruncationDirection {
+pub enum Side {
     #[default]
     Right,
     Left,
 }
 
-impl TruncationDirection {
+/// The side tokens are cut from.
+pub type TruncationDirection = Side;
+/// The side padding goes on.
+pub type PadDirection = Side;
+
+impl Side {
     pub fn name(self) -> &'static str {
         match self {
-            TruncationDirection::Right => "right",
-            TruncationDirection::Left => "left",
+            Side::Right => "right",
+            Side::Left => "left",
         }
     }
 }
 
-impl FromStr for TruncationDirection {
+impl FromStr for Side {
     type Err = Error;
 
     /// The Python names (`right`) and the tokenizer.json ones (`Right`).
@@ -31,38 +36,6 @@ impl FromStr for TruncationDirection {
             "left" | "Left" => Ok(Self::Left),
             _ => Err(Error::Value(format!(
                 "direction must be 'right' or 'left', got {name:?}"
-            ))),
-        }
-    }
-}
-
-/// The side padding goes on.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum PadDirection {
-    #[default]
-    Right,
-    Left,
-}
-
-impl PadDirection {
-    pub fn name(self) -> &'static str {
-        match self {
-            PadDirection::Right => "right",
-            PadDirection::Left => "left",
-        }
-    }
-}
-
-impl FromStr for PadDirection {
-    type Err = Error;
-
-    /// The Python names (`right`) and the tokenizer.json ones (`Right`).
-    fn from_str(name: &str) -> Result<Self> {
-        match name {
-            "right" | "Right" => Ok(Self::Right),
-            "left" | "Left" => Ok(Self::Left),
-            _ => Err(Error::Value(format!(
-                "padding direction must be 'right' or 'left', got {name:?}"
             ))),
         }
     }
