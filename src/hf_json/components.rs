@@ -85,17 +85,23 @@ fn string_pattern(o: &Value, component: &str, key: &str) -> Result<String> {
     }
 }
 
+/// The components (type and object) a `Sequence` lists under `list`.
+fn sequence_items(o: &Value, list: &str, key: &str, what: &str) -> Result<Vec<(String, Value)>> {
+    let Some(Value::Array(items)) = o.get(list) else {
+        return Err(bad(format!("Sequence {what} needs a list of {list}")));
+    };
+    items
+        .iter()
+        .map(|item| component(Some(item.clone()), key)?.ok_or_else(|| bad(format!("null {what}"))))
+        .collect()
+}
+
 /// The steps of a normalizer (a `Sequence` flattened), appended to `steps`.
 fn normalizer_steps(kind: &str, o: Value, steps: &mut Vec<NormalizerStep>) -> Result<()> {
     let key = "normalizer";
     let step = match kind {
         "Sequence" => {
-            let Some(Value::Array(items)) = o.get("normalizers").cloned() else {
-                return Err(bad("Sequence normalizer needs a list of normalizers"));
-            };
-            for item in items {
-                let (kind, o) =
-                    component(Some(item), key)?.ok_or_else(|| bad("null normalizer"))?;
+            for (kind, o) in sequence_items(&o, "normalizers", key, "normalizer")? {
                 normalizer_steps(&kind, o, steps)?;
             }
             return Ok(());
@@ -142,12 +148,7 @@ fn pre_tokenizer_steps(kind: &str, o: Value, steps: &mut Vec<PreTokenizerStep>) 
     let key = "pre_tokenizer";
     let step = match kind {
         "Sequence" => {
-            let Some(Value::Array(items)) = o.get("pretokenizers").cloned() else {
-                return Err(bad("Sequence pre-tokenizer needs a list of pretokenizers"));
-            };
-            for item in items {
-                let (kind, o) =
-                    component(Some(item), key)?.ok_or_else(|| bad("null pre-tokenizer"))?;
+            for (kind, o) in sequence_items(&o, "pretokenizers", key, "pre-tokenizer")? {
                 pre_tokenizer_steps(&kind, o, steps)?;
             }
             return Ok(());

@@ -17,14 +17,35 @@ impl Tokenizer {
         self.row_layout(add_special_tokens).is_some()
     }
 
-    /// How single inputs of a batch can be kept as flat rows (the post-
-    /// processor, if it runs, adds one token before and one after, type 0).
-    fn row_layout(&self, add_special_tokens: bool) -> Option<(Option<(u32, u32)>, bool)> {
+    /// The ids framing each row when single inputs of a batch can be kept as
+    /// flat rows (the post-processor, if it runs, adds one token before and
+    /// one after, type 0, or nothing); None when they cannot.
+    fn row_layout(&self, add_special_tokens: bool) -> Option<Option<(u32, u32)>> {
         match (&self.post_processor, add_special_tokens) {
-            (None, _) => Some((None, false)),
-            (Some(p), true) => p.single_frame().map(|f| (Some(f), true)),
-            (Some(p), false) => p.single_is_plain().then_some((None, true)),
+            (None, _) => Some(None),
+            (Some(p), true) => p.single_frame().map(Some),
+            (Some(p), false) => p.single_is_plain().then_some(None),
         }
+    }
+
+    /// Each input through `encode_with`, in parallel.
+    fn by_input(
+        &self,
+        texts: &[&str],
+        pairs: Option<&[&str]>,
+        add_special_tokens: bool,
+        truncation: Option<&Truncation>,
+        cancel: &Cancel,
+    ) -> Result<Vec<Encoding>> {
+        texts
+            .par_iter()
+            .enumerate()
+            .map(|(i, t)| {
+                cancel.check()?;
+                let pair = pairs.map(|p| p[i]);
+                self.encode_with(t, pair, add_special_tokens, truncation)
+            })
+            .collect()
     }
 
     /// Encodes many inputs in parallel and pads them as configured.
@@ -64,28 +85,12 @@ impl Tokenizer {
                 )));
             }
         }
-        let rows_fit = self.row_layout(add_special_tokens).is_some();
-        let mut out: Vec<Encoding> = match pairs {
-            None if rows_fit => {
-                let rows =
-                    self.encode_batch_rows(texts, add_special_tokens, truncation, None, cancel)?;
-                (0..rows.rows()).map(|r| rows.encoding(r)).collect()
-            }
-            None => texts
-                .par_iter()
-                .map(|t| {
-                    cancel.check()?;
-                    self.encode_with(t, None, add_special_tokens, truncation)
-                })
-                .collect::<Result<_>>()?,
-            Some(pairs) => texts
-                .par_iter()
-                .zip(pairs)
-                .map(|(t, p)| {
-                    cancel.check()?;
-                    self.encode_with(t, Some(p), add_special_tokens, truncation)
-                })
-                .collect::<Result<_>>()?,
+        let mut out = if pairs.is_none() && self.rows_fit(add_special_tokens) {
+            let rows =
+                self.encode_batch_rows(texts, add_special_tokens, truncation, None, cancel)?;
+            (0..rows.rows()).map(|r| rows.encoding(r)).collect()
+        } else {
+            self.by_input(texts, pairs, add_special_tokens, truncation, cancel)?
         };
         pad_batch(&mut out, padding)?;
         Ok(out)
@@ -105,7 +110,7 @@ impl Tokenizer {
         with_words: bool,
         cancel: &Cancel,
     ) -> Result<FlatBatch> {
-        let Some((frame, _)) = self.row_layout(add_special_tokens) else {
+        let Some(frame) = self.row_layout(add_special_tokens) else {
             return self.flat_by_input(texts, add_special_tokens, truncation, with_words, cancel);
         };
         let n_added = self.n_added(add_special_tokens, false);
@@ -154,13 +159,7 @@ impl Tokenizer {
         with_words: bool,
         cancel: &Cancel,
     ) -> Result<FlatBatch> {
-        let encodings: Vec<Encoding> = texts
-            .par_iter()
-            .map(|t| {
-                cancel.check()?;
-                self.encode_with(t, None, add_special_tokens, truncation)
-            })
-            .collect::<Result<_>>()?;
+        let encodings = self.by_input(texts, None, add_special_tokens, truncation, cancel)?;
         let mut flat = FlatBatch {
             rows: vec![0],
             ..Default::default()
@@ -189,7 +188,7 @@ impl Tokenizer {
         padding: Option<&Padding>,
         cancel: &Cancel,
     ) -> Result<EncodingRows> {
-        let (frame, processed) = self.row_layout(add_special_tokens).ok_or_else(|| {
+        let frame = self.row_layout(add_special_tokens).ok_or_else(|| {
             Error::Value("this post-processor's rows are made one input at a time".into())
         })?;
         let n_added = self.n_added(add_special_tokens, false);
@@ -228,7 +227,8 @@ impl Tokenizer {
         let layout = RowLayout {
             word_starts,
             frame,
-            processed,
+            post_processor: self.post_processor.clone(),
+            add_special_tokens,
             truncation: keep,
             padding,
         };

@@ -174,15 +174,6 @@ pub fn no_post_processor(a: Encoding, b: Option<Encoding>) -> Encoding {
     }
 }
 
-/// A single input as `BertProcessing` leaves it with special tokens.
-pub(crate) fn bert_single(mut e: Encoding, cls: u32, sep: u32) -> Encoding {
-    e.set_sequence_id(0);
-    for part in &mut e.overflowing {
-        part.set_sequence_id(0);
-    }
-    Encoding::merge([bert_frame(e, false, cls, sep)])
-}
-
 /// One sequence framed as `BertProcessing` frames it (the first: `[CLS] A
 /// [SEP]`, the second: `B [SEP]` with type id 1), overflowing parts alike.
 fn bert_frame(mut e: Encoding, second: bool, cls: u32, sep: u32) -> Encoding {

@@ -5,7 +5,7 @@ use std::ops::Range;
 
 use super::direction::{PadDirection, TruncationDirection};
 use super::encoding::Encoding;
-use super::post_process::bert_single;
+use super::post_process::{no_post_processor, PostProcessor};
 use std::sync::Arc;
 
 use crate::encode::{words_of, FlatBatch};
@@ -24,9 +24,10 @@ pub struct EncodingRows {
     /// `[CLS]` / `[SEP]` ids around each row (the tokenizer frames singles
     /// this way and special tokens are asked for).
     frame: Option<(u32, u32)>,
-    /// A post-processor ran (it records the sequence's range even when it
-    /// adds nothing).
-    processed: bool,
+    /// The tokenizer's post-processor and whether special tokens are asked
+    /// for: what `encoding` runs each row through.
+    post_processor: Option<PostProcessor>,
+    add_special_tokens: bool,
     /// Tokens kept of each sequence, from which side, and the overlap of
     /// the overflowing parts.
     keep: usize,
@@ -45,7 +46,8 @@ pub struct RowLayout {
     /// Whether each id starts a word, when `flat` holds no word ids.
     pub word_starts: Option<Arc<[bool]>>,
     pub frame: Option<(u32, u32)>,
-    pub processed: bool,
+    pub post_processor: Option<PostProcessor>,
+    pub add_special_tokens: bool,
     /// `(keep, stride, direction)`; `keep` is `usize::MAX` without truncation.
     pub truncation: (usize, usize, TruncationDirection),
     /// `(length, pad_id, pad_type_id, direction)`, if padding.
@@ -62,7 +64,8 @@ impl EncodingRows {
             flat,
             word_starts: layout.word_starts,
             frame: layout.frame,
-            processed: layout.processed,
+            post_processor: layout.post_processor,
+            add_special_tokens: layout.add_special_tokens,
             keep,
             stride,
             direction,
@@ -209,16 +212,9 @@ impl EncodingRows {
             // Checked when the rows were made (stride < keep).
             let _ = e.truncate(self.keep, self.stride, self.direction);
         }
-        let mut e = match (self.frame, self.processed) {
-            (Some((cls, sep)), _) => bert_single(e, cls, sep),
-            (None, true) => {
-                e.set_sequence_id(0);
-                for part in &mut e.overflowing {
-                    part.set_sequence_id(0);
-                }
-                Encoding::merge([e])
-            }
-            (None, false) => e,
+        let mut e = match &self.post_processor {
+            Some(p) => p.process(e, None, self.add_special_tokens),
+            None => no_post_processor(e, None),
         };
         if self.padded_len > 0 {
             let _ = e.pad(
