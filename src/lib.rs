@@ -14,6 +14,7 @@ pub mod arrow;
 pub mod ascii_words;
 pub mod cache;
 pub mod cancel;
+pub mod cut;
 pub mod decoder;
 pub mod encode;
 pub mod error;

@@ -1,7 +1,7 @@
 """Type stubs of the Rust extension `wpiece._core`."""
 
 from os import PathLike
-from typing import Any, Callable, Optional, Union, final
+from typing import Any, Callable, Literal, Optional, Union, final
 
 import numpy as np
 import numpy.typing as npt
@@ -28,6 +28,7 @@ BERT_SPECIAL_TOKENS: tuple[str, ...]
 
 _Truncation = Optional[TruncationSpec]
 _Padding = Optional[PaddingSpec]
+_CallPadding = Union[bool, Literal["longest", "max_length"]]
 
 class UnsupportedComponentError(ValueError): ...
 
@@ -158,7 +159,7 @@ class Tokenizer:
     ) -> Tokenizer: ...
     @staticmethod
     def from_json(json: str) -> Tokenizer: ...
-    def to_json(self, truncation: _Truncation = None, padding: _Padding = None) -> str: ...
+    def to_json(self) -> str: ...
     def vocab_txt(self) -> str: ...
     def with_vocab(self, vocab: list[str]) -> Tokenizer: ...
     def special_tokens_in_order(self) -> list[str]: ...
@@ -182,25 +183,26 @@ class Tokenizer:
         text: str,
         pair: Optional[str] = None,
         add_special_tokens: bool = True,
-        truncation: _Truncation = None,
-        padding: _Padding = None,
     ) -> Encoding: ...
+    def tokenize(self, text: str) -> list[str]: ...
     def encode_batch(
         self,
         texts: list[str],
-        pairs: Optional[list[str]] = None,
-        add_special_tokens: bool = True,
-        truncation: _Truncation = None,
-        padding: _Padding = None,
+        pairs: Optional[list[str]],
+        add_special_tokens: bool,
+        padding: _CallPadding,
+        truncation: Optional[bool],
+        max_length: Optional[int],
         num_threads: Optional[int] = None,
     ) -> list[Encoding]: ...
     def encode_batch_numpy(
         self,
         texts: list[str],
-        pairs: Optional[list[str]] = None,
-        add_special_tokens: bool = True,
-        truncation: _Truncation = None,
-        padding: _Padding = None,
+        pairs: Optional[list[str]],
+        add_special_tokens: bool,
+        padding: _CallPadding,
+        truncation: Optional[bool],
+        max_length: Optional[int],
         num_threads: Optional[int] = None,
         return_word_ids: bool = False,
     ) -> dict[str, npt.NDArray[np.int64]]: ...
@@ -208,7 +210,6 @@ class Tokenizer:
         self,
         texts: list[str],
         add_special_tokens: bool = True,
-        truncation: _Truncation = None,
         num_threads: Optional[int] = None,
         return_offsets: bool = False,
         return_word_ids: bool = False,
@@ -221,7 +222,6 @@ class Tokenizer:
         offset: int,
         length: int,
         add_special_tokens: bool = True,
-        truncation: _Truncation = None,
         num_threads: Optional[int] = None,
         return_offsets: bool = False,
     ) -> tuple[npt.NDArray[Any], ...]: ...
@@ -231,7 +231,6 @@ class Tokenizer:
         separator: str = ...,
         jsonl_field: Optional[str] = None,
         add_special_tokens: bool = True,
-        truncation: _Truncation = None,
         num_threads: Optional[int] = None,
         mmap: bool = True,
     ) -> tuple[npt.NDArray[np.uint32], npt.NDArray[np.int64]]: ...
@@ -245,6 +244,8 @@ class Tokenizer:
     def get_vocab(self) -> list[str]: ...
     def get_vocab_size(self) -> int: ...
     def is_special_id(self, id: int) -> bool: ...
+    def set_truncation(self, truncation: _Truncation) -> None: ...
+    def set_padding(self, padding: _Padding) -> None: ...
     @property
     def truncation(self) -> _Truncation: ...
     @property

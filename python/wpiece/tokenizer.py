@@ -113,8 +113,6 @@ class Tokenizer:
 
     def _init_from_core(self, core: _core.Tokenizer) -> None:
         self._core = core
-        self._truncation: Optional[TruncationSpec] = core.truncation
-        self._padding: Optional[PaddingSpec] = core.padding
         self.training_record: Optional[Any] = None
 
     @classmethod
@@ -278,7 +276,7 @@ class Tokenizer:
         """The HF ``tokenizer.json`` text of this tokenizer (raises
         ``UnsupportedComponentError`` for per-character unknowns or an
         end-of-word suffix, which that format cannot express)."""
-        return self._core.to_json(self._truncation, self._padding)
+        return self._core.to_json()
 
     def to_transformers(self) -> Any:
         """A ``transformers.PreTrainedTokenizerFast`` that tokenizes exactly like
@@ -314,8 +312,8 @@ class Tokenizer:
             "vocab": self._core.get_vocab(),
             "json": self.to_json() if self._json_expressible() else None,
             "settings": settings,
-            "truncation": self._truncation,
-            "padding": self._padding,
+            "truncation": self._core.truncation,
+            "padding": self._core.padding,
             "cleanup": self._core.decoder_cleanup,
             "training_record": self.training_record,
         }
@@ -329,9 +327,9 @@ class Tokenizer:
             normalize = s.pop("normalize")
             core = _core.Tokenizer(state["vocab"], normalize=normalize, **s)
         core.decoder_cleanup = state["cleanup"]
+        core.set_truncation(_truncation_spec(state["truncation"]))
+        core.set_padding(_padding_spec(state["padding"]))
         self._init_from_core(core)
-        self._truncation = _truncation_spec(state["truncation"])
-        self._padding = _padding_spec(state["padding"])
         self.training_record = state["training_record"]
 
     # ----- settings ----------------------------------------------------
@@ -359,21 +357,24 @@ class Tokenizer:
         _check_int(max_length, "max_length", upper=_U64_MAX)
         _check_int(stride, "stride")
         _core.check_names(truncation_strategy=strategy, truncation_direction=direction)
-        self._truncation = {
-            "max_length": int(max_length),
-            "stride": int(stride),
-            "strategy": strategy,
-            "direction": direction,
-        }
+        self._core.set_truncation(
+            {
+                "max_length": int(max_length),
+                "stride": int(stride),
+                "strategy": strategy,
+                "direction": direction,
+            }
+        )
 
     def no_truncation(self) -> None:
         """Turn truncation off."""
-        self._truncation = None
+        self._core.set_truncation(None)
 
     @property
     def truncation(self) -> Optional[dict[str, Any]]:
         """The truncation settings, or None."""
-        return None if self._truncation is None else dict(self._truncation)
+        t = self._core.truncation
+        return None if t is None else dict(t)
 
     def enable_padding(
         self,
@@ -402,29 +403,26 @@ class Tokenizer:
         _check_int(pad_id, "pad_id", optional=True, upper=_U32_MAX)
         _check_str(pad_token, "pad_token")
         _core.check_names(padding_direction=direction)
-        if pad_id is None and self._core.token_to_id(pad_token) is None:
-            raise ValueError(f"pad token {pad_token!r} is not in the vocabulary")
-        self._padding = {
-            "length": length,
-            "pad_to_multiple_of": pad_to_multiple_of,
-            "pad_id": pad_id,
-            "pad_token": pad_token,
-            "pad_type_id": pad_type_id,
-            "direction": direction,
-        }
+        self._core.set_padding(
+            {
+                "length": length,
+                "pad_to_multiple_of": pad_to_multiple_of,
+                "pad_id": pad_id,
+                "pad_token": pad_token,
+                "pad_type_id": pad_type_id,
+                "direction": direction,
+            }
+        )
 
     def no_padding(self) -> None:
         """Turn padding off."""
-        self._padding = None
+        self._core.set_padding(None)
 
     @property
     def padding(self) -> Optional[dict[str, Any]]:
-        """The padding settings, or None."""
-        p = self._padding
-        if p is None:
-            return None
-        pad_id = p["pad_id"]
-        return {**p, "pad_id": self._core.token_to_id(p["pad_token"]) if pad_id is None else pad_id}
+        """The padding settings (``pad_id`` resolved), or None."""
+        p = self._core.padding
+        return None if p is None else dict(p)
 
     @property
     def settings(self) -> dict[str, Any]:
@@ -433,51 +431,11 @@ class Tokenizer:
 
     # ----- encoding ----------------------------------------------------
 
-    def _call_settings(
-        self,
-        padding: Padding,
-        truncation: Optional[bool],
-        max_length: Optional[int],
-    ) -> tuple[Optional[TruncationSpec], Optional[PaddingSpec]]:
-        trunc = self._truncation
-        if truncation is True:
-            if max_length is not None:
-                length = max_length
-            elif trunc is not None:
-                length = trunc["max_length"]
-            else:
-                raise ValueError("truncation=True needs max_length (or enable_truncation)")
-            # The tokenizer's stride and side stay; the strategy is HF's default.
-            trunc = {
-                "max_length": length,
-                "stride": 0 if trunc is None else trunc["stride"],
-                "strategy": "longest_first",
-                "direction": "right" if trunc is None else trunc["direction"],
-            }
-        elif truncation is False:
-            trunc = None
-        pad = self._padding
-        # The pad token, its id and type id stay those of the tokenizer's padding.
-        base: PaddingSpec = pad or {
-            "length": None,
-            "pad_to_multiple_of": None,
-            "pad_id": None,
-            "pad_token": "[PAD]",
-            "pad_type_id": 0,
-            "direction": "right",
-        }
-        if padding is True or padding == "longest":
-            pad = {**base, "length": None, "pad_to_multiple_of": None}
-        elif padding == "max_length":
-            if max_length is None:
-                raise ValueError("padding='max_length' needs max_length")
+    @staticmethod
+    def _check_call(padding: Padding, max_length: Optional[int]) -> None:
+        """Types of a batch call's own settings (the core resolves them)."""
+        if padding == "max_length" and max_length is not None:
             _check_int(max_length, "max_length", upper=_U64_MAX)
-            pad = {**base, "length": max_length, "pad_to_multiple_of": None}
-        elif padding is not False:
-            raise ValueError(
-                f"padding must be True, False, 'longest' or 'max_length', got {padding!r}"
-            )
-        return trunc, pad
 
     def encode(
         self,
@@ -498,7 +456,7 @@ class Tokenizer:
         _check_str(text, "text")
         if pair is not None:
             _check_str(pair, "pair")
-        return self._core.encode(text, pair, add_special_tokens, self._truncation, self._padding)
+        return self._core.encode(text, pair, add_special_tokens)
 
     def encode_batch(
         self,
@@ -525,10 +483,10 @@ class Tokenizer:
         """
         texts = _str_list(texts, "texts")
         pair_list = None if pairs is None else _str_list(pairs, "pairs")
-        trunc, pad = self._call_settings(padding, truncation, max_length)
+        self._check_call(padding, max_length)
         _check_threads(num_threads)
         return self._core.encode_batch(
-            texts, pair_list, add_special_tokens, trunc, pad, num_threads
+            texts, pair_list, add_special_tokens, padding, truncation, max_length, num_threads
         )
 
     def encode_batch_numpy(
@@ -557,16 +515,17 @@ class Tokenizer:
         """
         texts = _str_list(texts, "texts")
         pair_list = None if pairs is None else _str_list(pairs, "pairs")
-        trunc, pad = self._call_settings(padding, truncation, max_length)
-        if (
-            pad is not None
-            and pad["pad_id"] is None
-            and self._core.token_to_id(pad["pad_token"]) is None
-        ):
-            pad = None
+        self._check_call(padding, max_length)
         _check_threads(num_threads)
         return self._core.encode_batch_numpy(
-            texts, pair_list, add_special_tokens, trunc, pad, num_threads, return_word_ids
+            texts,
+            pair_list,
+            add_special_tokens,
+            padding,
+            truncation,
+            max_length,
+            num_threads,
+            return_word_ids,
         )
 
     def encode_batch_flat(
@@ -597,7 +556,6 @@ class Tokenizer:
             self._core.encode_batch_flat(
                 texts,
                 add_special_tokens,
-                self._truncation,
                 num_threads,
                 return_offsets,
                 return_word_ids,
@@ -643,7 +601,6 @@ class Tokenizer:
                 offset,
                 length,
                 add_special_tokens,
-                self._truncation,
                 num_threads,
                 return_offsets,
             )
@@ -707,7 +664,7 @@ class Tokenizer:
         paths: list[PathLike] = [Path(os.fspath(p)) for p in items]
         _check_threads(num_threads)
         ids, rows = self._core.encode_files(
-            paths, separator, jsonl_field, add_special_tokens, self._truncation, num_threads, mmap
+            paths, separator, jsonl_field, add_special_tokens, num_threads, mmap
         )
         return ids, rows
 
@@ -738,7 +695,7 @@ class Tokenizer:
         ['un', '##aff', '##able']
         """
         _check_str(text, "text")
-        return self._core.encode(text, None, False, None, None).tokens
+        return self._core.tokenize(text)
 
     def decode(self, ids: Iterable[int], skip_special_tokens: bool = True) -> str:
         """Text from ids, as HF's WordPiece decoder gives it. As in HF: ids

@@ -7,6 +7,7 @@ use rayon::prelude::*;
 
 use super::{check_length, Encoder, Output, Scratch};
 use crate::cancel::Cancel;
+use crate::cut::Cut;
 use crate::error::Result;
 use crate::memory;
 
@@ -26,10 +27,8 @@ pub struct FlatBatch {
 /// How each row of a flat batch is cut and framed.
 #[derive(Clone, Copy, Debug)]
 pub struct Rows {
-    /// Tokens of text kept per row (truncation; `usize::MAX` for all).
-    pub keep: usize,
-    /// Whether those are the last tokens rather than the first.
-    pub from_left: bool,
+    /// Where each row's text is cut (truncation; `Cut::NONE` keeps all).
+    pub cut: Cut,
     /// Ids put before and after each row (post-processing), if any.
     pub frame: Option<(u32, u32)>,
     /// Whether char offsets are written too (framing ids get `(0, 0)`).
@@ -44,8 +43,7 @@ impl Encoder {
     /// `Error::Interrupted` soon after `cancel` is raised.
     pub fn encode_flat(&self, texts: &[&str], rows_as: Rows, cancel: &Cancel) -> Result<FlatBatch> {
         let Rows {
-            keep,
-            from_left,
+            cut,
             frame,
             with_offsets,
             with_words,
@@ -99,11 +97,7 @@ impl Encoder {
                     let start = out.ids.len();
                     let next = part.get(k + 1).copied();
                     self.encode_before(text, next, &mut out, &mut scratch);
-                    if from_left {
-                        out.keep_last(start, keep);
-                    } else {
-                        out.truncate_sequence(start, keep);
-                    }
+                    out.cut_sequence(start, cut);
                     if let Some((_, sep)) = frame {
                         out.push_special(sep);
                     }

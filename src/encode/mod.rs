@@ -38,6 +38,7 @@ use std::sync::Arc;
 
 use crate::added_tokens::AddedTokens;
 use crate::cache;
+use crate::cut::Cut;
 use crate::error::{Error, Result};
 use crate::model::{Piece, UnknownPolicy, Vocab, WordPiece};
 use crate::normalizer::{Normalized, NormalizerConfig};
@@ -320,32 +321,19 @@ impl Output {
         }
     }
 
-    /// Ends a sequence whose tokens are `ids[start..]`, truncated to `len`.
-    pub(crate) fn truncate_sequence(&mut self, start: usize, keep: usize) {
-        let end = start.saturating_add(keep);
-        if self.ids.len() > end {
-            self.ids.truncate(end);
-            if self.with_offsets {
-                self.offsets.truncate(2 * end);
-            }
-            if self.with_words {
-                self.words.truncate(end);
-            }
+    /// Cuts the sequence `ids[start..]` to the part `cut` keeps.
+    pub(crate) fn cut_sequence(&mut self, start: usize, cut: Cut) {
+        let kept = cut.kept(self.ids.len() - start);
+        let (end, drop) = (start + kept.end, start..start + kept.start);
+        self.ids.truncate(end);
+        self.ids.drain(drop.clone());
+        if self.with_offsets {
+            self.offsets.truncate(2 * end);
+            self.offsets.drain(2 * drop.start..2 * drop.end);
         }
-    }
-
-    /// Keeps the last `keep` tokens of the sequence `ids[start..]`.
-    pub(crate) fn keep_last(&mut self, start: usize, keep: usize) {
-        let n = self.ids.len() - start;
-        if n > keep {
-            let cut = start..start + (n - keep);
-            self.ids.drain(cut.clone());
-            if self.with_offsets {
-                self.offsets.drain(2 * cut.start..2 * cut.end);
-            }
-            if self.with_words {
-                self.words.drain(cut);
-            }
+        if self.with_words {
+            self.words.truncate(end);
+            self.words.drain(drop);
         }
     }
 

@@ -1,31 +1,67 @@
 //! A tokenizer's batch forms: many inputs in parallel, as `Encoding`s, as
-//! rows of one flat batch, or as flat ids.
+//! padded columns, or as flat ids. How a batch is encoded (rows of one flat
+//! batch, or input by input) is chosen once, by [`Tokenizer::batch_plan`].
 
 use rayon::prelude::*;
 
 use super::{
-    encoding, pad_batch, pad_target, Encoding, EncodingRows, Padding, RowLayout, Tokenizer,
-    Truncation, TruncationDirection, TruncationStrategy,
+    columns, pad_batch, pad_target, Columns, Cut, Encoding, EncodingRows, Padding, RowLayout,
+    Tokenizer, Truncation, TruncationStrategy,
 };
 use crate::cancel::Cancel;
 use crate::encode::{FlatBatch, Rows};
 use crate::error::{Error, Result};
 
-impl Tokenizer {
-    /// Whether single inputs of a batch can be kept as flat rows.
-    pub fn rows_fit(&self, add_special_tokens: bool) -> bool {
-        self.row_layout(add_special_tokens).is_some()
+/// How a batch is encoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BatchPlan {
+    /// Each single input a row of one flat batch, framed by these ids (the
+    /// post-processor adds one token before and one after, type 0) or by
+    /// nothing: no object per input until one is read.
+    Rows(Option<(u32, u32)>),
+    /// Input by input (pairs, and post-processors whose output is not one
+    /// token around each row).
+    ByInput,
+}
+
+/// The encodings of a batch: rows made when read, or built one by one.
+#[derive(Debug)]
+pub enum BatchEncodings {
+    Rows(EncodingRows),
+    Each(Vec<Encoding>),
+}
+
+impl BatchEncodings {
+    pub fn len(&self) -> usize {
+        match self {
+            BatchEncodings::Rows(rows) => rows.rows(),
+            BatchEncodings::Each(v) => v.len(),
+        }
     }
 
-    /// The ids framing each row when single inputs of a batch can be kept as
-    /// flat rows (the post-processor, if it runs, adds one token before and
-    /// one after, type 0, or nothing); None when they cannot.
-    fn row_layout(&self, add_special_tokens: bool) -> Option<Option<(u32, u32)>> {
-        match (&self.post_processor, add_special_tokens) {
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Every encoding, built.
+    pub fn into_vec(self) -> Vec<Encoding> {
+        match self {
+            BatchEncodings::Rows(rows) => (0..rows.rows()).map(|r| rows.encoding(r)).collect(),
+            BatchEncodings::Each(v) => v,
+        }
+    }
+}
+
+impl Tokenizer {
+    /// The one choice of how a batch is encoded.
+    pub fn batch_plan(&self, has_pairs: bool, add_special_tokens: bool) -> BatchPlan {
+        let frame = match (&self.post_processor, add_special_tokens) {
+            _ if has_pairs => None,
             (None, _) => Some(None),
             (Some(p), true) => p.single_frame().map(Some),
             (Some(p), false) => p.single_is_plain().then_some(None),
-        }
+        };
+        frame.map_or(BatchPlan::ByInput, BatchPlan::Rows)
     }
 
     /// Each input through `encode_with`, in parallel.
@@ -48,21 +84,23 @@ impl Tokenizer {
             .collect()
     }
 
-    /// Encodes many inputs in parallel and pads them as configured.
+    /// Encodes many inputs in parallel, truncates and pads them as
+    /// configured.
     pub fn encode_batch(
         &self,
         texts: &[&str],
         pairs: Option<&[&str]>,
         add_special_tokens: bool,
     ) -> Result<Vec<Encoding>> {
-        self.encode_batch_with(
+        let batch = self.encode_batch_with(
             texts,
             pairs,
             add_special_tokens,
             self.truncation.as_ref(),
             self.padding.as_ref(),
             Cancel::never(),
-        )
+        )?;
+        Ok(batch.into_vec())
     }
 
     /// [`Tokenizer::encode_batch`] with explicit truncation and padding
@@ -75,7 +113,7 @@ impl Tokenizer {
         truncation: Option<&Truncation>,
         padding: Option<&Padding>,
         cancel: &Cancel,
-    ) -> Result<Vec<Encoding>> {
+    ) -> Result<BatchEncodings> {
         if let Some(p) = pairs {
             if p.len() != texts.len() {
                 return Err(Error::Value(format!(
@@ -85,15 +123,51 @@ impl Tokenizer {
                 )));
             }
         }
-        let mut out = if pairs.is_none() && self.rows_fit(add_special_tokens) {
-            let rows =
-                self.encode_batch_rows(texts, add_special_tokens, truncation, None, cancel)?;
-            (0..rows.rows()).map(|r| rows.encoding(r)).collect()
-        } else {
-            self.by_input(texts, pairs, add_special_tokens, truncation, cancel)?
+        match self.batch_plan(pairs.is_some(), add_special_tokens) {
+            BatchPlan::Rows(frame) => {
+                let rows =
+                    self.rows(texts, frame, add_special_tokens, truncation, padding, cancel)?;
+                Ok(BatchEncodings::Rows(rows))
+            }
+            BatchPlan::ByInput => {
+                let mut out = self.by_input(texts, pairs, add_special_tokens, truncation, cancel)?;
+                pad_batch(&mut out, padding)?;
+                Ok(BatchEncodings::Each(out))
+            }
+        }
+    }
+
+    /// [`Tokenizer::encode_batch_with`] as padded columns
+    /// ([`columns`]): without padding, rows are padded to the longest with
+    /// id 0, so that they are rectangular.
+    #[allow(clippy::too_many_arguments)]
+    pub fn encode_batch_columns(
+        &self,
+        texts: &[&str],
+        pairs: Option<&[&str]>,
+        add_special_tokens: bool,
+        truncation: Option<&Truncation>,
+        padding: Option<&Padding>,
+        with_words: bool,
+        cancel: &Cancel,
+    ) -> Result<Columns> {
+        let rectangular;
+        let padding = match padding {
+            Some(p) => p,
+            None => {
+                rectangular = Padding::longest_with_id_0(self.id_to_token(0).unwrap_or_default());
+                &rectangular
+            }
         };
-        pad_batch(&mut out, padding)?;
-        Ok(out)
+        let batch = self.encode_batch_with(
+            texts,
+            pairs,
+            add_special_tokens,
+            truncation,
+            Some(padding),
+            cancel,
+        )?;
+        columns(&batch.into_vec(), with_words)
     }
 
     /// Ids of many single texts as one flat vector plus row bounds (length
@@ -110,17 +184,14 @@ impl Tokenizer {
         with_words: bool,
         cancel: &Cancel,
     ) -> Result<FlatBatch> {
-        let Some(frame) = self.row_layout(add_special_tokens) else {
+        let BatchPlan::Rows(frame) = self.batch_plan(false, add_special_tokens) else {
             return self.flat_by_input(texts, add_special_tokens, truncation, with_words, cancel);
         };
         let n_added = self.n_added(add_special_tokens, false);
-        if let Some(t) = truncation {
-            t.check_stride(self.n_added(true, false))?;
-        }
-        let budget = truncation.map(|t| t.content_budget(n_added)).transpose()?;
+        let cut = self.single_cut(truncation, n_added)?;
+        let budget = truncation.map(|_| cut.keep);
         let rows = Rows {
-            keep: budget.unwrap_or(usize::MAX),
-            from_left: truncation.is_some_and(|t| t.direction == TruncationDirection::Left),
+            cut,
             frame,
             with_offsets,
             with_words,
@@ -135,7 +206,7 @@ impl Tokenizer {
                 let flat = self.encoder.encode_flat(
                     texts,
                     Rows {
-                        keep: usize::MAX,
+                        cut: Cut::NONE,
                         ..rows
                     },
                     cancel,
@@ -177,31 +248,37 @@ impl Tokenizer {
         Ok(flat)
     }
 
-    /// [`Tokenizer::encode_batch_with`] for single inputs, kept as one flat
-    /// batch whose rows are made when read (the same columns, row by row).
-    /// Needs [`Tokenizer::row_layout`]; otherwise an error.
-    pub fn encode_batch_rows(
+    /// Where each single input of a batch is cut, once `n_added` special
+    /// tokens are counted; `Cut::NONE` without truncation.
+    fn single_cut(&self, truncation: Option<&Truncation>, n_added: usize) -> Result<Cut> {
+        let Some(t) = truncation else {
+            return Ok(Cut::NONE);
+        };
+        t.check_stride(self.n_added(true, false))?;
+        Ok(Cut {
+            keep: t.content_budget(n_added)?,
+            stride: t.stride,
+            side: t.direction,
+        })
+    }
+
+    /// Single inputs kept as one flat batch whose rows are made when read
+    /// (the same columns as input by input, row by row).
+    fn rows(
         &self,
         texts: &[&str],
+        frame: Option<(u32, u32)>,
         add_special_tokens: bool,
         truncation: Option<&Truncation>,
         padding: Option<&Padding>,
         cancel: &Cancel,
     ) -> Result<EncodingRows> {
-        let frame = self.row_layout(add_special_tokens).ok_or_else(|| {
-            Error::Value("this post-processor's rows are made one input at a time".into())
-        })?;
         let n_added = self.n_added(add_special_tokens, false);
-        let mut keep = (usize::MAX, 0, TruncationDirection::Right);
-        if let Some(t) = truncation {
-            t.check_stride(self.n_added(true, false))?;
-            keep = (t.content_budget(n_added)?, t.stride, t.direction);
-        }
+        let cut = self.single_cut(truncation, n_added)?;
         // Words read off the ids cost nothing until asked for.
         let word_starts = self.encoder.word_starts().cloned();
         let rows = Rows {
-            keep: usize::MAX,
-            from_left: false,
+            cut: Cut::NONE,
             frame: None,
             with_offsets: true,
             with_words: word_starts.is_none(),
@@ -211,12 +288,12 @@ impl Tokenizer {
         if let Some(t) = truncation {
             for n in lengths.clone() {
                 t.single_len(n, n_added)?;
-                if n > keep.0 {
-                    encoding::check_cut(keep.0, t.stride)?;
+                if n > cut.keep {
+                    cut.check()?;
                 }
             }
         }
-        let framed_len = |n: usize| n.min(keep.0) + if frame.is_some() { 2 } else { 0 };
+        let framed_len = |n: usize| cut.kept(n).len() + if frame.is_some() { 2 } else { 0 };
         let padding = match padding {
             Some(p) => {
                 let target = pad_target(lengths.map(framed_len), p)?;
@@ -229,7 +306,7 @@ impl Tokenizer {
             frame,
             post_processor: self.post_processor.clone(),
             add_special_tokens,
-            truncation: keep,
+            cut,
             padding,
         };
         Ok(EncodingRows::new(flat, layout))

@@ -4,7 +4,7 @@
 
 use std::ops::Range;
 
-use super::direction::{PadDirection, TruncationDirection};
+use crate::cut::{Cut, PadDirection, TruncationDirection};
 use crate::encode::Output;
 use crate::error::{Error, Result};
 
@@ -198,30 +198,13 @@ impl Encoding {
             self.overflowing.push(whole);
             return Ok(());
         }
-        check_cut(max_len, stride)?;
-        let step = max_len - stride;
-        let mut parts = Vec::new();
-        match direction {
-            TruncationDirection::Right => {
-                for start in (0..len).step_by(step) {
-                    let stop = (start + max_len).min(len);
-                    parts.push(start..stop);
-                    if stop == len {
-                        break;
-                    }
-                }
-            }
-            TruncationDirection::Left => {
-                for last in (0..len).rev().step_by(step) {
-                    let stop = last + 1;
-                    let start = stop.saturating_sub(max_len);
-                    parts.push(start..stop);
-                    if start == 0 {
-                        break;
-                    }
-                }
-            }
-        }
+        let cut = Cut {
+            keep: max_len,
+            stride,
+            side: direction,
+        };
+        cut.check()?;
+        let parts = cut.parts(len);
         let mut first = self.slice(parts[0].clone());
         first.overflowing = parts[1..].iter().map(|r| self.slice(r.clone())).collect();
         *self = first;
@@ -316,18 +299,6 @@ impl Encoding {
         }
         Ok(())
     }
-}
-
-/// Whether a sequence can be cut to `max_len` (> 0) tokens with parts that
-/// overlap by `stride`: HF panics when it cannot; we refuse.
-pub(crate) fn check_cut(max_len: usize, stride: usize) -> Result<()> {
-    if max_len > 0 && stride >= max_len {
-        return Err(Error::Value(format!(
-            "stride {stride} must be smaller than the {max_len} tokens a sequence is cut \
-             to (max_length less the special tokens added)"
-        )));
-    }
-    Ok(())
 }
 
 fn prepend<T: Clone>(v: &mut Vec<T>, n: usize, value: T) {

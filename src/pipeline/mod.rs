@@ -5,7 +5,7 @@
 //! root; how one sequence goes through the first four fast is `crate::encode`.
 
 mod batch;
-pub mod direction;
+pub mod call_settings;
 pub mod encoding;
 pub mod padding;
 pub mod post_process;
@@ -13,8 +13,10 @@ pub mod rows;
 pub mod settings;
 pub mod truncation;
 
+pub use batch::{BatchEncodings, BatchPlan};
+pub use call_settings::{CallSettings, PadRequest};
 pub use crate::added_tokens::{AddedToken, AddedTokens, BERT_SPECIAL_TOKENS};
-pub use direction::{PadDirection, TruncationDirection};
+pub use crate::cut::{Cut, PadDirection, Side, TruncationDirection};
 pub use encoding::Encoding;
 pub use padding::{columns, pad_batch, pad_target, Columns, PadLength, Padding};
 pub use post_process::{Piece, PostProcessor, SpecialTokens, Template};

@@ -1,6 +1,6 @@
 //! Padding a batch to its longest encoding or to a fixed length.
 
-use super::direction::PadDirection;
+use crate::cut::PadDirection;
 use super::encoding::Encoding;
 use crate::error::{Error, Result};
 use crate::memory;

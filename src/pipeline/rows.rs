@@ -3,7 +3,7 @@
 
 use std::ops::Range;
 
-use super::direction::{PadDirection, TruncationDirection};
+use crate::cut::{Cut, PadDirection};
 use super::encoding::Encoding;
 use super::post_process::{no_post_processor, PostProcessor};
 use std::sync::Arc;
@@ -28,11 +28,8 @@ pub struct EncodingRows {
     /// for: what `encoding` runs each row through.
     post_processor: Option<PostProcessor>,
     add_special_tokens: bool,
-    /// Tokens kept of each sequence, from which side, and the overlap of
-    /// the overflowing parts.
-    keep: usize,
-    stride: usize,
-    direction: TruncationDirection,
+    /// Where each sequence is cut (its overflowing parts too).
+    cut: Cut,
     /// Rows shorter than this are padded with `pad_id` / `pad_type_id`.
     padded_len: usize,
     pad_id: u32,
@@ -48,8 +45,8 @@ pub struct RowLayout {
     pub frame: Option<(u32, u32)>,
     pub post_processor: Option<PostProcessor>,
     pub add_special_tokens: bool,
-    /// `(keep, stride, direction)`; `keep` is `usize::MAX` without truncation.
-    pub truncation: (usize, usize, TruncationDirection),
+    /// Where each sequence is cut; `Cut::NONE` without truncation.
+    pub cut: Cut,
     /// `(length, pad_id, pad_type_id, direction)`, if padding.
     pub padding: Option<(usize, u32, u32, PadDirection)>,
 }
@@ -57,7 +54,6 @@ pub struct RowLayout {
 impl EncodingRows {
     /// `flat` must hold offsets and word ids.
     pub fn new(flat: FlatBatch, layout: RowLayout) -> Self {
-        let (keep, stride, direction) = layout.truncation;
         let (padded_len, pad_id, pad_type_id, pad_direction) =
             layout.padding.unwrap_or((0, 0, 0, PadDirection::Right));
         Self {
@@ -66,9 +62,7 @@ impl EncodingRows {
             frame: layout.frame,
             post_processor: layout.post_processor,
             add_special_tokens: layout.add_special_tokens,
-            keep,
-            stride,
-            direction,
+            cut: layout.cut,
             padded_len,
             pad_id,
             pad_type_id,
@@ -84,13 +78,8 @@ impl EncodingRows {
     /// The tokens of the row's sequence that its encoding keeps.
     fn kept(&self, row: usize) -> Range<usize> {
         let (a, b) = (self.flat.rows[row], self.flat.rows[row + 1]);
-        if b - a <= self.keep {
-            return a..b;
-        }
-        match self.direction {
-            TruncationDirection::Right => a..a + self.keep,
-            TruncationDirection::Left => b - self.keep..b,
-        }
+        let kept = self.cut.kept(b - a);
+        a + kept.start..a + kept.end
     }
 
     fn framed(&self) -> usize {
@@ -208,10 +197,8 @@ impl EncodingRows {
             sequence_ranges: Vec::new(),
             overflowing: Vec::new(),
         };
-        if self.keep < e.len() {
-            // Checked when the rows were made (stride < keep).
-            let _ = e.truncate(self.keep, self.stride, self.direction);
-        }
+        // The cut was checked when the rows were made.
+        let _ = e.truncate(self.cut.keep, self.cut.stride, self.cut.side);
         let mut e = match &self.post_processor {
             Some(p) => p.process(e, None, self.add_special_tokens),
             None => no_post_processor(e, None),

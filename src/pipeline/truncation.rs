@@ -3,7 +3,7 @@
 
 use std::str::FromStr;
 
-use super::direction::TruncationDirection;
+use crate::cut::TruncationDirection;
 use super::encoding::Encoding;
 use crate::error::{Error, Result};
 

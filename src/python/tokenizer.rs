@@ -4,14 +4,14 @@
 //! Why this file is long: it is one Python class, a wrapper per method of
 //! `wpiece.Tokenizer` (encode in its five shapes, settings, vocab, decode).
 
-use std::sync::Arc;
+use std::sync::{Arc, PoisonError, RwLock};
 
 use numpy::{IntoPyArray, PyArrayMethods};
 use pyo3::exceptions::PyValueError;
 use std::borrow::Cow;
 
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
+use pyo3::types::{PyBool, PyDict, PyString, PyTuple};
 
 use super::arrow::ArrowChunk;
 use super::encoding::{PyEncoding, Source, TokenStrings};
@@ -24,9 +24,10 @@ use crate::io;
 use crate::model::{Vocab, WordPieceConfig};
 use crate::normalizer::NormalizerConfig;
 use crate::parallel;
+use crate::pipeline::call_settings::missing_pad_token;
 use crate::pipeline::{
-    columns, pad_batch, Encoding, PadLength, Padding, SettingsUpdate, Tokenizer, Truncation,
-    BERT_SPECIAL_TOKENS,
+    pad_batch, BatchEncodings, CallSettings, PadLength, PadRequest, Padding, SettingsUpdate,
+    Tokenizer, Truncation, BERT_SPECIAL_TOKENS,
 };
 
 /// Truncation as Python passes and gets it:
@@ -80,12 +81,9 @@ fn padding_setting(tok: &Tokenizer, arg: PaddingArg) -> PyResult<Option<Padding>
     arg.map(|p| {
         let pad_id = match p.pad_id {
             Some(id) => id,
-            None => tok.token_to_id(&p.pad_token).ok_or_else(|| {
-                PyValueError::new_err(format!(
-                    "pad token {:?} is not in the vocabulary",
-                    p.pad_token
-                ))
-            })?,
+            None => tok
+                .token_to_id(&p.pad_token)
+                .ok_or_else(|| missing_pad_token(&p.pad_token))?,
         };
         Ok(Padding {
             length: p.length.map_or(PadLength::Longest, PadLength::Fixed),
@@ -99,43 +97,70 @@ fn padding_setting(tok: &Tokenizer, arg: PaddingArg) -> PyResult<Option<Padding>
     .transpose()
 }
 
-#[pyclass(module = "wpiece._core", name = "Tokenizer")]
-#[derive(Clone)]
+/// A batch call's `padding=` (`True`, `False`, `"longest"`, `"max_length"`),
+/// `truncation=` (`True`, `False` or None) and `max_length=`.
+fn call_settings(
+    padding: &Bound<'_, PyAny>,
+    truncation: &Bound<'_, PyAny>,
+    max_length: Option<usize>,
+) -> PyResult<CallSettings> {
+    let request = if let Ok(b) = padding.downcast::<PyBool>() {
+        if b.is_true() {
+            Some(PadRequest::Longest)
+        } else {
+            Some(PadRequest::AsSet)
+        }
+    } else if let Ok(s) = padding.downcast::<PyString>() {
+        match s.to_str()? {
+            "longest" => Some(PadRequest::Longest),
+            "max_length" => Some(PadRequest::MaxLength),
+            _ => None,
+        }
+    } else {
+        None
+    };
+    let padding = request.ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "padding must be True, False, 'longest' or 'max_length', got {}",
+            padding.repr().map_or_else(|_| "?".into(), |r| r.to_string())
+        ))
+    })?;
+    // Only True and False change the truncation (as `is True` tests).
+    let truncation = truncation
+        .downcast::<PyBool>()
+        .ok()
+        .map(|b| b.is_true());
+    Ok(CallSettings {
+        padding,
+        truncation,
+        max_length,
+    })
+}
+
+/// The tokenizer of a `wpiece.Tokenizer`. Its truncation and padding
+/// settings change in place; each call encodes with the tokenizer as it was
+/// when the call began, whatever another thread sets meanwhile.
+#[pyclass(module = "wpiece._core", name = "Tokenizer", frozen)]
 pub struct PyTokenizer {
-    pub(crate) inner: Arc<Tokenizer>,
+    inner: RwLock<Arc<Tokenizer>>,
 }
 
 impl PyTokenizer {
-    /// Encodes a batch in parallel with the GIL released.
-    #[allow(clippy::too_many_arguments)]
-    fn run_batch(
-        &self,
-        py: Python<'_>,
-        texts: &Bound<'_, PyAny>,
-        pairs: Option<&Bound<'_, PyAny>>,
-        add_special_tokens: bool,
-        truncation: TruncationArg,
-        padding: Option<Padding>,
-        num_threads: Option<usize>,
-    ) -> PyResult<Vec<Encoding>> {
-        let text_items = TextList::extract(texts)?;
-        let pair_items = pairs.map(TextList::extract).transpose()?;
-        let texts = text_items.strs()?;
-        let pairs = pair_items.as_ref().map(TextList::strs).transpose()?;
-        let trunc = truncation_setting(truncation)?;
-        let bytes = text_bytes(&texts) + pairs.as_deref().map_or(0, text_bytes);
-        interruptible(py, bytes, |cancel| {
-            parallel::install(num_threads, || {
-                self.inner.encode_batch_with(
-                    &texts,
-                    pairs.as_deref(),
-                    add_special_tokens,
-                    trunc.as_ref(),
-                    padding.as_ref(),
-                    cancel,
-                )
-            })?
-        })
+    fn of(tok: Tokenizer) -> Self {
+        Self {
+            inner: RwLock::new(Arc::new(tok)),
+        }
+    }
+
+    /// The tokenizer as it is now.
+    pub(crate) fn tokenizer(&self) -> Arc<Tokenizer> {
+        Arc::clone(&self.inner.read().unwrap_or_else(PoisonError::into_inner))
+    }
+
+    /// Changes the tokenizer (a copy, if calls still use it).
+    fn change(&self, f: impl FnOnce(&mut Tokenizer)) {
+        let mut guard = self.inner.write().unwrap_or_else(PoisonError::into_inner);
+        f(Arc::make_mut(&mut guard));
     }
 
     /// Runs `op` on the single texts of a Python list, on the call's thread
@@ -144,28 +169,59 @@ impl PyTokenizer {
         &self,
         py: Python<'_>,
         texts: &Bound<'_, PyAny>,
-        truncation: TruncationArg,
         num_threads: Option<usize>,
-        op: impl Fn(&Tokenizer, &[&str], Option<&Truncation>, &Cancel) -> Result<T, Error> + Sync,
+        op: impl Fn(&Tokenizer, &[&str], &Cancel) -> Result<T, Error> + Sync,
     ) -> PyResult<T> {
         let items = TextList::extract(texts)?;
         let texts = items.strs()?;
-        let trunc = truncation_setting(truncation)?;
+        let tok = self.tokenizer();
         interruptible(py, text_bytes(&texts), |cancel| {
-            parallel::install(num_threads, || {
-                op(&self.inner, &texts, trunc.as_ref(), cancel)
-            })?
+            parallel::install(num_threads, || op(&tok, &texts, cancel))?
         })
     }
 
-    fn wrap(&self, enc: Encoding, pad_token: Option<&Arc<str>>) -> PyEncoding {
-        PyEncoding {
-            enc: Source::Owned(enc),
-            tokens: TokenStrings::Lazy {
-                tok: Arc::clone(&self.inner),
-                pad_token: pad_token.cloned(),
-            },
-        }
+    /// A batch's texts (and pairs) encoded in parallel with the GIL released,
+    /// truncated and padded as the call says.
+    #[allow(clippy::too_many_arguments)]
+    fn batch(
+        &self,
+        py: Python<'_>,
+        tok: &Tokenizer,
+        texts: &Bound<'_, PyAny>,
+        pairs: Option<&Bound<'_, PyAny>>,
+        add_special_tokens: bool,
+        truncation: Option<&Truncation>,
+        padding: Option<&Padding>,
+        num_threads: Option<usize>,
+    ) -> PyResult<BatchEncodings> {
+        let text_items = TextList::extract(texts)?;
+        let pair_items = pairs.map(TextList::extract).transpose()?;
+        let texts = text_items.strs()?;
+        let pairs = pair_items.as_ref().map(TextList::strs).transpose()?;
+        let bytes = text_bytes(&texts) + pairs.as_deref().map_or(0, text_bytes);
+        interruptible(py, bytes, |cancel| {
+            parallel::install(num_threads, || {
+                tok.encode_batch_with(
+                    &texts,
+                    pairs.as_deref(),
+                    add_special_tokens,
+                    truncation,
+                    padding,
+                    cancel,
+                )
+            })?
+        })
+    }
+}
+
+/// An encoding whose token strings are read from `tok` when asked for.
+fn wrap(tok: &Arc<Tokenizer>, enc: Source, pad_token: Option<&Arc<str>>) -> PyEncoding {
+    PyEncoding {
+        enc,
+        tokens: TokenStrings::Lazy {
+            tok: Arc::clone(tok),
+            pad_token: pad_token.cloned(),
+        },
     }
 }
 
@@ -212,31 +268,25 @@ impl PyTokenizer {
         let specials: Vec<&str> = specials.iter().map(String::as_str).collect();
         let tok =
             guard(|| Tokenizer::bert_like(Vocab::new(vocab)?, model, normalizer, pre, &specials))?;
-        Ok(Self {
-            inner: Arc::new(tok),
-        })
+        Ok(Self::of(tok))
     }
 
     /// Parses the text of an HF `tokenizer.json`.
     #[staticmethod]
     fn from_json(json: Cow<'_, str>) -> PyResult<Self> {
-        Ok(Self {
-            inner: Arc::new(guard(|| hf_json::tokenizer_from_json(&json))?),
-        })
+        Ok(Self::of(guard(|| hf_json::tokenizer_from_json(&json))?))
     }
 
     /// The same pipeline over another vocab (a list of tokens, index = id).
     fn with_vocab(&self, vocab: Vec<String>) -> PyResult<Self> {
         let vocab = Vocab::new(vocab)?;
-        Ok(Self {
-            inner: Arc::new(self.inner.with_vocab(vocab)?),
-        })
+        Ok(Self::of(self.tokenizer().with_vocab(vocab)?))
     }
 
     /// The special tokens (added tokens marked special), in id order.
     fn special_tokens_in_order(&self) -> Vec<String> {
-        let mut added: Vec<_> = self
-            .inner
+        let tok = self.tokenizer();
+        let mut added: Vec<_> = tok
             .added_tokens()
             .iter()
             .filter(|t| t.special)
@@ -245,17 +295,14 @@ impl PyTokenizer {
         added.into_iter().map(|t| t.content.clone()).collect()
     }
 
-    /// `tokenizer.json` text, with the given truncation and padding settings.
-    #[pyo3(signature = (truncation=None, padding=None))]
-    fn to_json(&self, truncation: TruncationArg, padding: PaddingArg) -> PyResult<String> {
-        let mut tok = (*self.inner).clone();
-        tok.truncation = truncation_setting(truncation)?;
-        tok.padding = padding_setting(&tok, padding)?;
+    /// `tokenizer.json` text, truncation and padding included.
+    fn to_json(&self) -> PyResult<String> {
+        let tok = self.tokenizer();
         guard(|| hf_json::tokenizer_to_json(&tok))
     }
 
     fn vocab_txt(&self) -> String {
-        self.inner.vocab.to_vocab_txt()
+        self.tokenizer().vocab.to_vocab_txt()
     }
 
     /// A copy with some settings changed; `None` keeps the current value.
@@ -287,14 +334,12 @@ impl PyTokenizer {
             handle_chinese_chars,
             pre_tokenizer: pre_tokenizer.as_deref().map(str::parse).transpose()?,
         };
-        Ok(Self {
-            inner: Arc::new(guard(|| self.inner.updated(&update))?),
-        })
+        Ok(Self::of(guard(|| self.tokenizer().updated(&update))?))
     }
 
     /// Settings as a dict (for repr, pickling and the Python layer).
     fn settings<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let t = &self.inner;
+        let t = self.tokenizer();
         let d = PyDict::new(py);
         let m = &t.model().config;
         d.set_item("unk_token", &m.unk_token)?;
@@ -319,35 +364,38 @@ impl PyTokenizer {
         Ok(d)
     }
 
-    #[pyo3(signature = (text, pair=None, add_special_tokens=true, truncation=None, padding=None))]
+    /// Encodes one text (or pair), truncated and padded as set.
+    #[pyo3(signature = (text, pair=None, add_special_tokens=true))]
     fn encode(
         &self,
         py: Python<'_>,
         text: Cow<'_, str>,
         pair: Option<Cow<'_, str>>,
         add_special_tokens: bool,
-        truncation: TruncationArg,
-        padding: PaddingArg,
     ) -> PyResult<PyEncoding> {
-        let trunc = truncation_setting(truncation)?;
-        let pad = padding_setting(&self.inner, padding)?;
+        let tok = self.tokenizer();
         let enc = py.allow_threads(|| {
             guard(|| {
-                let mut e = self.inner.encode_with(
-                    &text,
-                    pair.as_deref(),
-                    add_special_tokens,
-                    trunc.as_ref(),
-                )?;
-                pad_batch(std::slice::from_mut(&mut e), pad.as_ref())?;
+                let mut e = tok.encode(&text, pair.as_deref(), add_special_tokens)?;
+                pad_batch(std::slice::from_mut(&mut e), tok.padding.as_ref())?;
                 Ok(e)
             })
         })?;
-        let pad_token = pad.map(|p| Arc::from(p.pad_token));
-        Ok(self.wrap(enc, pad_token.as_ref()))
+        let pad_token = tok.padding.as_ref().map(|p| Arc::from(p.pad_token.as_str()));
+        Ok(wrap(&tok, Source::Owned(enc), pad_token.as_ref()))
     }
 
-    #[pyo3(signature = (texts, pairs=None, add_special_tokens=true, truncation=None, padding=None, num_threads=None))]
+    /// The tokens of `text` alone: no special tokens, truncation or padding.
+    fn tokenize(&self, py: Python<'_>, text: Cow<'_, str>) -> PyResult<Vec<String>> {
+        let tok = self.tokenizer();
+        let enc = py.allow_threads(|| guard(|| tok.encode_with(&text, None, false, None)))?;
+        let token = |id: u32| tok.id_to_token(id).unwrap_or_default().to_owned();
+        Ok(enc.ids.iter().map(|&id| token(id)).collect())
+    }
+
+    /// Encodes a batch; `padding`, `truncation` and `max_length` change the
+    /// tokenizer's settings for this call only.
+    #[pyo3(signature = (texts, pairs, add_special_tokens, padding, truncation, max_length, num_threads=None))]
     #[allow(clippy::too_many_arguments)]
     fn encode_batch(
         &self,
@@ -355,51 +403,47 @@ impl PyTokenizer {
         texts: &Bound<'_, PyAny>,
         pairs: Option<&Bound<'_, PyAny>>,
         add_special_tokens: bool,
-        truncation: TruncationArg,
-        padding: PaddingArg,
+        padding: &Bound<'_, PyAny>,
+        truncation: &Bound<'_, PyAny>,
+        max_length: Option<usize>,
         num_threads: Option<usize>,
     ) -> PyResult<Vec<PyEncoding>> {
-        let pad = padding_setting(&self.inner, padding)?;
+        let tok = self.tokenizer();
+        let call = call_settings(padding, truncation, max_length)?;
+        let trunc = tok.call_truncation(&call)?;
+        let pad = tok.call_padding(&call, false)?;
         let pad_token: Option<Arc<str>> = pad.as_ref().map(|p| Arc::from(p.pad_token.as_str()));
-        if pairs.is_none() && self.inner.rows_fit(add_special_tokens) {
-            // Single inputs: one flat batch, each Encoding a row of it.
-            let rows =
-                self.over_texts(py, texts, truncation, num_threads, |tok, t, trunc, c| {
-                    tok.encode_batch_rows(t, add_special_tokens, trunc, pad.as_ref(), c)
-                })?;
-            let rows = Arc::new(rows);
-            let tokens = || TokenStrings::Lazy {
-                tok: Arc::clone(&self.inner),
-                pad_token: pad_token.clone(),
-            };
-            return Ok((0..rows.rows())
-                .map(|row| PyEncoding {
-                    enc: Source::Row {
-                        rows: Arc::clone(&rows),
-                        row,
-                    },
-                    tokens: tokens(),
-                })
-                .collect());
-        }
-        let encs = self.run_batch(
+        let batch = self.batch(
             py,
+            &tok,
             texts,
             pairs,
             add_special_tokens,
-            truncation,
-            pad,
+            trunc.as_ref(),
+            pad.as_ref(),
             num_threads,
         )?;
-        Ok(encs
-            .into_iter()
-            .map(|e| self.wrap(e, pad_token.as_ref()))
-            .collect())
+        Ok(match batch {
+            // Single inputs: one flat batch, each Encoding a row of it.
+            BatchEncodings::Rows(rows) => {
+                let rows = Arc::new(rows);
+                (0..rows.rows())
+                    .map(|row| {
+                        let rows = Arc::clone(&rows);
+                        wrap(&tok, Source::Row { rows, row }, pad_token.as_ref())
+                    })
+                    .collect()
+            }
+            BatchEncodings::Each(encs) => encs
+                .into_iter()
+                .map(|e| wrap(&tok, Source::Owned(e), pad_token.as_ref()))
+                .collect(),
+        })
     }
 
     /// Padded 2-D int64 arrays `input_ids`, `attention_mask`, `token_type_ids`
     /// (and `special_tokens_mask`); pads to the longest row unless padding is set.
-    #[pyo3(signature = (texts, pairs=None, add_special_tokens=true, truncation=None, padding=None, num_threads=None, return_word_ids=false))]
+    #[pyo3(signature = (texts, pairs, add_special_tokens, padding, truncation, max_length, num_threads=None, return_word_ids=false))]
     #[allow(clippy::too_many_arguments)]
     fn encode_batch_numpy<'py>(
         &self,
@@ -407,28 +451,34 @@ impl PyTokenizer {
         texts: &Bound<'py, PyAny>,
         pairs: Option<&Bound<'py, PyAny>>,
         add_special_tokens: bool,
-        truncation: TruncationArg,
-        padding: PaddingArg,
+        padding: &Bound<'py, PyAny>,
+        truncation: &Bound<'py, PyAny>,
+        max_length: Option<usize>,
         num_threads: Option<usize>,
         return_word_ids: bool,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let pad_setting = match padding {
-            Some(_) => padding_setting(&self.inner, padding)?,
-            // Rows must be rectangular: pad to the longest with id 0 by default.
-            None => Some(Padding::longest_with_id_0(
-                self.inner.id_to_token(0).unwrap_or_default(),
-            )),
-        };
-        let encs = self.run_batch(
-            py,
-            texts,
-            pairs,
-            add_special_tokens,
-            truncation,
-            pad_setting,
-            num_threads,
-        )?;
-        let table = guard(|| columns(&encs, return_word_ids))?;
+        let tok = self.tokenizer();
+        let call = call_settings(padding, truncation, max_length)?;
+        let trunc = tok.call_truncation(&call)?;
+        let pad = tok.call_padding(&call, true)?;
+        let text_items = TextList::extract(texts)?;
+        let pair_items = pairs.map(TextList::extract).transpose()?;
+        let texts = text_items.strs()?;
+        let pairs = pair_items.as_ref().map(TextList::strs).transpose()?;
+        let bytes = text_bytes(&texts) + pairs.as_deref().map_or(0, text_bytes);
+        let table = interruptible(py, bytes, |cancel| {
+            parallel::install(num_threads, || {
+                tok.encode_batch_columns(
+                    &texts,
+                    pairs.as_deref(),
+                    add_special_tokens,
+                    trunc.as_ref(),
+                    pad.as_ref(),
+                    return_word_ids,
+                    cancel,
+                )
+            })?
+        })?;
         let d = PyDict::new(py);
         let names = [
             "input_ids",
@@ -447,23 +497,21 @@ impl PyTokenizer {
     /// All ids of the batch in one flat uint32 array, plus `row_offsets`
     /// (length n+1): row i is `ids[row_offsets[i]:row_offsets[i+1]]`; with
     /// `return_offsets`, also an (n_tokens, 2) uint32 array of char offsets.
-    #[pyo3(signature = (texts, add_special_tokens=true, truncation=None, num_threads=None, return_offsets=false, return_word_ids=false))]
-    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (texts, add_special_tokens=true, num_threads=None, return_offsets=false, return_word_ids=false))]
     fn encode_batch_flat<'py>(
         &self,
         py: Python<'py>,
         texts: &Bound<'py, PyAny>,
         add_special_tokens: bool,
-        truncation: TruncationArg,
         num_threads: Option<usize>,
         return_offsets: bool,
         return_word_ids: bool,
     ) -> PyResult<Bound<'py, PyTuple>> {
-        let flat = self.over_texts(py, texts, truncation, num_threads, |tok, t, trunc, c| {
+        let flat = self.over_texts(py, texts, num_threads, |tok, t, c| {
             tok.encode_batch_flat(
                 t,
                 add_special_tokens,
-                trunc,
+                tok.truncation.as_ref(),
                 return_offsets,
                 return_word_ids,
                 c,
@@ -492,7 +540,7 @@ impl PyTokenizer {
     /// `encode_batch_flat` over an Arrow string array chunk read in place
     /// (see `arrow.rs`); a null row is an empty row, and the rows' validity
     /// is returned as a fourth (or third) item for the caller's null mask.
-    #[pyo3(signature = (offsets, data, validity, offset, length, add_special_tokens=true, truncation=None, num_threads=None, return_offsets=false))]
+    #[pyo3(signature = (offsets, data, validity, offset, length, add_special_tokens=true, num_threads=None, return_offsets=false))]
     #[allow(clippy::too_many_arguments)]
     fn encode_arrow_flat<'py>(
         &self,
@@ -503,20 +551,19 @@ impl PyTokenizer {
         offset: usize,
         length: usize,
         add_special_tokens: bool,
-        truncation: TruncationArg,
         num_threads: Option<usize>,
         return_offsets: bool,
     ) -> PyResult<Bound<'py, PyTuple>> {
         let chunk = ArrowChunk::extract(offsets, data, validity, offset, length)?;
         let rows = chunk.rows()?;
         let texts: Vec<&str> = rows.iter().flatten().copied().collect();
-        let trunc = truncation_setting(truncation)?;
+        let tok = self.tokenizer();
         let flat = interruptible(py, text_bytes(&texts), |cancel| {
             parallel::install(num_threads, || {
-                self.inner.encode_batch_flat(
+                tok.encode_batch_flat(
                     &texts,
                     add_special_tokens,
-                    trunc.as_ref(),
+                    tok.truncation.as_ref(),
                     return_offsets,
                     false,
                     cancel,
@@ -546,7 +593,7 @@ impl PyTokenizer {
 
     /// Encodes files read in Rust (no Python string per document): flat ids
     /// and row offsets, as `encode_batch_flat`.
-    #[pyo3(signature = (paths, separator=Cow::Borrowed("\n"), jsonl_field=None, add_special_tokens=true, truncation=None, num_threads=None, mmap=true))]
+    #[pyo3(signature = (paths, separator=Cow::Borrowed("\n"), jsonl_field=None, add_special_tokens=true, num_threads=None, mmap=true))]
     #[allow(clippy::too_many_arguments)]
     fn encode_files<'py>(
         &self,
@@ -555,11 +602,10 @@ impl PyTokenizer {
         separator: Cow<'_, str>,
         jsonl_field: Option<String>,
         add_special_tokens: bool,
-        truncation: TruncationArg,
         num_threads: Option<usize>,
         mmap: bool,
     ) -> PyResult<Bound<'py, PyTuple>> {
-        let trunc = truncation_setting(truncation)?;
+        let tok = self.tokenizer();
         let source = match jsonl_field {
             Some(f) => io::DocSource::JsonlField(f),
             None => io::DocSource::Separated(separator.into_owned()),
@@ -576,10 +622,10 @@ impl PyTokenizer {
                 refs.extend(f.as_strs()?);
             }
             parallel::install(num_threads, || {
-                self.inner.encode_batch_flat(
+                tok.encode_batch_flat(
                     &refs,
                     add_special_tokens,
-                    trunc.as_ref(),
+                    tok.truncation.as_ref(),
                     false,
                     false,
                     cancel,
@@ -598,43 +644,58 @@ impl PyTokenizer {
 
     #[pyo3(signature = (ids, skip_special_tokens=true))]
     fn decode(&self, ids: Vec<u32>, skip_special_tokens: bool) -> String {
-        self.inner.decode(&ids, skip_special_tokens)
+        self.tokenizer().decode(&ids, skip_special_tokens)
     }
 
     #[getter]
     fn decoder_cleanup(&self) -> bool {
-        self.inner.decoder.cleanup
+        self.tokenizer().decoder.cleanup
     }
 
     #[setter]
-    fn set_decoder_cleanup(&mut self, cleanup: bool) {
-        Arc::make_mut(&mut self.inner).decoder.cleanup = cleanup;
+    fn set_decoder_cleanup(&self, cleanup: bool) {
+        self.change(|t| t.decoder.cleanup = cleanup);
     }
 
     fn token_to_id(&self, token: Cow<'_, str>) -> Option<u32> {
-        self.inner.token_to_id(&token)
+        self.tokenizer().token_to_id(&token)
     }
 
     fn id_to_token(&self, id: u32) -> Option<String> {
-        self.inner.id_to_token(id).map(str::to_owned)
+        self.tokenizer().id_to_token(id).map(str::to_owned)
     }
 
     fn get_vocab(&self) -> Vec<String> {
-        self.inner.vocab.tokens().to_vec()
+        self.tokenizer().vocab.tokens().to_vec()
     }
 
     fn get_vocab_size(&self) -> usize {
-        self.inner.vocab.len()
+        self.tokenizer().vocab.len()
     }
 
     fn is_special_id(&self, id: u32) -> bool {
-        self.inner.is_special_id(id)
+        self.tokenizer().is_special_id(id)
     }
 
-    /// Truncation stored in the loaded file, or None.
+    /// Truncates encodings from now on (`None`: no more truncation).
+    fn set_truncation(&self, truncation: TruncationArg) -> PyResult<()> {
+        let t = truncation_setting(truncation)?;
+        self.change(|tok| tok.truncation = t);
+        Ok(())
+    }
+
+    /// Pads encodings from now on (`None`: no more padding); `pad_id` None is
+    /// the id of `pad_token`, which must then be in the vocab.
+    fn set_padding(&self, padding: PaddingArg) -> PyResult<()> {
+        let p = padding_setting(&self.tokenizer(), padding)?;
+        self.change(|tok| tok.padding = p);
+        Ok(())
+    }
+
+    /// The truncation setting, or None.
     #[getter]
     fn truncation(&self) -> TruncationArg {
-        self.inner.truncation.as_ref().map(|t| TruncationSpec {
+        self.tokenizer().truncation.as_ref().map(|t| TruncationSpec {
             max_length: t.max_length,
             stride: t.stride,
             strategy: t.strategy.name().to_owned(),
@@ -642,10 +703,10 @@ impl PyTokenizer {
         })
     }
 
-    /// Padding stored in the loaded file, as the padding argument of the encode calls.
+    /// The padding setting, or None.
     #[getter]
     fn padding(&self) -> PaddingArg {
-        self.inner.padding.as_ref().map(|p| PaddingSpec {
+        self.tokenizer().padding.as_ref().map(|p| PaddingSpec {
             length: match p.length {
                 PadLength::Longest => None,
                 PadLength::Fixed(n) => Some(n),

@@ -139,7 +139,7 @@ impl PyWordCounter {
     #[pyo3(signature = (tokenizer, num_threads=None))]
     fn like(tokenizer: &PyTokenizer, num_threads: Option<usize>) -> PyResult<Self> {
         parallel::check_threads(num_threads)?;
-        let t = &tokenizer.inner;
+        let t = tokenizer.tokenizer();
         Ok(Self {
             splitter: WordSplitter {
                 normalizer: t.normalizer().cloned(),
@@ -160,7 +160,7 @@ impl PyWordCounter {
         tokenizer: &PyTokenizer,
         sizes: Option<Vec<usize>>,
     ) -> PyResult<Vec<StatsRow>> {
-        let t = &tokenizer.inner;
+        let t = tokenizer.tokenizer();
         let stats = py.allow_threads(|| match &sizes {
             None => Ok(vec![quality::measure(t.model(), &self.counts)]),
             Some(sizes) => quality::curve(t.vocab.tokens(), sizes, &t.model().config, &self.counts),

@@ -1,0 +1,179 @@
+//! One encode call's truncation and padding: the tokenizer's own settings,
+//! changed only in what the call asks (`padding=`, `truncation=`,
+//! `max_length=` of the Python batch calls, as transformers names them).
+
+use super::{PadLength, Padding, Tokenizer, Truncation, TruncationStrategy};
+use crate::cut::Side;
+use crate::error::{Error, Result};
+
+/// The padding one call asks for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PadRequest {
+    /// The tokenizer's padding, if any.
+    #[default]
+    AsSet,
+    /// To the longest of the batch.
+    Longest,
+    /// To the call's `max_length`.
+    MaxLength,
+}
+
+/// What one call changes of the tokenizer's truncation and padding.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CallSettings {
+    pub padding: PadRequest,
+    /// `Some(true)`: truncate to `max_length` (or the set length);
+    /// `Some(false)`: do not truncate; `None`: as set.
+    pub truncation: Option<bool>,
+    pub max_length: Option<usize>,
+}
+
+impl Tokenizer {
+    /// The truncation a call with `call` applies. Asked for, it keeps the
+    /// tokenizer's stride and side; the strategy is HF's default.
+    pub fn call_truncation(&self, call: &CallSettings) -> Result<Option<Truncation>> {
+        let set = self.truncation.as_ref();
+        match call.truncation {
+            None => Ok(set.cloned()),
+            Some(false) => Ok(None),
+            Some(true) => {
+                let max_length = call
+                    .max_length
+                    .or(set.map(|t| t.max_length))
+                    .ok_or_else(|| {
+                        Error::Value("truncation=True needs max_length (or enable_truncation)".into())
+                    })?;
+                Ok(Some(Truncation {
+                    max_length,
+                    strategy: TruncationStrategy::LongestFirst,
+                    stride: set.map_or(0, |t| t.stride),
+                    direction: set.map_or(Side::Right, |t| t.direction),
+                }))
+            }
+        }
+    }
+
+    /// The padding a call with `call` applies: the pad token, its id and
+    /// type id stay those of the tokenizer's padding (by default `[PAD]`).
+    /// With `rectangular` (rows become one array), a `[PAD]` missing from
+    /// the vocab gives None (the caller pads with id 0) instead of an error.
+    pub fn call_padding(&self, call: &CallSettings, rectangular: bool) -> Result<Option<Padding>> {
+        let length = match call.padding {
+            PadRequest::AsSet => return Ok(self.padding.clone()),
+            PadRequest::Longest => PadLength::Longest,
+            PadRequest::MaxLength => PadLength::Fixed(call.max_length.ok_or_else(|| {
+                Error::Value("padding='max_length' needs max_length".into())
+            })?),
+        };
+        let base = match &self.padding {
+            Some(p) => p.clone(),
+            None => {
+                let pad_token = "[PAD]";
+                let pad_id = match self.token_to_id(pad_token) {
+                    Some(id) => id,
+                    None if rectangular => return Ok(None),
+                    None => return Err(missing_pad_token(pad_token)),
+                };
+                Padding {
+                    length: PadLength::Longest,
+                    direction: Side::Right,
+                    pad_to_multiple_of: None,
+                    pad_id,
+                    pad_type_id: 0,
+                    pad_token: pad_token.into(),
+                }
+            }
+        };
+        Ok(Some(Padding {
+            length,
+            pad_to_multiple_of: None,
+            ..base
+        }))
+    }
+}
+
+/// The error for padding with a token the vocab lacks.
+pub fn missing_pad_token(pad_token: &str) -> Error {
+    Error::Value(format!("pad token {pad_token:?} is not in the vocabulary"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Vocab, WordPieceConfig};
+    use crate::pre_tokenizer::PreTokenizer;
+
+    fn tokenizer(tokens: &[&str]) -> Tokenizer {
+        let vocab = Vocab::new(tokens.iter().map(|t| t.to_string()).collect()).unwrap();
+        Tokenizer::bert_like(
+            vocab,
+            WordPieceConfig::default(),
+            None,
+            PreTokenizer::Bert,
+            &["[CLS]", "[SEP]"],
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn a_call_changes_only_what_it_names() {
+        let mut tok = tokenizer(&["[PAD]", "[UNK]", "a", "<p>"]);
+        let call = CallSettings::default();
+        assert_eq!(tok.call_truncation(&call).unwrap(), None);
+        assert_eq!(tok.call_padding(&call, false).unwrap(), None);
+        tok.truncation = Some(Truncation {
+            max_length: 9,
+            strategy: TruncationStrategy::OnlyFirst,
+            stride: 2,
+            direction: Side::Left,
+        });
+        tok.padding = Some(Padding {
+            length: PadLength::Fixed(12),
+            direction: Side::Left,
+            pad_to_multiple_of: Some(4),
+            pad_id: 3,
+            pad_type_id: 1,
+            pad_token: "<p>".into(),
+        });
+        assert_eq!(tok.call_truncation(&call).unwrap(), tok.truncation);
+        assert_eq!(tok.call_padding(&call, false).unwrap(), tok.padding);
+        let call = CallSettings {
+            padding: PadRequest::MaxLength,
+            truncation: Some(true),
+            max_length: Some(5),
+        };
+        let t = tok.call_truncation(&call).unwrap().unwrap();
+        assert_eq!((t.max_length, t.stride, t.direction), (5, 2, Side::Left));
+        assert_eq!(t.strategy, TruncationStrategy::LongestFirst);
+        let p = tok.call_padding(&call, false).unwrap().unwrap();
+        assert_eq!((p.length, p.pad_to_multiple_of), (PadLength::Fixed(5), None));
+        assert_eq!((p.pad_id, p.pad_type_id, p.direction), (3, 1, Side::Left));
+        let off = CallSettings {
+            truncation: Some(false),
+            ..call
+        };
+        assert_eq!(tok.call_truncation(&off).unwrap(), None);
+    }
+
+    #[test]
+    fn missing_lengths_and_pad_tokens_are_errors_or_id_0() {
+        let tok = tokenizer(&["[UNK]", "a"]);
+        let needs_length = CallSettings {
+            truncation: Some(true),
+            ..Default::default()
+        };
+        assert!(tok.call_truncation(&needs_length).is_err());
+        let longest = CallSettings {
+            padding: PadRequest::Longest,
+            ..Default::default()
+        };
+        let err = tok.call_padding(&longest, false).unwrap_err();
+        assert!(err.to_string().contains("\"[PAD]\""), "{err}");
+        assert_eq!(tok.call_padding(&longest, true).unwrap(), None);
+        let max = CallSettings {
+            padding: PadRequest::MaxLength,
+            ..Default::default()
+        };
+        assert!(tok.call_padding(&max, false).is_err());
+    }
+}
