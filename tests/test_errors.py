@@ -144,7 +144,7 @@ def test_type_errors() -> None:
     texts[33] = b"bytes"
     with pytest.raises(TypeError, match="bytes"):
         tok.encode_batch_flat(texts)
-    assert tok._core.encode_batch_flat(("a", "a a"), False, None, 1, False)[1].tolist() == [0, 1, 3]
+    assert tok._core.encode_batch_flat(("a", "a a"), False, 1, False)[1].tolist() == [0, 1, 3]
     with pytest.raises(TypeError, match="unknown options"):
         wpiece.Tokenizer.from_file(TOKENIZER_JSON, lower=True)
 

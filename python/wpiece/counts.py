@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import Any, Callable, Optional, Union
 
 from . import _core
+from ._args import PreTokenizer
 from .documents import Files, PathLike, read_file, resolve_files
-from .tokenizer import PreTokenizer
 
 __all__ = ["COUNTING_OPTIONS", "WordCounts", "count_words"]
 

@@ -22,11 +22,12 @@ from pathlib import Path
 from typing import Any, Callable, Literal, Optional, TypeVar, Union, get_args
 
 from . import _core
+from ._args import PreTokenizer, UnknownMode, _check_threads
 from ._rows import MergeRow
 from .counts import COUNTING_OPTIONS, WordCounts, check_not_one_str, feed_texts
 from .documents import Files, PathLike, read_file, read_lines, resolve_files
 from .quality import TextStats
-from .tokenizer import BERT_SPECIAL_TOKENS, PreTokenizer, Tokenizer, UnknownMode, _check_threads
+from .tokenizer import BERT_SPECIAL_TOKENS, Tokenizer
 
 __all__ = [
     "CurvePoint",

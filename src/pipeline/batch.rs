@@ -27,7 +27,7 @@ pub enum BatchPlan {
 /// The encodings of a batch: rows made when read, or built one by one.
 #[derive(Debug)]
 pub enum BatchEncodings {
-    Rows(EncodingRows),
+    Rows(Box<EncodingRows>),
     Each(Vec<Encoding>),
 }
 
@@ -125,12 +125,19 @@ impl Tokenizer {
         }
         match self.batch_plan(pairs.is_some(), add_special_tokens) {
             BatchPlan::Rows(frame) => {
-                let rows =
-                    self.rows(texts, frame, add_special_tokens, truncation, padding, cancel)?;
-                Ok(BatchEncodings::Rows(rows))
+                let rows = self.rows(
+                    texts,
+                    frame,
+                    add_special_tokens,
+                    truncation,
+                    padding,
+                    cancel,
+                )?;
+                Ok(BatchEncodings::Rows(Box::new(rows)))
             }
             BatchPlan::ByInput => {
-                let mut out = self.by_input(texts, pairs, add_special_tokens, truncation, cancel)?;
+                let mut out =
+                    self.by_input(texts, pairs, add_special_tokens, truncation, cancel)?;
                 pad_batch(&mut out, padding)?;
                 Ok(BatchEncodings::Each(out))
             }

@@ -37,12 +37,14 @@ impl Tokenizer {
             None => Ok(set.cloned()),
             Some(false) => Ok(None),
             Some(true) => {
-                let max_length = call
-                    .max_length
-                    .or(set.map(|t| t.max_length))
-                    .ok_or_else(|| {
-                        Error::Value("truncation=True needs max_length (or enable_truncation)".into())
-                    })?;
+                let max_length =
+                    call.max_length
+                        .or(set.map(|t| t.max_length))
+                        .ok_or_else(|| {
+                            Error::Value(
+                                "truncation=True needs max_length (or enable_truncation)".into(),
+                            )
+                        })?;
                 Ok(Some(Truncation {
                     max_length,
                     strategy: TruncationStrategy::LongestFirst,
@@ -61,9 +63,10 @@ impl Tokenizer {
         let length = match call.padding {
             PadRequest::AsSet => return Ok(self.padding.clone()),
             PadRequest::Longest => PadLength::Longest,
-            PadRequest::MaxLength => PadLength::Fixed(call.max_length.ok_or_else(|| {
-                Error::Value("padding='max_length' needs max_length".into())
-            })?),
+            PadRequest::MaxLength => PadLength::Fixed(
+                call.max_length
+                    .ok_or_else(|| Error::Value("padding='max_length' needs max_length".into()))?,
+            ),
         };
         let base = match &self.padding {
             Some(p) => p.clone(),
@@ -146,7 +149,10 @@ mod tests {
         assert_eq!((t.max_length, t.stride, t.direction), (5, 2, Side::Left));
         assert_eq!(t.strategy, TruncationStrategy::LongestFirst);
         let p = tok.call_padding(&call, false).unwrap().unwrap();
-        assert_eq!((p.length, p.pad_to_multiple_of), (PadLength::Fixed(5), None));
+        assert_eq!(
+            (p.length, p.pad_to_multiple_of),
+            (PadLength::Fixed(5), None)
+        );
         assert_eq!((p.pad_id, p.pad_type_id, p.direction), (3, 1, Side::Left));
         let off = CallSettings {
             truncation: Some(false),

@@ -13,10 +13,10 @@ pub mod rows;
 pub mod settings;
 pub mod truncation;
 
-pub use batch::{BatchEncodings, BatchPlan};
-pub use call_settings::{CallSettings, PadRequest};
 pub use crate::added_tokens::{AddedToken, AddedTokens, BERT_SPECIAL_TOKENS};
 pub use crate::cut::{Cut, PadDirection, Side, TruncationDirection};
+pub use batch::{BatchEncodings, BatchPlan};
+pub use call_settings::{CallSettings, PadRequest};
 pub use encoding::Encoding;
 pub use padding::{columns, pad_batch, pad_target, Columns, PadLength, Padding};
 pub use post_process::{Piece, PostProcessor, SpecialTokens, Template};

@@ -1,7 +1,7 @@
 //! Padding a batch to its longest encoding or to a fixed length.
 
-use crate::cut::PadDirection;
 use super::encoding::Encoding;
+use crate::cut::PadDirection;
 use crate::error::{Error, Result};
 use crate::memory;
 

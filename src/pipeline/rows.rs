@@ -3,9 +3,9 @@
 
 use std::ops::Range;
 
-use crate::cut::{Cut, PadDirection};
 use super::encoding::Encoding;
 use super::post_process::{no_post_processor, PostProcessor};
+use crate::cut::{Cut, PadDirection};
 use std::sync::Arc;
 
 use crate::encode::{words_of, FlatBatch};

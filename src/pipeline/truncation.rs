@@ -3,8 +3,8 @@
 
 use std::str::FromStr;
 
-use crate::cut::TruncationDirection;
 use super::encoding::Encoding;
+use crate::cut::TruncationDirection;
 use crate::error::{Error, Result};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -26,8 +26,8 @@ use crate::normalizer::NormalizerConfig;
 use crate::parallel;
 use crate::pipeline::call_settings::missing_pad_token;
 use crate::pipeline::{
-    pad_batch, BatchEncodings, CallSettings, PadLength, PadRequest, Padding, SettingsUpdate,
-    Tokenizer, Truncation, BERT_SPECIAL_TOKENS,
+    pad_batch, BatchEncodings, CallSettings, EncodingRows, PadLength, PadRequest, Padding,
+    SettingsUpdate, Tokenizer, Truncation, BERT_SPECIAL_TOKENS,
 };
 
 /// Truncation as Python passes and gets it:
@@ -122,14 +122,13 @@ fn call_settings(
     let padding = request.ok_or_else(|| {
         PyValueError::new_err(format!(
             "padding must be True, False, 'longest' or 'max_length', got {}",
-            padding.repr().map_or_else(|_| "?".into(), |r| r.to_string())
+            padding
+                .repr()
+                .map_or_else(|_| "?".into(), |r| r.to_string())
         ))
     })?;
     // Only True and False change the truncation (as `is True` tests).
-    let truncation = truncation
-        .downcast::<PyBool>()
-        .ok()
-        .map(|b| b.is_true());
+    let truncation = truncation.downcast::<PyBool>().ok().map(|b| b.is_true());
     Ok(CallSettings {
         padding,
         truncation,
@@ -286,11 +285,7 @@ impl PyTokenizer {
     /// The special tokens (added tokens marked special), in id order.
     fn special_tokens_in_order(&self) -> Vec<String> {
         let tok = self.tokenizer();
-        let mut added: Vec<_> = tok
-            .added_tokens()
-            .iter()
-            .filter(|t| t.special)
-            .collect();
+        let mut added: Vec<_> = tok.added_tokens().iter().filter(|t| t.special).collect();
         added.sort_by_key(|t| t.id);
         added.into_iter().map(|t| t.content.clone()).collect()
     }
@@ -381,7 +376,10 @@ impl PyTokenizer {
                 Ok(e)
             })
         })?;
-        let pad_token = tok.padding.as_ref().map(|p| Arc::from(p.pad_token.as_str()));
+        let pad_token = tok
+            .padding
+            .as_ref()
+            .map(|p| Arc::from(p.pad_token.as_str()));
         Ok(wrap(&tok, Source::Owned(enc), pad_token.as_ref()))
     }
 
@@ -426,7 +424,7 @@ impl PyTokenizer {
         Ok(match batch {
             // Single inputs: one flat batch, each Encoding a row of it.
             BatchEncodings::Rows(rows) => {
-                let rows = Arc::new(rows);
+                let rows: Arc<EncodingRows> = Arc::from(rows);
                 (0..rows.rows())
                     .map(|row| {
                         let rows = Arc::clone(&rows);
@@ -695,12 +693,15 @@ impl PyTokenizer {
     /// The truncation setting, or None.
     #[getter]
     fn truncation(&self) -> TruncationArg {
-        self.tokenizer().truncation.as_ref().map(|t| TruncationSpec {
-            max_length: t.max_length,
-            stride: t.stride,
-            strategy: t.strategy.name().to_owned(),
-            direction: t.direction.name().to_owned(),
-        })
+        self.tokenizer()
+            .truncation
+            .as_ref()
+            .map(|t| TruncationSpec {
+                max_length: t.max_length,
+                stride: t.stride,
+                strategy: t.strategy.name().to_owned(),
+                direction: t.direction.name().to_owned(),
+            })
     }
 
     /// The padding setting, or None.
