@@ -6,6 +6,7 @@ mod arrow;
 mod encoding;
 mod errors;
 mod files;
+mod run;
 mod text;
 mod tokenizer;
 mod training;

@@ -15,7 +15,8 @@ use pyo3::types::{PyBool, PyDict, PyString, PyTuple};
 
 use super::arrow::ArrowChunk;
 use super::encoding::{PyEncoding, Source, TokenStrings};
-use super::errors::{guard, interruptible};
+use super::errors::guard;
+use super::run::{run, Run};
 use super::text::{text_bytes, TextList};
 use crate::cancel::Cancel;
 use crate::error::Error;
@@ -23,7 +24,6 @@ use crate::hf_json;
 use crate::io;
 use crate::model::{Vocab, WordPieceConfig};
 use crate::normalizer::NormalizerConfig;
-use crate::parallel;
 use crate::pipeline::call_settings::missing_pad_token;
 use crate::pipeline::{
     pad_batch, BatchEncodings, CallSettings, EncodingRows, PadLength, PadRequest, Padding,
@@ -174,9 +174,8 @@ impl PyTokenizer {
         let items = TextList::extract(texts)?;
         let texts = items.strs()?;
         let tok = self.tokenizer();
-        interruptible(py, text_bytes(&texts), |cancel| {
-            parallel::install(num_threads, || op(&tok, &texts, cancel))?
-        })
+        let how = Run::parallel(text_bytes(&texts), num_threads);
+        run(py, how, |cancel| op(&tok, &texts, cancel))
     }
 
     /// A batch's texts (and pairs) encoded in parallel with the GIL released,
@@ -198,17 +197,15 @@ impl PyTokenizer {
         let texts = text_items.strs()?;
         let pairs = pair_items.as_ref().map(TextList::strs).transpose()?;
         let bytes = text_bytes(&texts) + pairs.as_deref().map_or(0, text_bytes);
-        interruptible(py, bytes, |cancel| {
-            parallel::install(num_threads, || {
-                tok.encode_batch_with(
-                    &texts,
-                    pairs.as_deref(),
-                    add_special_tokens,
-                    truncation,
-                    padding,
-                    cancel,
-                )
-            })?
+        run(py, Run::parallel(bytes, num_threads), |cancel| {
+            tok.encode_batch_with(
+                &texts,
+                pairs.as_deref(),
+                add_special_tokens,
+                truncation,
+                padding,
+                cancel,
+            )
         })
     }
 }
@@ -369,12 +366,11 @@ impl PyTokenizer {
         add_special_tokens: bool,
     ) -> PyResult<PyEncoding> {
         let tok = self.tokenizer();
-        let enc = py.allow_threads(|| {
-            guard(|| {
-                let mut e = tok.encode(&text, pair.as_deref(), add_special_tokens)?;
-                pad_batch(std::slice::from_mut(&mut e), tok.padding.as_ref())?;
-                Ok(e)
-            })
+        let bytes = text.len() + pair.as_ref().map_or(0, |p| p.len());
+        let enc = run(py, Run::serial(bytes), |_| {
+            let mut e = tok.encode(&text, pair.as_deref(), add_special_tokens)?;
+            pad_batch(std::slice::from_mut(&mut e), tok.padding.as_ref())?;
+            Ok(e)
         })?;
         let pad_token = tok
             .padding
@@ -386,7 +382,9 @@ impl PyTokenizer {
     /// The tokens of `text` alone: no special tokens, truncation or padding.
     fn tokenize(&self, py: Python<'_>, text: Cow<'_, str>) -> PyResult<Vec<String>> {
         let tok = self.tokenizer();
-        let enc = py.allow_threads(|| guard(|| tok.encode_with(&text, None, false, None)))?;
+        let enc = run(py, Run::serial(text.len()), |_| {
+            tok.encode_with(&text, None, false, None)
+        })?;
         let token = |id: u32| tok.id_to_token(id).unwrap_or_default().to_owned();
         Ok(enc.ids.iter().map(|&id| token(id)).collect())
     }
@@ -464,18 +462,16 @@ impl PyTokenizer {
         let texts = text_items.strs()?;
         let pairs = pair_items.as_ref().map(TextList::strs).transpose()?;
         let bytes = text_bytes(&texts) + pairs.as_deref().map_or(0, text_bytes);
-        let table = interruptible(py, bytes, |cancel| {
-            parallel::install(num_threads, || {
-                tok.encode_batch_columns(
-                    &texts,
-                    pairs.as_deref(),
-                    add_special_tokens,
-                    trunc.as_ref(),
-                    pad.as_ref(),
-                    return_word_ids,
-                    cancel,
-                )
-            })?
+        let table = run(py, Run::parallel(bytes, num_threads), |cancel| {
+            tok.encode_batch_columns(
+                &texts,
+                pairs.as_deref(),
+                add_special_tokens,
+                trunc.as_ref(),
+                pad.as_ref(),
+                return_word_ids,
+                cancel,
+            )
         })?;
         let d = PyDict::new(py);
         let names = [
@@ -556,17 +552,16 @@ impl PyTokenizer {
         let rows = chunk.rows()?;
         let texts: Vec<&str> = rows.iter().flatten().copied().collect();
         let tok = self.tokenizer();
-        let flat = interruptible(py, text_bytes(&texts), |cancel| {
-            parallel::install(num_threads, || {
-                tok.encode_batch_flat(
-                    &texts,
-                    add_special_tokens,
-                    tok.truncation.as_ref(),
-                    return_offsets,
-                    false,
-                    cancel,
-                )
-            })?
+        let how = Run::parallel(text_bytes(&texts), num_threads);
+        let flat = run(py, how, |cancel| {
+            tok.encode_batch_flat(
+                &texts,
+                add_special_tokens,
+                tok.truncation.as_ref(),
+                return_offsets,
+                false,
+                cancel,
+            )
         })?;
         // Null rows take no tokens: their bounds repeat the one before.
         let mut bounds: Vec<i64> = Vec::with_capacity(rows.len() + 1);
@@ -609,7 +604,7 @@ impl PyTokenizer {
             None => io::DocSource::Separated(separator.into_owned()),
         };
         // Files are of any size: always watch for Ctrl-C.
-        let flat = interruptible(py, usize::MAX, |cancel| {
+        let flat = run(py, Run::parallel(usize::MAX, num_threads), |cancel| {
             let mut files = Vec::with_capacity(paths.len());
             for p in &paths {
                 cancel.check()?;
@@ -619,16 +614,14 @@ impl PyTokenizer {
             for f in &files {
                 refs.extend(f.as_strs()?);
             }
-            parallel::install(num_threads, || {
-                tok.encode_batch_flat(
-                    &refs,
-                    add_special_tokens,
-                    tok.truncation.as_ref(),
-                    false,
-                    false,
-                    cancel,
-                )
-            })?
+            tok.encode_batch_flat(
+                &refs,
+                add_special_tokens,
+                tok.truncation.as_ref(),
+                false,
+                false,
+                cancel,
+            )
         })?;
         let rows: Vec<i64> = flat.rows.into_iter().map(|r| r as i64).collect();
         PyTuple::new(

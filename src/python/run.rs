@@ -1,0 +1,113 @@
+//! Running core work for a Python call: with the GIL released, on the
+//! call's thread pool, stopping on Ctrl-C and reporting progress. Every
+//! binding method that does real work goes through [`run`].
+
+use pyo3::exceptions::PyRuntimeError;
+use pyo3::prelude::*;
+
+use super::errors::guard;
+use crate::cancel::Cancel;
+use crate::error::Error;
+use crate::parallel;
+
+/// Inputs smaller than this finish in milliseconds: they run inline, without
+/// a watcher for Ctrl-C (which costs a thread start).
+const WATCHED_BYTES: usize = 256 << 10;
+
+/// How often a long call looks for Ctrl-C and reports progress.
+const POLL: std::time::Duration = std::time::Duration::from_millis(50);
+
+/// How a call's work runs.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Run<'a> {
+    /// The size of its input, in bytes (`usize::MAX` when unknown, as for
+    /// files): small work is not watched.
+    pub bytes: usize,
+    /// Whether it runs on a thread pool (parallel work) or on one thread.
+    pub parallel: bool,
+    /// Worker threads of its pool (None: `RAYON_NUM_THREADS`, else one per
+    /// core).
+    pub threads: Option<usize>,
+    /// Called as `progress(done, total)` with what the work reports.
+    pub progress: Option<&'a PyObject>,
+}
+
+impl Run<'_> {
+    /// Parallel work on `bytes` of input, on a pool of `threads`.
+    pub fn parallel(bytes: usize, threads: Option<usize>) -> Self {
+        Self {
+            bytes,
+            parallel: true,
+            threads,
+            progress: None,
+        }
+    }
+
+    /// Work on `bytes` of input on one thread.
+    pub fn serial(bytes: usize) -> Self {
+        Self {
+            bytes,
+            ..Self::default()
+        }
+    }
+}
+
+/// Runs `work` with the GIL released, on the pool `how` names. Watched work
+/// runs on a scoped thread while this one, every 50 ms, checks for signals
+/// and calls `progress` with what the work reported: on Ctrl-C (or an
+/// exception from `progress`) the work is told to stop (it polls its
+/// `Cancel`), and once it has, that exception is raised.
+pub(crate) fn run<T: Send>(
+    py: Python<'_>,
+    how: Run<'_>,
+    work: impl FnOnce(&Cancel) -> Result<T, Error> + Send,
+) -> PyResult<T> {
+    let (parallel, threads) = (how.parallel, how.threads);
+    let on_pool = |cancel: &Cancel| match parallel {
+        true => parallel::install(threads, || work(cancel))?,
+        false => work(cancel),
+    };
+    if how.bytes < WATCHED_BYTES && how.progress.is_none() {
+        return py.allow_threads(|| guard(|| on_pool(Cancel::never())));
+    }
+    let cancel = Cancel::new();
+    let mut raised: Option<PyErr> = None;
+    let result = py.allow_threads(|| {
+        std::thread::scope(|scope| {
+            let (waiter, cancel) = (std::thread::current(), &cancel);
+            let worker = scope.spawn(move || {
+                let r = guard(|| on_pool(cancel));
+                waiter.unpark();
+                r
+            });
+            let mut reported = (0, 0);
+            while !worker.is_finished() {
+                std::thread::park_timeout(POLL);
+                if raised.is_some() || worker.is_finished() {
+                    continue;
+                }
+                let now = cancel.progress();
+                let report = how.progress.filter(|_| now.0 > 0 && now != reported);
+                let outcome = Python::with_gil(|py| {
+                    py.check_signals()?;
+                    match report {
+                        Some(cb) => cb.call1(py, now).map(drop),
+                        None => Ok(()),
+                    }
+                });
+                reported = now;
+                if let Err(e) = outcome {
+                    raised = Some(e);
+                    cancel.cancel();
+                }
+            }
+            worker
+                .join()
+                .unwrap_or_else(|_| Err(PyRuntimeError::new_err("wpiece internal error")))
+        })
+    });
+    match raised {
+        Some(e) => Err(e),
+        None => result,
+    }
+}
