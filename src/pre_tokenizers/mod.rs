@@ -14,7 +14,7 @@ pub mod chain;
 mod runs;
 mod split;
 mod whitespace;
-pub mod word_chars;
+mod word_chars;
 
 pub use bert::{PreTokenizer, WordSpan};
 pub use chain::{split_chain, PreTokenizerStep};
