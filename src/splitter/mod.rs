@@ -175,3 +175,75 @@ impl Splitter {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::normalizers::NormalizerStep;
+    use crate::pre_tokenizers::PreTokenizerStep;
+
+    fn words(s: &Splitter, text: &str, general: bool) -> Vec<String> {
+        let (mut out, mut buffers) = (Vec::new(), SplitBuffers::default());
+        let mut push = |w: &str| out.push(w.to_owned());
+        match general {
+            true => s.words_general(text, &mut buffers, &mut push),
+            false => s.words(text, &mut buffers, &mut push),
+        }
+        out
+    }
+
+    /// Words with their char spans in the input, from `split`.
+    fn spans(s: &Splitter, text: &str) -> Vec<(String, (u32, u32))> {
+        let mut out = Vec::new();
+        s.split(text, 0, &mut SplitBuffers::default(), |n, w| {
+            let chars = n.text[w.start..w.end].chars().count();
+            let last = w.first_char as usize + chars - 1;
+            let span = crate::normalizers::span(&n.source, w.first_char as usize, last);
+            out.push((n.text[w.start..w.end].to_owned(), span));
+        });
+        out
+    }
+
+    #[test]
+    fn the_bert_path_declines_or_matches_its_general_path() {
+        let bert = Splitter::new(Some(NormalizerConfig::default()), PreTokenizer::Bert);
+        for text in ["Hello, World!", "a\u{7}b", "Café, 中文!", ""] {
+            assert_eq!(
+                words(&bert, text, false),
+                words(&bert, text, true),
+                "{text:?}"
+            );
+        }
+        assert!(bert.ascii_classes().is_some() && bert.splits_at_ascii_whitespace());
+        assert!(bert.isolates_bert_punctuation());
+        assert_eq!(
+            spans(&bert, "Hé, x"),
+            [
+                ("he".into(), (0, 2)),
+                (",".into(), (2, 3)),
+                ("x".into(), (4, 5))
+            ]
+        );
+    }
+
+    #[test]
+    fn a_chain_has_no_fast_path() {
+        let chain = Splitter::from_chain(Chain {
+            normalizers: vec![NormalizerStep::Prepend("_".into())],
+            pre_tokenizers: vec![PreTokenizerStep::WhitespaceSplit],
+        });
+        assert!(chain.ascii_classes().is_none());
+        assert!(!chain.splits_at_ascii_whitespace() && !chain.isolates_bert_punctuation());
+        assert_eq!(words(&chain, "ab cd", false), ["_ab", "cd"]);
+        assert_eq!(words(&chain, "ab cd", true), ["_ab", "cd"]);
+        assert_eq!(
+            spans(&chain, "ab cd"),
+            [("_ab".into(), (0, 2)), ("cd".into(), (3, 5))]
+        );
+        assert!(!chain.splits_as(&Splitter::default()) && chain.splits_as(&chain.clone()));
+        assert!(chain
+            .with_settings(None, PreTokenizer::Whitespace)
+            .chain()
+            .is_some());
+    }
+}
