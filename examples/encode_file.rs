@@ -7,9 +7,9 @@ use std::time::Instant;
 use wpiece::cancel::Cancel;
 use wpiece::model::Vocab;
 use wpiece::model::WordPieceConfig;
-use wpiece::normalizer::NormalizerConfig;
+use wpiece::normalizers::NormalizerConfig;
 use wpiece::pipeline::{Tokenizer, BERT_SPECIAL_TOKENS};
-use wpiece::pre_tokenizer::PreTokenizer;
+use wpiece::pre_tokenizers::PreTokenizer;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();

@@ -17,9 +17,9 @@ use wpiece::decoder::Decoder;
 use wpiece::encode::FastPaths;
 use wpiece::hf_json::tokenizer_from_json;
 use wpiece::model::{UnknownPolicy, Vocab, WordPieceConfig};
-use wpiece::normalizer::NormalizerConfig;
+use wpiece::normalizers::NormalizerConfig;
 use wpiece::pipeline::{AddedToken, Tokenizer};
-use wpiece::pre_tokenizer::PreTokenizer;
+use wpiece::pre_tokenizers::PreTokenizer;
 
 fn every_path_set() -> Vec<FastPaths> {
     (0..16)

@@ -12,7 +12,7 @@ use wpiece::cancel::Cancel;
 use wpiece::model::Vocab;
 use wpiece::model::{UnknownPolicy, WordPieceConfig};
 use wpiece::pipeline::Tokenizer;
-use wpiece::pre_tokenizer::PreTokenizer;
+use wpiece::pre_tokenizers::PreTokenizer;
 
 const UNK: &str = "[UNK]";
 

@@ -11,12 +11,12 @@ use serde_json::{json, Value};
 
 use wpiece::hf_json::{tokenizer_from_json, tokenizer_to_json};
 use wpiece::model::Vocab;
-use wpiece::normalizer::NormalizerConfig;
+use wpiece::normalizers::NormalizerConfig;
 use wpiece::pipeline::{
     pad_batch, PadDirection, PadLength, Padding, Tokenizer, Truncation, TruncationDirection,
     TruncationStrategy,
 };
-use wpiece::pre_tokenizer::PreTokenizer;
+use wpiece::pre_tokenizers::PreTokenizer;
 
 fn leaf() -> impl Strategy<Value = Value> {
     prop_oneof![

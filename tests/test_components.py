@@ -725,7 +725,7 @@ def test_bert_options_on_a_chain_are_refused_and_model_options_keep_it(tmp_path)
 
 
 def test_the_word_char_table_is_what_hf_whitespace_gives() -> None:
-    # src/word_chars.rs is generated from tokenizers by tools/gen_word_chars.py:
+    # src/pre_tokenizers/word_chars.rs is generated from tokenizers by tools/gen_word_chars.py:
     # Rust's Unicode version and Oniguruma's differ on thousands of code points.
     import importlib.util
     import re
@@ -736,7 +736,7 @@ def test_the_word_char_table_is_what_hf_whitespace_gives() -> None:
     assert spec is not None and spec.loader is not None
     gen = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(gen)
-    table = (root / "src" / "word_chars.rs").read_text(encoding="utf-8")
+    table = (root / "src" / "pre_tokenizers" / "word_chars.rs").read_text(encoding="utf-8")
     rows = [
         (int(a, 16), int(b, 16), {"W": "Word", "S": "Space"}[k])
         for a, b, k in re.findall(r"\(0x([0-9A-F]+), 0x([0-9A-F]+), ([WS])\)", table)

@@ -1,10 +1,10 @@
-"""Generates src/word_chars.rs: which code points the regex `\\w` of HF's
+"""Generates src/pre_tokenizers/word_chars.rs: which code points the regex `\\w` of HF's
 `Whitespace` pre-tokenizer (`\\w+|[^\\w\\s]+`, run by Oniguruma) counts as word
 characters and which as whitespace, read off `tokenizers` itself, so that
 wpiece splits every code point as HF does whatever Unicode version Rust's
 standard library and Oniguruma each carry.
 
-    .venv/bin/python tools/gen_word_chars.py > src/word_chars.rs
+    .venv/bin/python tools/gen_word_chars.py > src/pre_tokenizers/word_chars.rs
 """
 
 from __future__ import annotations

@@ -6,11 +6,9 @@
 use super::scan::end_of_alnum;
 use super::Encoder;
 use super::{Output, Span, WordScratch};
-use crate::ascii_words::{AsciiClass, AsciiClasses};
 use crate::cache::{self, word, Caches, WordCache};
 use crate::model::{Piece, WordPiece};
-use crate::normalizer::NormalizerConfig;
-use crate::pre_tokenizer::PreTokenizer;
+use crate::splitter::{AsciiClass, AsciiClasses, Splitter};
 
 /// Words found (and their cache slots requested) before any is emitted.
 const WORD_BATCH: usize = 32;
@@ -30,15 +28,16 @@ pub(super) struct AsciiTable {
 }
 
 impl AsciiTable {
-    pub(super) fn new(
-        normalizer: Option<&NormalizerConfig>,
-        pre_tokenizer: PreTokenizer,
-        model: &WordPiece,
-    ) -> Self {
+    /// The splitter's ASCII table (one that declines every byte if it has
+    /// none) with what the model makes of single bytes.
+    pub(super) fn new(splitter: &Splitter, model: &WordPiece) -> Self {
         let AsciiClasses {
             class,
             normalized: lower,
-        } = AsciiClasses::new(normalizer, pre_tokenizer);
+        } = splitter
+            .ascii_classes()
+            .cloned()
+            .unwrap_or(AsciiClasses::DECLINE_ALL);
         let mut single = [model.unk_id; 256];
         let mut pieces = Vec::new();
         for b in 0u8..128 {
@@ -49,7 +48,7 @@ impl AsciiTable {
             model.encode_word(&[lower[b as usize]], &mut pieces);
             single[b as usize] = pieces[0].id;
         }
-        let lowercase = normalizer.is_some_and(|n| n.lowercase);
+        let lowercase = splitter.normalizer().is_some_and(|n| n.lowercase);
         let mut table = Self {
             class,
             lower,

@@ -6,7 +6,7 @@
 //! |--------------|--------------------------------------------------------------|
 //! | `batch.rs`   | many texts: split into parts by bytes, one thread and one `Output` each, joined in order |
 //! | `chunks.rs`  | a text cut at ASCII whitespace into chunks, each looked up in the chunk cache |
-//! | `general.rs` | added tokens, then normalize, pre-tokenize, and WordPiece per word (through the word cache) |
+//! | `general.rs` | added tokens, then the splitter (normalize, pre-tokenize), and WordPiece per word (through the word cache) |
 //! | `ascii.rs`   | an ASCII segment in one pass over its bytes, when it can     |
 //! | `scan.rs`    | byte-scanning helpers eight bytes at a time                  |
 //!
@@ -41,10 +41,7 @@ use crate::cache;
 use crate::cut::Cut;
 use crate::error::{Error, Result};
 use crate::model::{Piece, UnknownPolicy, Vocab, WordPiece};
-use crate::normalizer::{Normalized, NormalizerConfig};
-use crate::normalizer_chain::NormalizerStep;
-use crate::pre_tokenizer::PreTokenizer;
-use crate::pre_tokenizer_chain::PreTokenizerStep;
+use crate::splitter::{SplitBuffers, Splitter};
 use crate::unicode::is_bert_punctuation;
 use ascii::AsciiTable;
 use chunks::ChunkScratch;
@@ -85,13 +82,15 @@ impl Default for FastPaths {
     }
 }
 
-/// The first stages of the pipeline (added tokens, normalizer,
-/// pre-tokenizer, WordPiece) and what the fast paths derive from them, once.
+/// The first stages of the pipeline (added tokens, the splitter's
+/// normalization and pre-tokenization, WordPiece) and what the fast paths
+/// derive from them, once.
 #[derive(Clone, Debug)]
 pub struct Encoder {
     pub model: WordPiece,
-    pub normalizer: Option<NormalizerConfig>,
-    pub pre_tokenizer: PreTokenizer,
+    /// Text to words: the general layer calls it, the fast paths ask it
+    /// whether they hold.
+    pub splitter: Splitter,
     pub added: AddedTokens,
     paths: FastPaths,
     /// ASCII handling of segments between added tokens.
@@ -110,8 +109,6 @@ pub struct Encoder {
     /// Whether each token id starts a word, when that alone tells words
     /// apart (see [`words_from_ids`]).
     word_starts: Option<Arc<[bool]>>,
-    /// The non-BERT normalizers and pre-tokenizers of a tokenizer.json, if any.
-    pub chain: Option<Chain>,
     /// Each token's width in chars, without the continuing prefix (capped at
     /// 255): lets cached chunks keep ids only and rebuild offsets.
     token_widths: Vec<u8>,
@@ -125,14 +122,6 @@ pub fn words_of<'a>(ids: &'a [u32], starts: &'a [bool]) -> impl Iterator<Item = 
     })
 }
 
-/// Normalizers and pre-tokenizers other than BERT's (from a tokenizer.json),
-/// served by the general layer.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Chain {
-    pub normalizers: Vec<NormalizerStep>,
-    pub pre_tokenizers: Vec<PreTokenizerStep>,
-}
-
 /// Whether each id starts a word, when that tells words apart: no word can
 /// begin with the continuing prefix (BERT's pre-tokenizer isolates the
 /// prefix's first char, a punctuation char, so a word starting with it is
@@ -143,14 +132,14 @@ pub struct Chain {
 fn words_from_ids(
     vocab: &Vocab,
     model: &WordPiece,
-    pre_tokenizer: PreTokenizer,
+    splitter: &Splitter,
     added: &AddedTokens,
 ) -> Option<Vec<bool>> {
     let cfg = &model.config;
     let prefix = cfg.continuing_subword_prefix.as_str();
     let mut chars = prefix.chars();
     let isolated = chars.next().is_some_and(is_bert_punctuation) && chars.next().is_some();
-    let ok = pre_tokenizer == PreTokenizer::Bert
+    let ok = splitter.isolates_bert_punctuation()
         && isolated
         && cfg.unknown == UnknownPolicy::Word
         && cfg.end_of_word_suffix.is_empty()
@@ -172,22 +161,14 @@ impl Encoder {
     pub fn new(
         vocab: &Vocab,
         model: WordPiece,
-        normalizer: Option<NormalizerConfig>,
-        pre_tokenizer: PreTokenizer,
+        splitter: Splitter,
         added: AddedTokens,
         paths: FastPaths,
-        chain: Option<Chain>,
     ) -> Self {
-        let ascii = AsciiTable::new(normalizer.as_ref(), pre_tokenizer, &model);
+        let ascii = AsciiTable::new(&splitter, &model);
         let ascii_text = ascii.declining(|b| added.may_start_with(b));
-        let chunkable = b" \t\n\r".iter().all(|&b| {
-            let c = b as char;
-            normalizer
-                .as_ref()
-                .map_or(Some(c), |n| n.normalize_ascii(c))
-                .is_some_and(char::is_whitespace)
-                && !added.contain_byte(b)
-        });
+        let chunkable = splitter.splits_at_ascii_whitespace()
+            && !b" \t\n\r".iter().any(|&b| added.contain_byte(b));
         let prefix = model.config.continuing_subword_prefix.as_str();
         let token_widths = vocab
             .tokens()
@@ -197,19 +178,18 @@ impl Encoder {
                 bare.chars().count().min(255) as u8
             })
             .collect();
-        let general = chain.is_some();
-        let word_starts = match general || !paths.words_from_ids {
-            true => None,
-            false => words_from_ids(vocab, &model, pre_tokenizer, &added).map(Arc::from),
+        let word_starts = match paths.words_from_ids {
+            false => None,
+            true => words_from_ids(vocab, &model, &splitter, &added).map(Arc::from),
         };
         Self {
-            use_ascii: paths.ascii && model.config.end_of_word_suffix.is_empty() && !general,
-            use_chunks: paths.chunk_cache && chunkable && !general,
+            use_ascii: paths.ascii
+                && model.config.end_of_word_suffix.is_empty()
+                && splitter.ascii_classes().is_some(),
+            use_chunks: paths.chunk_cache && chunkable,
             word_starts,
-            chain,
+            splitter,
             model,
-            normalizer,
-            pre_tokenizer,
             added,
             paths,
             ascii,
@@ -378,9 +358,8 @@ struct WordScratch {
     pieces: Vec<Piece>,
     /// A lowered long word, or a word with the end-of-word suffix.
     word: Vec<u8>,
-    normalized: Normalized,
-    /// Byte ranges of the words a pre-tokenizer chain found.
-    chain_words: Vec<(usize, usize)>,
+    /// The splitter's normalized text and words.
+    split: SplitBuffers,
     /// Words found ahead of emitting them.
     spans: Vec<Span>,
 }

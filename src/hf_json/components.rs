@@ -6,13 +6,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
 use super::fields::{bad, component, fields, flag, text_field, unsupported};
-use crate::encode::Chain;
 use crate::error::Result;
-use crate::normalizer::NormalizerConfig;
-use crate::normalizer_chain::NormalizerStep;
+use crate::normalizers::{NormalizerConfig, NormalizerStep};
 use crate::pipeline::{Piece, PostProcessor, SpecialTokens, Template, Tokenizer};
-use crate::pre_tokenizer::PreTokenizer;
-use crate::pre_tokenizer_chain::{PreTokenizerStep, SplitBehavior};
+use crate::pre_tokenizers::{PreTokenizer, PreTokenizerStep, SplitBehavior};
+use crate::splitter::{Chain, Splitter};
 
 /// HF writes every flag; a missing or null one takes BERT's default.
 #[derive(Serialize, Deserialize)]
@@ -223,18 +221,18 @@ fn read_pre_tokenizer(
     }
 }
 
-/// The normalizer and pre-tokenizer: BERT's (or none, or whitespace
-/// splitting) for the fast paths, otherwise a chain for the general layer.
+/// The splitter of the normalizer and pre-tokenizer: BERT's (or none, or
+/// whitespace splitting) for the fast paths, otherwise a chain.
 pub(super) fn read_pipeline(
     normalizer: Option<Value>,
     pre_tokenizer: Option<Value>,
-) -> Result<(Option<NormalizerConfig>, PreTokenizer, Option<Chain>)> {
+) -> Result<Splitter> {
     let (normalizer, pre_tokenizer) = (
         read_normalizer(normalizer)?,
         read_pre_tokenizer(pre_tokenizer)?,
     );
     Ok(match (normalizer, pre_tokenizer) {
-        (NormalizerRead::Bert(n), Ok(p)) => (n, p, None),
+        (NormalizerRead::Bert(n), Ok(p)) => Splitter::new(n, p),
         (n, p) => {
             let normalizers = match n {
                 NormalizerRead::Bert(n) => n.into_iter().map(NormalizerStep::Bert).collect(),
@@ -249,7 +247,7 @@ pub(super) fn read_pipeline(
                 normalizers,
                 pre_tokenizers,
             };
-            (None, PreTokenizer::Bert, Some(chain))
+            Splitter::from_chain(chain)
         }
     })
 }
@@ -323,14 +321,14 @@ fn template(t: TemplateJson) -> Result<Template> {
 }
 
 pub(super) fn normalizer_json(tok: &Tokenizer) -> Option<Value> {
-    match &tok.encoder.chain {
+    match tok.splitter().chain() {
         Some(chain) => normalizers_json(&chain.normalizers),
         None => tok.normalizer().map(bert_normalizer_json),
     }
 }
 
 pub(super) fn pre_tokenizer_json(tok: &Tokenizer) -> Value {
-    match &tok.encoder.chain {
+    match tok.splitter().chain() {
         Some(chain) => pre_tokenizers_json(&chain.pre_tokenizers),
         None => match tok.pre_tokenizer() {
             PreTokenizer::Bert => json!({"type": "BertPreTokenizer"}),

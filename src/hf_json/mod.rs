@@ -235,7 +235,7 @@ pub fn tokenizer_from_json(text: &str) -> Result<Tokenizer> {
     }
     let file: FileIn = serde_json::from_value(root).map_err(|e| bad(e.to_string()))?;
     let (vocab, model_config) = read_model(file.model)?;
-    let (normalizer, pre_tokenizer, chain) = read_pipeline(file.normalizer, file.pre_tokenizer)?;
+    let splitter = read_pipeline(file.normalizer, file.pre_tokenizer)?;
     let post_processor = read_post_processor(file.post_processor)?;
     let decoder = read_decoder(file.decoder)?;
     let added = part::<Vec<AddedTokenJson>>(file.added_tokens, "added_tokens")?
@@ -243,12 +243,10 @@ pub fn tokenizer_from_json(text: &str) -> Result<Tokenizer> {
         .into_iter()
         .map(read_added_token)
         .collect::<Result<_>>()?;
-    let mut tok = Tokenizer::with_chain(
+    let mut tok = Tokenizer::with_splitter(
         vocab,
         model_config,
-        normalizer,
-        pre_tokenizer,
-        chain,
+        splitter,
         added,
         post_processor,
         decoder,

@@ -104,7 +104,7 @@ pub fn missing_pad_token(pad_token: &str) -> Error {
 mod tests {
     use super::*;
     use crate::model::{Vocab, WordPieceConfig};
-    use crate::pre_tokenizer::PreTokenizer;
+    use crate::pre_tokenizers::PreTokenizer;
 
     fn tokenizer(tokens: &[&str]) -> Tokenizer {
         let vocab = Vocab::new(tokens.iter().map(|t| t.to_string()).collect()).unwrap();

@@ -25,17 +25,19 @@ pub use settings::SettingsUpdate;
 pub use truncation::{Truncation, TruncationStrategy};
 
 use crate::decoder::Decoder;
-use crate::encode::{check_length, Chain, Encoder, FastPaths, Output};
+use crate::encode::{check_length, Encoder, FastPaths, Output};
 use crate::error::{Error, Result};
 use crate::memory;
 use crate::model::{Vocab, WordPiece, WordPieceConfig};
-use crate::normalizer::NormalizerConfig;
-use crate::pre_tokenizer::PreTokenizer;
+use crate::normalizers::NormalizerConfig;
+use crate::pre_tokenizers::PreTokenizer;
+use crate::splitter::Splitter;
 
 #[derive(Clone, Debug)]
 pub struct Tokenizer {
     pub vocab: Vocab,
-    /// Added tokens, normalizer, pre-tokenizer and model: one sequence to ids.
+    /// Added tokens, splitter (normalizer, pre-tokenizer) and model: one
+    /// sequence to ids.
     pub encoder: Encoder,
     pub post_processor: Option<PostProcessor>,
     pub decoder: Decoder,
@@ -54,27 +56,22 @@ impl Tokenizer {
         post_processor: Option<PostProcessor>,
         decoder: Decoder,
     ) -> Result<Self> {
-        Self::with_chain(
+        Self::with_splitter(
             vocab,
             model_config,
-            normalizer,
-            pre_tokenizer,
-            None,
+            Splitter::new(normalizer, pre_tokenizer),
             added_tokens,
             post_processor,
             decoder,
         )
     }
 
-    /// [`Tokenizer::new`] with normalizers and pre-tokenizers other than
-    /// BERT's (`chain`), which then replace `normalizer` and `pre_tokenizer`.
-    #[allow(clippy::too_many_arguments)]
-    pub fn with_chain(
+    /// [`Tokenizer::new`] with any splitter (a chain of normalizers and
+    /// pre-tokenizers other than BERT's, from a tokenizer.json, included).
+    pub fn with_splitter(
         vocab: Vocab,
         model_config: WordPieceConfig,
-        normalizer: Option<NormalizerConfig>,
-        pre_tokenizer: PreTokenizer,
-        chain: Option<Chain>,
+        splitter: Splitter,
         added_tokens: Vec<AddedToken>,
         post_processor: Option<PostProcessor>,
         decoder: Decoder,
@@ -97,15 +94,7 @@ impl Tokenizer {
             }
         }
         let model = WordPiece::new(&vocab, model_config, unk_id)?;
-        let encoder = Encoder::new(
-            &vocab,
-            model,
-            normalizer,
-            pre_tokenizer,
-            added,
-            FastPaths::ALL,
-            chain,
-        );
+        let encoder = Encoder::new(&vocab, model, splitter, added, FastPaths::ALL);
         Ok(Self {
             vocab,
             encoder,
@@ -163,7 +152,8 @@ impl Tokenizer {
     }
 
     /// The same vocab, added tokens and post-processing with other model,
-    /// normalizer and pre-tokenizer settings (the decoder follows the prefix).
+    /// normalizer and pre-tokenizer settings (the decoder follows the prefix;
+    /// a chain of other normalizers and pre-tokenizers stays as it is).
     pub fn with_settings(
         &self,
         model_config: WordPieceConfig,
@@ -175,12 +165,10 @@ impl Tokenizer {
             cleanup: self.decoder.cleanup,
             suffix: model_config.end_of_word_suffix.clone(),
         };
-        let mut tok = Self::with_chain(
+        let mut tok = Self::with_splitter(
             self.vocab.clone(),
             model_config,
-            normalizer,
-            pre_tokenizer,
-            self.encoder.chain.clone(),
+            self.splitter().with_settings(normalizer, pre_tokenizer),
             self.encoder.added.tokens().to_vec(),
             self.post_processor.clone(),
             decoder,
@@ -230,12 +218,10 @@ impl Tokenizer {
             Some(p) => Some(id_of(&p.pad_token)?),
             None => None,
         };
-        let mut tok = Self::with_chain(
+        let mut tok = Self::with_splitter(
             vocab,
             self.model().config.clone(),
-            self.normalizer().cloned(),
-            self.pre_tokenizer(),
-            self.encoder.chain.clone(),
+            self.splitter().clone(),
             added,
             post_processor,
             self.decoder.clone(),
@@ -256,11 +242,9 @@ impl Tokenizer {
             self.encoder = Encoder::new(
                 &self.vocab,
                 e.model.clone(),
-                e.normalizer.clone(),
-                e.pre_tokenizer,
+                e.splitter.clone(),
                 e.added.clone(),
                 paths,
-                e.chain.clone(),
             );
         }
     }
@@ -273,12 +257,18 @@ impl Tokenizer {
         &self.encoder.model
     }
 
+    /// How text becomes words (normalization, pre-tokenization).
+    pub fn splitter(&self) -> &Splitter {
+        &self.encoder.splitter
+    }
+
+    /// BERT's normalizer, if the splitter normalizes with it alone.
     pub fn normalizer(&self) -> Option<&NormalizerConfig> {
-        self.encoder.normalizer.as_ref()
+        self.splitter().normalizer()
     }
 
     pub fn pre_tokenizer(&self) -> PreTokenizer {
-        self.encoder.pre_tokenizer
+        self.splitter().pre_tokenizer()
     }
 
     pub fn added_tokens(&self) -> &[AddedToken] {

@@ -5,7 +5,7 @@
 use super::Tokenizer;
 use crate::error::{Error, Result};
 use crate::model::UnknownPolicy;
-use crate::pre_tokenizer::PreTokenizer;
+use crate::pre_tokenizers::PreTokenizer;
 
 #[derive(Clone, Debug, Default)]
 pub struct SettingsUpdate {
@@ -34,7 +34,7 @@ impl Tokenizer {
     /// A copy with the settings `update` names changed. A normalizer setting
     /// on a tokenizer without normalizer starts from BERT's defaults.
     pub fn updated(&self, update: &SettingsUpdate) -> Result<Self> {
-        if self.encoder.chain.is_some()
+        if self.splitter().chain().is_some()
             && (update.touches_normalizer() || update.pre_tokenizer.is_some())
         {
             return Err(Error::Unsupported(

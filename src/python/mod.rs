@@ -18,7 +18,7 @@ use pyo3::types::PyTuple;
 
 use crate::model::UnknownPolicy;
 use crate::pipeline::{PadDirection, TruncationDirection, TruncationStrategy, BERT_SPECIAL_TOKENS};
-use crate::pre_tokenizer::PreTokenizer;
+use crate::pre_tokenizers::PreTokenizer;
 use crate::train::Score;
 
 use encoding::PyEncoding;

@@ -23,7 +23,7 @@ use crate::error::Error;
 use crate::hf_json;
 use crate::io;
 use crate::model::{Vocab, WordPieceConfig};
-use crate::normalizer::NormalizerConfig;
+use crate::normalizers::NormalizerConfig;
 use crate::pipeline::call_settings::missing_pad_token;
 use crate::pipeline::{
     pad_batch, BatchEncodings, CallSettings, EncodingRows, PadLength, PadRequest, Padding,
@@ -341,7 +341,7 @@ impl PyTokenizer {
         d.set_item("end_of_word_suffix", &m.end_of_word_suffix)?;
         // A tokenizer.json's other normalizers and pre-tokenizers have no
         // option names: the settings say so instead of naming BERT's.
-        let custom = t.encoder.chain.is_some();
+        let custom = t.splitter().chain().is_some();
         d.set_item("pipeline", if custom { "custom" } else { "bert" })?;
         let pre_tokenizer = (!custom).then(|| t.pre_tokenizer().name());
         d.set_item("pre_tokenizer", pre_tokenizer)?;

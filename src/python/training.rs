@@ -11,17 +11,18 @@ use super::errors::{guard, interruptible, SIGNAL_POLL};
 use super::text::{text_bytes, TextList};
 use super::tokenizer::PyTokenizer;
 use crate::error::Error;
-use crate::normalizer::NormalizerConfig;
+use crate::normalizers::NormalizerConfig;
 use crate::parallel;
 use crate::quality;
-use crate::train::counts::{WordCounts, WordSplitter};
+use crate::splitter::Splitter;
+use crate::train::counts::WordCounts;
 use crate::train::counts_file::{self, CountingOptions};
 use crate::train::{self, TrainerConfig};
 
 /// Counts words of a corpus with the encoder's normalizer and pre-tokenizer.
 #[pyclass(module = "wpiece._core", name = "WordCounter")]
 pub struct PyWordCounter {
-    splitter: WordSplitter,
+    splitter: Splitter,
     counts: WordCounts,
     num_threads: Option<usize>,
 }
@@ -119,16 +120,15 @@ impl PyWordCounter {
     ) -> PyResult<Self> {
         parallel::check_threads(num_threads)?;
         Ok(Self {
-            splitter: WordSplitter {
-                normalizer: normalize.then_some(NormalizerConfig {
+            splitter: Splitter::new(
+                normalize.then_some(NormalizerConfig {
                     clean_text,
                     handle_chinese_chars,
                     strip_accents,
                     lowercase,
                 }),
-                pre_tokenizer: pre_tokenizer.parse()?,
-                chain: None,
-            },
+                pre_tokenizer.parse()?,
+            ),
             counts: WordCounts::default(),
             num_threads,
         })
@@ -141,11 +141,7 @@ impl PyWordCounter {
         parallel::check_threads(num_threads)?;
         let t = tokenizer.tokenizer();
         Ok(Self {
-            splitter: WordSplitter {
-                normalizer: t.normalizer().cloned(),
-                pre_tokenizer: t.pre_tokenizer(),
-                chain: t.encoder.chain.clone(),
-            },
+            splitter: t.splitter().clone(),
             counts: WordCounts::default(),
             num_threads,
         })

@@ -13,14 +13,9 @@ use rayon::prelude::*;
 use rustc_hash::FxBuildHasher;
 
 use super::short_words::{IndexedCounts, ShortWords};
-use crate::ascii_words::AsciiClasses;
 use crate::cancel::Cancel;
-use crate::encode::Chain;
 use crate::error::{Error, Result};
-use crate::normalizer::{Normalized, NormalizerConfig};
-use crate::normalizer_chain::normalize_chain;
-use crate::pre_tokenizer::PreTokenizer;
-use crate::pre_tokenizer_chain::split_chain;
+use crate::splitter::{SplitBuffers, Splitter};
 
 /// Word types in first-appearance order with their counts (each word stored once).
 #[derive(Clone, Debug, Default)]
@@ -219,91 +214,27 @@ impl IndexedCounts for WordCounts {
 }
 
 /// What one counting thread keeps from document to document.
+#[derive(Default)]
 struct CountScratch {
-    ascii: AsciiClasses,
     short: ShortWords,
-    /// The normalized bytes of the word being counted.
-    word: Vec<u8>,
-    /// A chain's normalized text and words.
-    normalized: Normalized,
-    words: Vec<(usize, usize)>,
+    split: SplitBuffers,
 }
 
-/// How text becomes words for counting: the encoder's own normalizer and
-/// pre-tokenizer, or its chain of other ones (a tokenizer.json's).
-#[derive(Clone, Debug, Default)]
-pub struct WordSplitter {
-    pub normalizer: Option<NormalizerConfig>,
-    pub pre_tokenizer: PreTokenizer,
-    pub chain: Option<Chain>,
-}
-
-impl WordSplitter {
-    /// Whether both split every text into the same words (`strip_accents:
-    /// None` is the same as `lowercase`'s value).
-    pub fn splits_as(&self, other: &WordSplitter) -> bool {
-        let effective = |n: &Option<NormalizerConfig>| {
-            n.as_ref().map(|n| {
-                (
-                    n.clean_text,
-                    n.handle_chinese_chars,
-                    n.lowercase,
-                    n.strips_accents(),
-                )
-            })
-        };
-        match (&self.chain, &other.chain) {
-            (None, None) => {
-                self.pre_tokenizer == other.pre_tokenizer
-                    && effective(&self.normalizer) == effective(&other.normalizer)
-            }
-            (a, b) => a == b,
-        }
-    }
-
-    /// Counts the words of `doc`: an ASCII document in one pass over its
-    /// bytes when the table handles all of them, else normalized then split.
+/// Counting words as the encoder finds them: through its [`Splitter`] (these
+/// methods live here, with the counting they serve).
+impl Splitter {
+    /// Counts the words of `doc` (an ASCII document in one pass over its
+    /// bytes when the splitter's table handles all of them).
     fn count_into(&self, doc: &str, out: &mut WordCounts, scratch: &mut CountScratch) {
-        if let Some(chain) = &self.chain {
-            let (normalized, words) = (&mut scratch.normalized, &mut scratch.words);
-            normalize_chain(&chain.normalizers, doc, 0, normalized);
-            split_chain(&chain.pre_tokenizers, &normalized.text, words);
-            for &(start, end) in words.iter() {
-                scratch.short.add(&normalized.text[start..end], out);
-            }
-            return;
-        }
-        let CountScratch {
-            ascii, short, word, ..
-        } = scratch;
-        // Bytes past ASCII are of class `Other`: `words` declines those documents.
-        if ascii.words(doc, word, |w| short.add(w, out)) {
-            return;
-        }
-        self.count_general(doc, out, short);
+        let CountScratch { short, split } = scratch;
+        self.words(doc, split, |w| short.add(w, out));
     }
 
+    /// [`Splitter::count_into`] through the splitter's general path alone.
+    #[cfg(test)]
     fn count_general(&self, doc: &str, out: &mut WordCounts, short: &mut ShortWords) {
-        match &self.normalizer {
-            Some(n) => {
-                let text = n.normalize_text(doc);
-                self.pre_tokenizer
-                    .split(&text, |w| short.add(&text[w.start..w.end], out));
-            }
-            None => self
-                .pre_tokenizer
-                .split(doc, |w| short.add(&doc[w.start..w.end], out)),
-        }
-    }
-
-    fn scratch(&self) -> CountScratch {
-        CountScratch {
-            ascii: AsciiClasses::new(self.normalizer.as_ref(), self.pre_tokenizer),
-            short: ShortWords::default(),
-            word: Vec::new(),
-            normalized: Normalized::default(),
-            words: Vec::new(),
-        }
+        let mut split = SplitBuffers::default();
+        self.words_general(doc, &mut split, |w| short.add(w, out));
     }
 
     /// Counts the words of `docs` in parallel, in first-appearance order;
@@ -318,7 +249,7 @@ impl WordSplitter {
         Ok(out)
     }
 
-    /// [`WordSplitter::count_docs`], adding to `into` (whose words stay first).
+    /// [`Splitter::count_docs`], adding to `into` (whose words stay first).
     pub fn count_docs_into<S: AsRef<str> + Sync>(
         &self,
         docs: &[S],
@@ -328,7 +259,7 @@ impl WordSplitter {
         // One thread counts straight into the result: every part counted
         // apart would hash and store its words once more to be merged.
         if rayon::current_num_threads() == 1 {
-            let mut scratch = self.scratch();
+            let mut scratch = CountScratch::default();
             for d in docs {
                 cancel.check()?;
                 self.count_into(d.as_ref(), into, &mut scratch);
@@ -357,7 +288,7 @@ impl WordSplitter {
             .par_windows(2)
             .map(|b| {
                 let mut local = WordCounts::default();
-                let mut scratch = self.scratch();
+                let mut scratch = CountScratch::default();
                 for d in &docs[b[0]..b[1]] {
                     cancel.check()?;
                     self.count_into(d.as_ref(), &mut local, &mut scratch);
@@ -424,13 +355,15 @@ impl WordSplitter {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::normalizers::NormalizerConfig;
+    use crate::pre_tokenizers::PreTokenizer;
 
     #[test]
     fn keeps_first_appearance_order_for_any_chunking() {
         let docs: Vec<String> = (0..5000)
             .map(|i| format!("w{} common w{}", i % 97, i % 13))
             .collect();
-        let splitter = WordSplitter::default();
+        let splitter = Splitter::default();
         let all = splitter.count_docs(&docs, Cancel::never()).unwrap();
         let one = rayon::ThreadPoolBuilder::new()
             .num_threads(1)
@@ -541,16 +474,13 @@ mod tests {
         let mut fast_taken = 0;
         for normalizer in normalizers {
             for pre_tokenizer in [PreTokenizer::Bert, PreTokenizer::Whitespace] {
-                let splitter = WordSplitter {
-                    normalizer: normalizer.clone(),
-                    pre_tokenizer,
-                    chain: None,
-                };
+                let splitter = Splitter::new(normalizer.clone(), pre_tokenizer);
                 let (mut fast, mut general) = (WordCounts::default(), WordCounts::default());
-                let mut scratch = splitter.scratch();
+                let mut scratch = CountScratch::default();
+                let ascii = splitter.ascii_classes().unwrap();
                 let mut short = ShortWords::default();
                 for d in &docs {
-                    fast_taken += scratch.ascii.words(d, &mut Vec::new(), |_| ()) as usize;
+                    fast_taken += ascii.words(d, &mut Vec::new(), |_| ()) as usize;
                     splitter.count_into(d, &mut fast, &mut scratch);
                     splitter.count_general(d, &mut general, &mut short);
                 }

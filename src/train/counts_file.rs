@@ -14,11 +14,12 @@ use flate2::write::GzEncoder;
 use flate2::Compression;
 use serde::{Deserialize, Serialize};
 
-use super::counts::{WordCounts, WordSplitter};
+use super::counts::WordCounts;
 use crate::cancel::Cancel;
 use crate::error::{Error, Result};
 use crate::memory::check_fits;
-use crate::normalizer::NormalizerConfig;
+use crate::normalizers::NormalizerConfig;
+use crate::splitter::Splitter;
 
 pub const MAGIC: &[u8; 8] = b"wpcounts";
 pub const VERSION: u32 = 1;
@@ -37,34 +38,31 @@ pub struct CountingOptions {
     pub pre_tokenizer: String,
 }
 
-impl From<&WordSplitter> for CountingOptions {
-    fn from(s: &WordSplitter) -> Self {
-        let n = s.normalizer.clone().unwrap_or_default();
+impl From<&Splitter> for CountingOptions {
+    fn from(s: &Splitter) -> Self {
+        let n = s.normalizer().cloned().unwrap_or_default();
         Self {
-            normalize: s.normalizer.is_some(),
+            normalize: s.normalizer().is_some(),
             lowercase: n.lowercase,
             strip_accents: n.strip_accents,
             clean_text: n.clean_text,
             handle_chinese_chars: n.handle_chinese_chars,
-            pre_tokenizer: s.pre_tokenizer.name().to_owned(),
+            pre_tokenizer: s.pre_tokenizer().name().to_owned(),
         }
     }
 }
 
-impl TryFrom<&CountingOptions> for WordSplitter {
+impl TryFrom<&CountingOptions> for Splitter {
     type Error = Error;
 
     fn try_from(o: &CountingOptions) -> Result<Self> {
-        Ok(WordSplitter {
-            normalizer: o.normalize.then_some(NormalizerConfig {
-                clean_text: o.clean_text,
-                handle_chinese_chars: o.handle_chinese_chars,
-                strip_accents: o.strip_accents,
-                lowercase: o.lowercase,
-            }),
-            pre_tokenizer: o.pre_tokenizer.parse()?,
-            chain: None,
-        })
+        let normalizer = o.normalize.then_some(NormalizerConfig {
+            clean_text: o.clean_text,
+            handle_chinese_chars: o.handle_chinese_chars,
+            strip_accents: o.strip_accents,
+            lowercase: o.lowercase,
+        });
+        Ok(Splitter::new(normalizer, o.pre_tokenizer.parse()?))
     }
 }
 
@@ -77,9 +75,9 @@ fn write_varint(out: &mut Vec<u8>, mut v: u64) {
 }
 
 /// The file's bytes for `counts`, counted as `splitter` says.
-pub fn to_bytes(counts: &WordCounts, splitter: &WordSplitter, cancel: &Cancel) -> Result<Vec<u8>> {
+pub fn to_bytes(counts: &WordCounts, splitter: &Splitter, cancel: &Cancel) -> Result<Vec<u8>> {
     let io = |e: std::io::Error| Error::Io(format!("writing word counts: {e}"));
-    if splitter.chain.is_some() {
+    if splitter.chain().is_some() {
         return Err(Error::Unsupported(
             "saving counts made through a tokenizer.json's normalizers and pre-tokenizers \
              (only BERT's options can be written in a counts file)"
@@ -204,7 +202,7 @@ impl<R: BufRead> Body<'_, R> {
 
 /// Reads what [`to_bytes`] wrote; any other input is a `Error::Value`
 /// saying what is wrong, `name` naming the source.
-pub fn from_bytes(data: &[u8], name: &str, cancel: &Cancel) -> Result<(WordSplitter, WordCounts)> {
+pub fn from_bytes(data: &[u8], name: &str, cancel: &Cancel) -> Result<(Splitter, WordCounts)> {
     let bad = |what: &str| Error::Value(format!("{name}: not a valid word counts file ({what})"));
     if data.len() < 12 || &data[..8] != MAGIC {
         return Err(bad("no wpcounts header"));
@@ -228,7 +226,7 @@ pub fn from_bytes(data: &[u8], name: &str, cancel: &Cancel) -> Result<(WordSplit
     }
     let options: CountingOptions = serde_json::from_slice(body.take(options_len)?)
         .map_err(|e| bad(&format!("options: {e}")))?;
-    let splitter = WordSplitter::try_from(&options)?;
+    let splitter = Splitter::try_from(&options)?;
     let words = body.varint()?;
     let mut counts = WordCounts::default();
     for i in 0..words {
@@ -267,9 +265,9 @@ const ENTRY_BYTES: u64 = 48;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pre_tokenizer::PreTokenizer;
+    use crate::pre_tokenizers::PreTokenizer;
 
-    fn sample() -> (WordSplitter, WordCounts) {
+    fn sample() -> (Splitter, WordCounts) {
         let mut c = WordCounts::default();
         for (w, n) in [
             ("the", 5u64),
@@ -280,15 +278,12 @@ mod tests {
         ] {
             c.add(w, n);
         }
-        let s = WordSplitter {
-            normalizer: Some(NormalizerConfig {
-                lowercase: false,
-                strip_accents: Some(true),
-                ..Default::default()
-            }),
-            pre_tokenizer: PreTokenizer::Whitespace,
-            chain: None,
-        };
+        let normalizer = Some(NormalizerConfig {
+            lowercase: false,
+            strip_accents: Some(true),
+            ..Default::default()
+        });
+        let s = Splitter::new(normalizer, PreTokenizer::Whitespace);
         (s, c)
     }
 
@@ -339,7 +334,7 @@ mod tests {
             gz.write_all(&raw).unwrap();
             gz.finish().unwrap()
         };
-        let options = serde_json::to_vec(&CountingOptions::from(&WordSplitter::default())).unwrap();
+        let options = serde_json::to_vec(&CountingOptions::from(&Splitter::default())).unwrap();
         let head = |raw: &mut Vec<u8>, words: u64| {
             write_varint(raw, options.len() as u64);
             raw.extend_from_slice(&options);
@@ -419,7 +414,7 @@ mod tests {
         }
         let mut future = to_bytes(
             &WordCounts::default(),
-            &WordSplitter::default(),
+            &Splitter::default(),
             Cancel::never(),
         )
         .unwrap();

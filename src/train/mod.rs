@@ -1249,9 +1249,9 @@ pub fn train<W: AsRef<str>>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::normalizer::NormalizerConfig;
-    use crate::pre_tokenizer::PreTokenizer;
-    use counts::WordSplitter;
+    use crate::normalizers::NormalizerConfig;
+    use crate::pre_tokenizers::PreTokenizer;
+    use crate::splitter::Splitter;
 
     fn seed_corpus() -> counts::WordCounts {
         let corpus = [
@@ -1260,14 +1260,11 @@ mod tests {
             "This section shows several tokenizer algorithms.",
             "Hopefully, you will be able to understand how they are trained and generate tokens.",
         ];
-        let splitter = WordSplitter {
-            normalizer: Some(NormalizerConfig {
-                lowercase: false,
-                ..Default::default()
-            }),
-            pre_tokenizer: PreTokenizer::Bert,
-            chain: None,
-        };
+        let normalizer = Some(NormalizerConfig {
+            lowercase: false,
+            ..Default::default()
+        });
+        let splitter = Splitter::new(normalizer, PreTokenizer::Bert);
         splitter
             .count_docs(&corpus, crate::cancel::Cancel::never())
             .unwrap()

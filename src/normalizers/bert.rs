@@ -5,8 +5,10 @@
 
 use unicode_categories::UnicodeCategories;
 
-use crate::unicode::{self, is_bert_control, is_bert_whitespace, is_chinese_char};
 use unicode_normalization::char::{canonical_combining_class, decompose_canonical};
+
+use super::Normalized;
+use crate::unicode::{self, is_bert_control, is_bert_whitespace, is_chinese_char};
 
 /// Options of the BERT normalizer; `strip_accents: None` follows `lowercase`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -31,21 +33,6 @@ impl Default for NormalizerConfig {
 impl NormalizerConfig {
     pub fn strips_accents(&self) -> bool {
         self.strip_accents.unwrap_or(self.lowercase)
-    }
-}
-
-/// Normalized text: `text` plus, for every char of it, the index of the source
-/// char in the original input (`source[k]` belongs to the k-th char of `text`).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Normalized {
-    pub text: String,
-    pub source: Vec<u32>,
-}
-
-impl Normalized {
-    fn push(&mut self, c: char, src: u32) {
-        self.text.push(c);
-        self.source.push(src);
     }
 }
 

@@ -2,47 +2,18 @@
 //! chained as its `Sequence` chains them: each step splits every word the
 //! previous one left, and empty words are dropped.
 //!
-//! A step finds matches (runs of text flagged as delimiter or not) and a
-//! [`SplitBehavior`] says what becomes of the delimiters, as in HF's
-//! `NormalizedString::split`.
+//! A step finds matches (runs of text flagged as delimiter or not, `runs.rs`)
+//! and a [`SplitBehavior`] says what becomes of the delimiters. `Whitespace`
+//! and `Split` find theirs in `whitespace.rs` and `split.rs`; the others
+//! (BERT's, `WhitespaceSplit`, `Punctuation`, `Digits`,
+//! `CharDelimiterSplit`) delimit single chars of one class, below.
 
 use unicode_categories::UnicodeCategories;
 
+use super::runs::{apply, char_runs, split_by, Run, SplitBehavior};
+use super::split::literal_runs;
+use super::whitespace::whitespace_runs;
 use crate::unicode::is_bert_punctuation;
-use crate::word_chars::{class, CharClass};
-
-/// What a split does with the delimiters it finds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SplitBehavior {
-    Removed,
-    Isolated,
-    MergedWithPrevious,
-    MergedWithNext,
-    Contiguous,
-}
-
-impl SplitBehavior {
-    pub fn from_name(name: &str) -> Option<Self> {
-        Some(match name {
-            "Removed" | "removed" => Self::Removed,
-            "Isolated" | "isolated" => Self::Isolated,
-            "MergedWithPrevious" | "merged_with_previous" => Self::MergedWithPrevious,
-            "MergedWithNext" | "merged_with_next" => Self::MergedWithNext,
-            "Contiguous" | "contiguous" => Self::Contiguous,
-            _ => return None,
-        })
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Removed => "Removed",
-            Self::Isolated => "Isolated",
-            Self::MergedWithPrevious => "MergedWithPrevious",
-            Self::MergedWithNext => "MergedWithNext",
-            Self::Contiguous => "Contiguous",
-        }
-    }
-}
 
 /// One pre-tokenizer of a chain, as tokenizer.json names it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -65,9 +36,6 @@ pub enum PreTokenizerStep {
     },
     CharDelimiterSplit(char),
 }
-
-/// A run of text: its byte range and whether it is a delimiter.
-type Run = (usize, usize, bool);
 
 /// Splits `text` through `steps`; `words` receives byte ranges, in order.
 pub fn split_chain(steps: &[PreTokenizerStep], text: &str, words: &mut Vec<(usize, usize)>) {
@@ -158,130 +126,6 @@ impl PreTokenizerStep {
             }
         }
     }
-}
-
-fn split_by(
-    piece: &str,
-    pred: impl Fn(char) -> bool,
-    behavior: SplitBehavior,
-    runs: &mut Vec<Run>,
-    out: &mut Vec<(usize, usize)>,
-) {
-    char_runs(piece, pred, runs);
-    apply(runs, behavior, 0, out);
-}
-
-/// Each char matching `pred` is a delimiter run of its own; the text
-/// between is one run.
-fn char_runs(text: &str, pred: impl Fn(char) -> bool, runs: &mut Vec<Run>) {
-    runs.clear();
-    if text.is_empty() {
-        runs.push((0, 0, false));
-        return;
-    }
-    let mut last = 0;
-    for (b, c) in text.char_indices() {
-        if pred(c) {
-            if last < b {
-                runs.push((last, b, false));
-            }
-            runs.push((b, b + c.len_utf8(), true));
-            last = b + c.len_utf8();
-        }
-    }
-    if last < text.len() {
-        runs.push((last, text.len(), false));
-    }
-}
-
-/// Non-overlapping occurrences of `pattern`, left to right.
-fn literal_runs(text: &str, pattern: &str, runs: &mut Vec<Run>) {
-    runs.clear();
-    if text.is_empty() {
-        runs.push((0, 0, false));
-        return;
-    }
-    let mut last = 0;
-    for (at, m) in text.match_indices(pattern) {
-        if last != at {
-            runs.push((last, at, false));
-        }
-        runs.push((at, at + m.len(), true));
-        last = at + m.len();
-    }
-    if last != text.len() {
-        runs.push((last, text.len(), false));
-    }
-}
-
-/// Matches of `\w+|[^\w\s]+` (flagged true) and the gaps between them.
-fn whitespace_runs(text: &str, runs: &mut Vec<Run>) {
-    runs.clear();
-    if text.is_empty() {
-        runs.push((0, 0, false));
-        return;
-    }
-    let mut current: Option<(usize, CharClass)> = None;
-    for (b, c) in text.char_indices() {
-        let k = class(c);
-        match current {
-            Some((_, prev)) if prev == k => {}
-            Some((start, prev)) => {
-                runs.push((start, b, prev != CharClass::Space));
-                current = Some((b, k));
-            }
-            None => current = Some((b, k)),
-        }
-    }
-    if let Some((start, prev)) = current {
-        runs.push((start, text.len(), prev != CharClass::Space));
-    }
-}
-
-/// Turns runs into words by `behavior` (HF `NormalizedString::split`);
-/// empty words are dropped.
-fn apply(runs: &[Run], behavior: SplitBehavior, base: usize, out: &mut Vec<(usize, usize)>) {
-    let mut kept: Vec<(usize, usize, bool)> = Vec::with_capacity(runs.len());
-    match behavior {
-        SplitBehavior::Isolated => kept.extend(runs.iter().map(|&(s, e, _)| (s, e, false))),
-        SplitBehavior::Removed => kept.extend_from_slice(runs),
-        SplitBehavior::Contiguous => {
-            let mut previous = false;
-            for &(s, e, m) in runs {
-                match kept.last_mut() {
-                    Some(last) if m == previous => last.1 = e,
-                    _ => kept.push((s, e, false)),
-                }
-                previous = m;
-            }
-        }
-        SplitBehavior::MergedWithPrevious => {
-            let mut previous = false;
-            for &(s, e, m) in runs {
-                match kept.last_mut() {
-                    Some(last) if m && !previous => last.1 = e,
-                    _ => kept.push((s, e, false)),
-                }
-                previous = m;
-            }
-        }
-        SplitBehavior::MergedWithNext => {
-            let mut previous = false;
-            for &(s, e, m) in runs.iter().rev() {
-                match kept.last_mut() {
-                    Some(last) if m && !previous => last.0 = s,
-                    _ => kept.push((s, e, false)),
-                }
-                previous = m;
-            }
-            kept.reverse();
-        }
-    }
-    out.extend(
-        kept.into_iter()
-            .filter(|&(s, e, removed)| !removed && s < e)
-            .map(|(s, e, _)| (base + s, base + e)),
-    );
 }
 
 #[cfg(test)]

@@ -1,10 +1,12 @@
-//! What normalization then pre-tokenization make of each ASCII byte: the
-//! table behind the one-pass ASCII paths of encoding and of word counting
-//! (a byte's class and the byte it becomes, looked up instead of running
-//! the Unicode normalizer and splitter).
+//! The BERT path's fast path: what normalization then pre-tokenization make
+//! of each ASCII byte, the table behind the one-pass ASCII paths of encoding
+//! and of word counting (a byte's class and the byte it becomes, looked up
+//! instead of running the Unicode normalizer and pre-tokenizer). It declines
+//! a text holding a byte it does not handle, or finds the words the general
+//! path finds (checked in `train/counts.rs` and `tests/fast_paths.rs`).
 
-use crate::normalizer::NormalizerConfig;
-use crate::pre_tokenizer::PreTokenizer;
+use crate::normalizers::NormalizerConfig;
+use crate::pre_tokenizers::PreTokenizer;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AsciiClass {
@@ -23,6 +25,12 @@ pub struct AsciiClasses {
 }
 
 impl AsciiClasses {
+    /// The table of a splitter without this fast path: every byte declines.
+    pub const DECLINE_ALL: Self = Self {
+        class: [AsciiClass::Other; 256],
+        normalized: [0; 256],
+    };
+
     pub fn new(normalizer: Option<&NormalizerConfig>, pre_tokenizer: PreTokenizer) -> Self {
         let mut class = [AsciiClass::Other; 256];
         let mut normalized = [0u8; 256];

@@ -1,4 +1,6 @@
-//! Pre-tokenization: splitting normalized text into words.
+//! HF's `BertPreTokenizer` and `WhitespaceSplit` as one setting: the two
+//! pre-tokenizers the fast paths serve (a word's first char is reported, so
+//! offsets need no counting).
 
 use std::str::FromStr;
 

@@ -1,0 +1,59 @@
+//! The chain path: a tokenizer.json's normalizers and pre-tokenizers other
+//! than BERT's alone, chained as HF's `Sequence` chains them. It has no fast
+//! path: the encoder's fast paths stand aside for it.
+
+use super::SplitBuffers;
+use crate::normalizers::{normalize_chain, Normalized, NormalizerStep};
+use crate::pre_tokenizers::{split_chain, PreTokenizerStep, WordSpan};
+
+/// Normalizers and pre-tokenizers other than BERT's (from a tokenizer.json).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Chain {
+    pub normalizers: Vec<NormalizerStep>,
+    pub pre_tokenizers: Vec<PreTokenizerStep>,
+}
+
+impl Chain {
+    /// See [`super::Splitter::split`].
+    pub(super) fn split(
+        &self,
+        text: &str,
+        first_char: u32,
+        buffers: &mut SplitBuffers,
+        mut word: impl FnMut(&Normalized, WordSpan),
+    ) {
+        let SplitBuffers {
+            normalized, words, ..
+        } = buffers;
+        normalize_chain(&self.normalizers, text, first_char, normalized);
+        split_chain(&self.pre_tokenizers, &normalized.text, words);
+        let bytes = normalized.text.as_bytes();
+        // Char index of each word's first byte, counted on from the last word.
+        let (mut byte, mut chars) = (0usize, 0usize);
+        for &(start, end) in words.iter() {
+            chars += bytes[byte..start]
+                .iter()
+                .filter(|&&b| (b & 0xC0) != 0x80)
+                .count();
+            byte = start;
+            let span = WordSpan {
+                start,
+                end,
+                first_char: chars as u32,
+            };
+            word(normalized, span);
+        }
+    }
+
+    /// See [`super::Splitter::words_general`].
+    pub(super) fn words(&self, text: &str, buffers: &mut SplitBuffers, mut word: impl FnMut(&str)) {
+        let SplitBuffers {
+            normalized, words, ..
+        } = buffers;
+        normalize_chain(&self.normalizers, text, 0, normalized);
+        split_chain(&self.pre_tokenizers, &normalized.text, words);
+        for &(start, end) in words.iter() {
+            word(&normalized.text[start..end]);
+        }
+    }
+}
