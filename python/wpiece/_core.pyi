@@ -6,7 +6,7 @@ from typing import Any, Callable, Literal, Optional, Union, final
 import numpy as np
 import numpy.typing as npt
 
-from ._rows import PaddingSpec, StatsRow, TrainRow, TruncationSpec
+from ._rows import BertOptions, PaddingSpec, StatsRow, TrainRow, TruncationSpec
 
 __all__ = [
     "BERT_SPECIAL_TOKENS",
@@ -136,7 +136,9 @@ class WordCounter:
         end_of_word_suffix: str = ...,
         score: str = ...,
         progress: Optional[Callable[[int, int], object]] = None,
-    ) -> TrainRow: ...
+        tokenizer: Optional[BertOptions] = None,
+        through: Optional[Tokenizer] = None,
+    ) -> tuple[Tokenizer, TrainRow]: ...
 
 @final
 class Tokenizer:

@@ -27,6 +27,23 @@ class PaddingSpec(TypedDict):
     direction: str
 
 
+class BertOptions(TypedDict):
+    """The settings of a BERT-like tokenizer that training builds."""
+
+    unk_token: str
+    continuing_subword_prefix: str
+    max_input_chars_per_word: int
+    unknown: str
+    normalize: bool
+    lowercase: bool
+    strip_accents: Optional[bool]
+    clean_text: bool
+    handle_chinese_chars: bool
+    pre_tokenizer: str
+    special_tokens: list[str]
+    end_of_word_suffix: str
+
+
 class StatsRow(TypedDict):
     """Counts behind :class:`wpiece.TextStats`."""
 
@@ -48,14 +65,14 @@ class MergeRow(TypedDict):
     right_frequency: int
     tokens_after: int
     added: bool
+    score: float
     gain: float
 
 
 class TrainRow(TypedDict):
-    """A training run's result."""
+    """A training run's result (beside the tokenizer it trained)."""
 
-    vocab: list[str]
     merges: list[MergeRow]
-    alphabet_size: int
+    base_vocab_size: int
     initial_tokens: int
     total_words: int

@@ -23,14 +23,8 @@ from typing import IO, TYPE_CHECKING, Any, Optional, TextIO, Union
 
 from . import Tokenizer, sample_text_path, sample_vocab_path
 from .documents import FieldRequiredError, is_jsonl, read_documents, resolve_files
-from .training import (
-    PRE_TOKENIZERS,
-    SCORES,
-    UNKNOWN_MODES,
-    TrainingOptions,
-    train,
-    train_from_iterator,
-)
+from .training import train, train_from_iterator
+from .training_options import PRE_TOKENIZERS, SCORES, UNKNOWN_MODES, TrainingOptions
 
 if TYPE_CHECKING:
     import numpy as np

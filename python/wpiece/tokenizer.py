@@ -33,6 +33,7 @@ from ._args import (
 from ._core import Encoding
 from .documents import Files, PathLike
 from .quality import TextStats
+from .trainer import train_through
 
 if TYPE_CHECKING:
     import numpy as np
@@ -230,9 +231,10 @@ class Tokenizer:
         >>> tok.tokenize("Café, cafe!")  # accents stripped, case kept, as the pipeline says
         ['Cafe', ',', 'cafe', '!']
         """
-        from .training import train_new_from_iterator
-
-        return train_new_from_iterator(self, texts, vocab_size, num_threads=num_threads, **options)
+        core, record = train_through(self._core, texts, vocab_size, num_threads, options)
+        new = type(self)._from_core(core)
+        new.training_record = record
+        return new
 
     # ----- persistence -------------------------------------------------
 

@@ -1,5 +1,6 @@
 //! Errors across the boundary: each core `Error` kind becomes its Python
-//! exception, a panic becomes `RuntimeError`, and long calls stop on Ctrl-C.
+//! exception, and a panic becomes `RuntimeError` (long calls stop on
+//! Ctrl-C in `run.rs`).
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -10,7 +11,6 @@ use pyo3::exceptions::{
 };
 use pyo3::prelude::*;
 
-use crate::cancel::Cancel;
 use crate::error::Error;
 
 create_exception!(
@@ -50,54 +50,5 @@ pub(crate) fn guard<T>(f: impl FnOnce() -> Result<T, Error>) -> PyResult<T> {
                 "wpiece internal error: {msg}"
             )))
         }
-    }
-}
-
-/// Inputs smaller than this finish in milliseconds: they run inline, without
-/// a watcher for Ctrl-C (which costs a thread start).
-const INTERRUPTIBLE_BYTES: usize = 256 << 10;
-
-/// How often a long call looks for Ctrl-C.
-pub(crate) const SIGNAL_POLL: std::time::Duration = std::time::Duration::from_millis(50);
-
-/// Runs `work` with the GIL released. Large inputs (`bytes`) run on a scoped
-/// thread while this one checks for signals every 50 ms: on Ctrl-C the work
-/// is told to stop (it polls its `Cancel` between documents), and once it
-/// has, the signal's exception (`KeyboardInterrupt`) is raised.
-pub(crate) fn interruptible<T: Send>(
-    py: Python<'_>,
-    bytes: usize,
-    work: impl FnOnce(&Cancel) -> Result<T, Error> + Send,
-) -> PyResult<T> {
-    if bytes < INTERRUPTIBLE_BYTES {
-        return py.allow_threads(|| guard(|| work(Cancel::never())));
-    }
-    let cancel = Cancel::new();
-    let mut signal: Option<PyErr> = None;
-    let result = py.allow_threads(|| {
-        std::thread::scope(|scope| {
-            let (waiter, cancel) = (std::thread::current(), &cancel);
-            let worker = scope.spawn(move || {
-                let r = guard(|| work(cancel));
-                waiter.unpark();
-                r
-            });
-            while !worker.is_finished() {
-                std::thread::park_timeout(SIGNAL_POLL);
-                if signal.is_none() && !worker.is_finished() {
-                    if let Err(e) = Python::with_gil(|py| py.check_signals()) {
-                        signal = Some(e);
-                        cancel.cancel();
-                    }
-                }
-            }
-            worker
-                .join()
-                .unwrap_or_else(|_| Err(PyRuntimeError::new_err("wpiece internal error")))
-        })
-    });
-    match signal {
-        Some(e) => Err(e),
-        None => result,
     }
 }

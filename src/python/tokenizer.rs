@@ -139,13 +139,65 @@ fn call_settings(
 /// The tokenizer of a `wpiece.Tokenizer`. Its truncation and padding
 /// settings change in place; each call encodes with the tokenizer as it was
 /// when the call began, whatever another thread sets meanwhile.
+/// The settings of a BERT-like tokenizer, as `Tokenizer(...)` takes them
+/// (and training passes them, as a dict).
+#[derive(FromPyObject)]
+pub(crate) struct BertOptions {
+    #[pyo3(item)]
+    unk_token: String,
+    #[pyo3(item)]
+    continuing_subword_prefix: String,
+    #[pyo3(item)]
+    max_input_chars_per_word: usize,
+    #[pyo3(item)]
+    unknown: String,
+    #[pyo3(item)]
+    normalize: bool,
+    #[pyo3(item)]
+    lowercase: bool,
+    #[pyo3(item)]
+    strip_accents: Option<bool>,
+    #[pyo3(item)]
+    clean_text: bool,
+    #[pyo3(item)]
+    handle_chinese_chars: bool,
+    #[pyo3(item)]
+    pre_tokenizer: String,
+    #[pyo3(item)]
+    special_tokens: Vec<String>,
+    #[pyo3(item)]
+    end_of_word_suffix: String,
+}
+
+impl BertOptions {
+    /// The tokenizer of these settings over `vocab` (index = id).
+    pub(crate) fn build(&self, vocab: Vec<String>) -> PyResult<Tokenizer> {
+        let model = WordPieceConfig {
+            unk_token: self.unk_token.clone(),
+            continuing_subword_prefix: self.continuing_subword_prefix.clone(),
+            max_input_chars_per_word: self.max_input_chars_per_word,
+            unknown: self.unknown.parse()?,
+            end_of_word_suffix: self.end_of_word_suffix.clone(),
+        };
+        let normalizer = self.normalize.then_some(NormalizerConfig {
+            clean_text: self.clean_text,
+            handle_chinese_chars: self.handle_chinese_chars,
+            strip_accents: self.strip_accents,
+            lowercase: self.lowercase,
+        });
+        let pre = self.pre_tokenizer.parse()?;
+        let specials: Vec<&str> = self.special_tokens.iter().map(String::as_str).collect();
+        guard(|| Tokenizer::bert_like(Vocab::new(vocab)?, model, normalizer, pre, &specials))
+    }
+}
+
 #[pyclass(module = "wpiece._core", name = "Tokenizer", frozen)]
 pub struct PyTokenizer {
     inner: RwLock<Arc<Tokenizer>>,
 }
 
 impl PyTokenizer {
-    fn of(tok: Tokenizer) -> Self {
+    pub(crate) fn of(tok: Tokenizer) -> Self {
         Self {
             inner: RwLock::new(Arc::new(tok)),
         }
@@ -225,46 +277,42 @@ fn wrap(tok: &Arc<Tokenizer>, enc: Source, pad_token: Option<&Arc<str>>) -> PyEn
 impl PyTokenizer {
     /// Builds a BERT-like tokenizer from a list of tokens (index = id).
     #[new]
-    #[pyo3(signature = (vocab, *, unk_token=Cow::Borrowed("[UNK]"), continuing_subword_prefix=Cow::Borrowed("##"),
-        max_input_chars_per_word=100, unknown=Cow::Borrowed("word"), normalize=true, lowercase=true,
-        strip_accents=None, clean_text=true, handle_chinese_chars=true, pre_tokenizer=Cow::Borrowed("bert"),
-        special_tokens=None, end_of_word_suffix=Cow::Borrowed("")))]
+    #[pyo3(signature = (vocab, *, unk_token="[UNK]".into(), continuing_subword_prefix="##".into(),
+        max_input_chars_per_word=100, unknown="word".into(), normalize=true, lowercase=true,
+        strip_accents=None, clean_text=true, handle_chinese_chars=true, pre_tokenizer="bert".into(),
+        special_tokens=None, end_of_word_suffix=String::new()))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         vocab: Vec<String>,
-        unk_token: Cow<'_, str>,
-        continuing_subword_prefix: Cow<'_, str>,
+        unk_token: String,
+        continuing_subword_prefix: String,
         max_input_chars_per_word: usize,
-        unknown: Cow<'_, str>,
+        unknown: String,
         normalize: bool,
         lowercase: bool,
         strip_accents: Option<bool>,
         clean_text: bool,
         handle_chinese_chars: bool,
-        pre_tokenizer: Cow<'_, str>,
+        pre_tokenizer: String,
         special_tokens: Option<Vec<String>>,
-        end_of_word_suffix: Cow<'_, str>,
+        end_of_word_suffix: String,
     ) -> PyResult<Self> {
-        let model = WordPieceConfig {
-            unk_token: unk_token.into_owned(),
-            continuing_subword_prefix: continuing_subword_prefix.into_owned(),
+        let options = BertOptions {
+            unk_token,
+            continuing_subword_prefix,
             max_input_chars_per_word,
-            unknown: unknown.parse()?,
-            end_of_word_suffix: end_of_word_suffix.into_owned(),
-        };
-        let normalizer = normalize.then_some(NormalizerConfig {
+            unknown,
+            normalize,
+            lowercase,
+            strip_accents,
             clean_text,
             handle_chinese_chars,
-            strip_accents,
-            lowercase,
-        });
-        let pre = pre_tokenizer.parse()?;
-        let specials: Vec<String> = special_tokens
-            .unwrap_or_else(|| BERT_SPECIAL_TOKENS.iter().map(|s| s.to_string()).collect());
-        let specials: Vec<&str> = specials.iter().map(String::as_str).collect();
-        let tok =
-            guard(|| Tokenizer::bert_like(Vocab::new(vocab)?, model, normalizer, pre, &specials))?;
-        Ok(Self::of(tok))
+            pre_tokenizer,
+            special_tokens: special_tokens
+                .unwrap_or_else(|| BERT_SPECIAL_TOKENS.iter().map(|s| s.to_string()).collect()),
+            end_of_word_suffix,
+        };
+        Ok(Self::of(options.build(vocab)?))
     }
 
     /// Parses the text of an HF `tokenizer.json`.

@@ -7,10 +7,12 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use super::arrow::ArrowChunk;
-use super::errors::{guard, interruptible, SIGNAL_POLL};
+use super::errors::guard;
+use super::run::{run, Run};
 use super::text::{text_bytes, TextList};
-use super::tokenizer::PyTokenizer;
+use super::tokenizer::{BertOptions, PyTokenizer};
 use crate::error::Error;
+use crate::model::Vocab;
 use crate::normalizers::NormalizerConfig;
 use crate::parallel;
 use crate::quality;
@@ -62,6 +64,8 @@ struct MergeRow {
     #[pyo3(item)]
     added: bool,
     #[pyo3(item)]
+    score: f64,
+    #[pyo3(item)]
     gain: f64,
 }
 
@@ -69,11 +73,9 @@ struct MergeRow {
 #[derive(IntoPyObject)]
 struct TrainRow {
     #[pyo3(item)]
-    vocab: Vec<String>,
-    #[pyo3(item)]
     merges: Vec<MergeRow>,
     #[pyo3(item)]
-    alphabet_size: usize,
+    base_vocab_size: usize,
     #[pyo3(item)]
     initial_tokens: u64,
     #[pyo3(item)]
@@ -96,9 +98,8 @@ impl PyWordCounter {
     /// adds them; on an error nothing is added.
     fn count(&mut self, py: Python<'_>, texts: &[&str]) -> PyResult<()> {
         let (splitter, threads) = (&self.splitter, self.num_threads);
-        let part = interruptible(py, text_bytes(texts), |cancel| {
-            parallel::install(threads, || splitter.count_docs(texts, cancel))?
-        })?;
+        let how = Run::parallel(text_bytes(texts), threads);
+        let part = run(py, how, |cancel| splitter.count_docs(texts, cancel))?;
         guard(|| self.counts.add_counted(part))
     }
 }
@@ -157,11 +158,12 @@ impl PyWordCounter {
         sizes: Option<Vec<usize>>,
     ) -> PyResult<Vec<StatsRow>> {
         let t = tokenizer.tokenizer();
-        let stats = py.allow_threads(|| match &sizes {
+        let how = Run::parallel(self.counts.len().saturating_mul(16), self.num_threads);
+        let stats = run(py, how, |_| match &sizes {
             None => Ok(vec![quality::measure(t.model(), &self.counts)]),
             Some(sizes) => quality::curve(t.vocab.tokens(), sizes, &t.model().config, &self.counts),
-        });
-        Ok(stats?
+        })?;
+        Ok(stats
             .into_iter()
             .map(|s| StatsRow {
                 words: s.words,
@@ -207,9 +209,9 @@ impl PyWordCounter {
     /// error or Ctrl-C none of the file is counted.
     fn add_file(&mut self, py: Python<'_>, path: std::path::PathBuf) -> PyResult<()> {
         let (splitter, threads) = (&self.splitter, self.num_threads);
-        let part = interruptible(py, usize::MAX, |cancel| {
+        let part = run(py, Run::parallel(usize::MAX, threads), |cancel| {
             let mut part = WordCounts::default();
-            parallel::install(threads, || splitter.count_file(&path, &mut part, cancel))??;
+            splitter.count_file(&path, &mut part, cancel)?;
             Ok(part)
         })?;
         guard(|| self.counts.add_counted(part))
@@ -245,7 +247,8 @@ impl PyWordCounter {
     fn update(&mut self, py: Python<'_>, other: &PyWordCounter) -> PyResult<()> {
         self.check_splits_as(other)?;
         let counts = &mut self.counts;
-        py.allow_threads(|| guard(|| counts.try_merge(&other.counts)))
+        let how = Run::serial(other.counts.len().saturating_mul(16));
+        run(py, how, |_| counts.try_merge(&other.counts))
     }
 
     /// Moves `part`'s counts (just counted by a counter from `fresh`) into
@@ -253,7 +256,7 @@ impl PyWordCounter {
     fn absorb(&mut self, py: Python<'_>, part: &mut PyWordCounter) -> PyResult<()> {
         self.check_splits_as(part)?;
         let (counts, part) = (&mut self.counts, std::mem::take(&mut part.counts));
-        py.allow_threads(|| guard(|| counts.add_counted(part)))
+        run(py, Run::serial(0), |_| counts.add_counted(part))
     }
 
     /// An empty counter that splits words as this one does.
@@ -308,7 +311,8 @@ impl PyWordCounter {
     /// The counts in the file format of `train::counts_file`.
     fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         let (counts, splitter) = (&self.counts, &self.splitter);
-        let data = interruptible(py, counts.len().saturating_mul(16), |cancel| {
+        let how = Run::serial(counts.len().saturating_mul(16));
+        let data = run(py, how, |cancel| {
             counts_file::to_bytes(counts, splitter, cancel)
         })?;
         Ok(PyBytes::new(py, &data))
@@ -324,7 +328,8 @@ impl PyWordCounter {
         num_threads: Option<usize>,
     ) -> PyResult<Self> {
         parallel::check_threads(num_threads)?;
-        let (splitter, counts) = interruptible(py, data.len().saturating_mul(4), |cancel| {
+        let how = Run::serial(data.len().saturating_mul(4));
+        let (splitter, counts) = run(py, how, |cancel| {
             counts_file::from_bytes(data, &name, cancel)
         })?;
         Ok(Self {
@@ -337,10 +342,8 @@ impl PyWordCounter {
     /// Writes the counts to `path` atomically (temp file + rename).
     fn save(&self, py: Python<'_>, path: std::path::PathBuf) -> PyResult<()> {
         let (counts, splitter) = (&self.counts, &self.splitter);
-        interruptible(py, counts.len().saturating_mul(16), |cancel| {
-            let data = counts_file::to_bytes(counts, splitter, cancel)?;
-            cancel.check()?;
-            crate::io::write_atomic(&path, &data)
+        run(py, Run::serial(counts.len().saturating_mul(16)), |cancel| {
+            counts_file::save(&path, counts, splitter, cancel)
         })
     }
 
@@ -353,14 +356,8 @@ impl PyWordCounter {
         num_threads: Option<usize>,
     ) -> PyResult<Self> {
         parallel::check_threads(num_threads)?;
-        let (splitter, counts) = interruptible(py, usize::MAX, |cancel| {
-            let (mut file, meta) = crate::io::open_regular(&path)?;
-            let size = usize::try_from(meta.len()).unwrap_or(usize::MAX);
-            crate::memory::check_fits(size, "loading word counts")?;
-            let mut data = Vec::with_capacity(size);
-            std::io::Read::read_to_end(&mut file, &mut data).map_err(|e| Error::io(&path, e))?;
-            counts_file::from_bytes(&data, &path.display().to_string(), cancel)
-        })?;
+        let how = Run::serial(usize::MAX);
+        let (splitter, counts) = run(py, how, |cancel| counts_file::load(&path, cancel))?;
         Ok(Self {
             splitter,
             counts,
@@ -373,11 +370,13 @@ impl PyWordCounter {
         self.counts.iter().map(|(w, c)| (w.to_owned(), c)).collect()
     }
 
-    /// Trains; returns a dict (`TrainRow`) with the merges as dicts
-    /// (`MergeRow`). `progress(merges_done, vocab_len)` is called now and then.
+    /// Trains a vocabulary on the counted words; returns the tokenizer over
+    /// it, a BERT-like one with the `tokenizer` settings or the pipeline of
+    /// `through`, and the run as a dict (`TrainRow`, merges as `MergeRow`).
+    /// `progress(merges_done, vocab_len)` is called every 50 ms or so.
     #[pyo3(signature = (*, vocab_size, min_frequency=0, special_tokens, limit_alphabet=None,
         initial_alphabet=Vec::new(), continuing_subword_prefix=Cow::Borrowed("##"), end_of_word_suffix=Cow::Borrowed(""),
-        score=Cow::Borrowed("likelihood"), progress=None))]
+        score=Cow::Borrowed("likelihood"), progress=None, tokenizer=None, through=None))]
     #[allow(clippy::too_many_arguments)]
     fn train(
         &self,
@@ -391,8 +390,9 @@ impl PyWordCounter {
         end_of_word_suffix: Cow<'_, str>,
         score: Cow<'_, str>,
         progress: Option<PyObject>,
-    ) -> PyResult<TrainRow> {
-        let score = score.parse()?;
+        tokenizer: Option<BertOptions>,
+        through: Option<PyRef<'_, PyTokenizer>>,
+    ) -> PyResult<(PyTokenizer, TrainRow)> {
         let config = TrainerConfig {
             vocab_size,
             min_frequency,
@@ -401,37 +401,28 @@ impl PyWordCounter {
             initial_alphabet,
             continuing_subword_prefix: continuing_subword_prefix.into_owned(),
             end_of_word_suffix: end_of_word_suffix.into_owned(),
-            score,
+            score: score.parse()?,
         };
-        // Training runs on this thread: every 50 ms it looks for Ctrl-C (and
-        // calls `progress`); an exception from either ends training with it.
-        let mut raised: Option<PyErr> = None;
-        let out = py.allow_threads(|| {
-            let mut last = std::time::Instant::now();
-            let mut report = |done: usize, vocab_len: usize| {
-                if last.elapsed() < SIGNAL_POLL {
-                    return Ok(());
-                }
-                last = std::time::Instant::now();
-                Python::with_gil(|py| {
-                    py.check_signals()?;
-                    match &progress {
-                        Some(cb) if done > 0 => cb.call1(py, (done, vocab_len)).map(drop),
-                        _ => Ok(()),
-                    }
-                })
-                .map_err(|e| {
-                    raised = Some(e);
-                    Error::Interrupted
-                })
-            };
-            let (words, counts): (Vec<&str>, Vec<u64>) = self.counts.iter().unzip();
-            guard(|| train::train(&words, &counts, &config, &mut report))
-        });
-        if let Some(e) = raised {
-            return Err(e);
+        let pipeline = through.map(|t| t.tokenizer());
+        if pipeline.is_some() == tokenizer.is_some() {
+            return Err(Error::Value("train needs one of tokenizer and through".into()).into());
         }
-        let out = out?;
+        let how = Run {
+            bytes: usize::MAX,
+            progress: progress.as_ref(),
+            ..Run::default()
+        };
+        let out = run(py, how, |cancel| {
+            let (words, counts): (Vec<&str>, Vec<u64>) = self.counts.iter().unzip();
+            train::train(&words, &counts, &config, &mut |done, len| {
+                cancel.report(done, len)
+            })
+        })?;
+        let tok = match (pipeline, tokenizer) {
+            (Some(p), _) => p.with_vocab(Vocab::new(out.vocab)?)?,
+            (None, Some(options)) => options.build(out.vocab)?,
+            (None, None) => unreachable!("checked above"),
+        };
         let merges = out
             .merges
             .into_iter()
@@ -444,15 +435,16 @@ impl PyWordCounter {
                 right_frequency: m.right_frequency,
                 tokens_after: m.tokens_after,
                 added: m.added,
+                score: m.score,
                 gain: m.gain,
             })
             .collect();
-        Ok(TrainRow {
-            vocab: out.vocab,
+        let row = TrainRow {
             merges,
-            alphabet_size: out.alphabet_size,
+            base_vocab_size: out.base_vocab_size,
             initial_tokens: out.initial_tokens,
             total_words: out.total_words,
-        })
+        };
+        Ok((PyTokenizer::of(tok), row))
     }
 }

@@ -8,6 +8,7 @@
 //! corrupted or cut file; anything after the member is refused.
 
 use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
 
 use flate2::bufread::GzDecoder;
 use flate2::write::GzEncoder;
@@ -198,6 +199,23 @@ impl<R: BufRead> Body<'_, R> {
         }
         Ok(&self.word)
     }
+}
+
+/// Writes the counts file of `counts` to `path` (atomically).
+pub fn save(path: &Path, counts: &WordCounts, splitter: &Splitter, cancel: &Cancel) -> Result<()> {
+    let data = to_bytes(counts, splitter, cancel)?;
+    cancel.check()?;
+    crate::io::write_atomic(path, &data)
+}
+
+/// Reads the counts file at `path` (a regular file that fits in memory).
+pub fn load(path: &Path, cancel: &Cancel) -> Result<(Splitter, WordCounts)> {
+    let (mut file, meta) = crate::io::open_regular(path)?;
+    let size = usize::try_from(meta.len()).unwrap_or(usize::MAX);
+    crate::memory::check_fits(size, "loading word counts")?;
+    let mut data = Vec::with_capacity(size);
+    std::io::Read::read_to_end(&mut file, &mut data).map_err(|e| Error::io(path, e))?;
+    from_bytes(&data, &path.display().to_string(), cancel)
 }
 
 /// Reads what [`to_bytes`] wrote; any other input is a `Error::Value`

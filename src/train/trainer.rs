@@ -7,7 +7,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use super::config::{Score, TrainerConfig};
 use super::pairs::PairTable;
 use super::queue::{Entry, Queue};
-use super::record::{MergeRecord, TrainOutput};
+use super::record::{score_value, MergeRecord, TrainOutput};
 use super::state::{Nodes, State, BARRIER, CANCEL_STRIDE, DEAD, NONE};
 use crate::error::{Error, Result};
 
@@ -239,6 +239,13 @@ pub fn train<W: AsRef<str>>(
             tokens_after: state.total_tokens,
             added,
             gain,
+            score: score_value(
+                config.score,
+                pair_frequency,
+                left_frequency,
+                right_frequency,
+                gain,
+            ),
         });
         progress(merges.len(), vocab.len())?;
     }
@@ -246,6 +253,7 @@ pub fn train<W: AsRef<str>>(
         vocab,
         merges,
         alphabet_size,
+        base_vocab_size: before + alphabet_size,
         initial_tokens,
         total_words: counts.iter().sum(),
     })
@@ -254,10 +262,10 @@ pub fn train<W: AsRef<str>>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::train::counts;
     use crate::normalizers::NormalizerConfig;
     use crate::pre_tokenizers::PreTokenizer;
     use crate::splitter::Splitter;
+    use crate::train::counts;
 
     fn seed_corpus() -> counts::WordCounts {
         let corpus = [

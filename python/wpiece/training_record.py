@@ -1,0 +1,106 @@
+"""What a training run did, merge by merge: :class:`TrainingRecord`, saved
+beside a trained tokenizer as ``training_record.json``."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import _core
+from .documents import PathLike
+
+__all__ = ["CurvePoint", "Merge", "TrainingRecord"]
+
+
+@dataclass(frozen=True)
+class Merge:
+    """One merge of a training run."""
+
+    left: str
+    right: str
+    merged: str
+    pair_frequency: int
+    left_frequency: int
+    right_frequency: int
+    tokens_after: int
+    """Σ count × tokens over all words after this merge, in the training
+    segmentation (greedy longest-match encoding may differ on a few words)."""
+    added: bool
+    """False when the merged string was already in the vocabulary."""
+    score: float
+    """What ranked the merge: ΔL for likelihood, p / (f(left) f(right)) for
+    WordPiece, p for frequency (WordPiece and frequency shown as a float,
+    while training ranked pairs with exact integer arithmetic)."""
+    gain: float = 0.0
+    """The merge's gain in log-likelihood ΔL of the training words under a
+    unigram model of the units, whatever score chose it."""
+
+
+@dataclass(frozen=True)
+class CurvePoint:
+    """How the vocabulary cut to its first ``vocab_size`` tokens encodes the
+    held-out text (the encoder's real output, not the training splits)."""
+
+    vocab_size: int
+    tokens_per_word: float
+    whole_word_rate: float
+    unknown_rate: float
+
+
+@dataclass
+class TrainingRecord:
+    """What training did, merge by merge: a compression curve at no extra cost.
+
+    ``tokens_per_word()`` gives, for each vocabulary size reached, the corpus's
+    tokens per word after training up to that size.
+    """
+
+    score: str
+    vocab_size: int
+    base_vocab_size: int
+    """Special tokens plus alphabet: the size before the first merge."""
+    initial_tokens: int
+    total_words: int
+    merges: list[Merge] = field(default_factory=list)
+    held_out_fraction: float = 0.0
+    """The share of documents held out of training (``held_out``)."""
+    held_out_words: int = 0
+    held_out: list[CurvePoint] = field(default_factory=list)
+    """Held-out text encoded with the vocabulary at growing sizes; empty
+    unless training held some out."""
+
+    def tokens_per_word(self) -> list[tuple[int, float]]:
+        """``(vocab size, tokens per word)`` from the alphabet to the final
+        vocab, in the training splits (the corpus trained on, as the merges
+        left it; see ``held_out_tokens_per_word`` for unseen text)."""
+        size = self.base_vocab_size
+        out = [(size, self.initial_tokens / self.total_words)]
+        for m in self.merges:
+            if m.added:
+                size += 1
+            out.append((size, m.tokens_after / self.total_words))
+        return out
+
+    def held_out_tokens_per_word(self) -> list[tuple[int, float]]:
+        """``(vocab size, tokens per word)`` on the held-out text, encoded."""
+        return [(p.vocab_size, p.tokens_per_word) for p in self.held_out]
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> TrainingRecord:
+        merges = [Merge(**m) for m in data["merges"]]
+        held_out = [CurvePoint(**p) for p in data.get("held_out", [])]
+        return cls(**{**data, "merges": merges, "held_out": held_out})
+
+    def save(self, path: PathLike) -> None:
+        """Writes JSON atomically."""
+        _core.write_atomic(Path(path), json.dumps(self.to_dict(), ensure_ascii=False).encode())
+
+    @classmethod
+    def load(cls, path: PathLike) -> TrainingRecord:
+        return cls.from_dict(json.loads(_core.read_text(Path(path))))
