@@ -10,7 +10,9 @@ from ._rows import BertOptions, PaddingSpec, StatsRow, TrainRow, TruncationSpec
 
 __all__ = [
     "BERT_SPECIAL_TOKENS",
+    "DocumentReader",
     "Encoding",
+    "FileDocuments",
     "Tokenizer",
     "UnsupportedComponentError",
     "WordCounter",
@@ -92,7 +94,9 @@ class WordCounter:
         self, tokenizer: Tokenizer, sizes: Optional[list[int]] = None
     ) -> list[StatsRow]: ...
     def add_texts(self, texts: list[str]) -> None: ...
-    def add_file(self, path: Union[str, PathLike[str]]) -> None: ...
+    def add_file(
+        self, path: Union[str, PathLike[str]], jsonl_field: Optional[str] = None
+    ) -> None: ...
     def add_counts(self, items: list[tuple[str, int]]) -> None: ...
     def add_arrow(
         self,
@@ -139,6 +143,20 @@ class WordCounter:
         tokenizer: Optional[BertOptions] = None,
         through: Optional[Tokenizer] = None,
     ) -> tuple[Tokenizer, TrainRow]: ...
+
+@final
+class FileDocuments:
+    def __new__(
+        cls, path: Union[str, PathLike[str]], jsonl_field: Optional[str] = None
+    ) -> FileDocuments: ...
+    def __iter__(self) -> FileDocuments: ...
+    def __next__(self) -> list[str]: ...
+
+@final
+class DocumentReader:
+    def __new__(cls, name: str, jsonl_field: Optional[str] = None) -> DocumentReader: ...
+    def push(self, data: bytes) -> list[str]: ...
+    def finish(self) -> list[str]: ...
 
 @final
 class Tokenizer:

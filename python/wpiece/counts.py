@@ -28,7 +28,7 @@ from typing import Any, Callable, Optional, Union
 
 from . import _core
 from ._args import PreTokenizer
-from .documents import Files, PathLike, read_file, resolve_files
+from .documents import Files, PathLike, resolve_files
 
 __all__ = ["COUNTING_OPTIONS", "WordCounts", "count_words"]
 
@@ -153,10 +153,7 @@ class WordCounts:
 
         def count(part: _core.WordCounter) -> None:
             for p in paths:
-                if jsonl_field is None:
-                    part.add_file(p)
-                else:
-                    feed_texts(part, read_file(p, jsonl_field))
+                part.add_file(p, jsonl_field)  # read and counted in the core
 
         self._count(count)
 

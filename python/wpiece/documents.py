@@ -1,4 +1,5 @@
-"""Reading documents: the one reader that training and the command line share.
+"""Documents for training and the command line: which files (paths, globs,
+``-``) and, through the core's one reader, their documents.
 
 A document is a line of a plain or gzip-compressed (``.gz``) text file, or the
 string field of a line of a JSON Lines file (``.jsonl``, ``.jsonl.gz``).
@@ -28,16 +29,14 @@ standard input. Errors say what went wrong and where:
 from __future__ import annotations
 
 import glob
-import gzip
-import io
-import json
 import os
 import stat
 import sys
-import zlib
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import BinaryIO, Optional, Union
+
+from . import _core
 
 __all__ = [
     "STDIN",
@@ -60,6 +59,9 @@ Files = Union[PathLike, Sequence[PathLike]]
 
 STDIN = "-"
 """The source name that stands for standard input in :func:`read_documents`."""
+
+# Bytes read from a stream at a time.
+_STREAM_BLOCK = 1 << 16
 
 
 class FieldRequiredError(ValueError):
@@ -138,62 +140,35 @@ def is_jsonl(path: Path) -> bool:
     return path.suffix == ".jsonl" or path.name.endswith(".jsonl.gz")
 
 
-def _open(path: Path) -> io.BufferedIOBase:
+def _file_documents(path: Path, jsonl_field: Optional[str]) -> Iterator[str]:
+    """The documents of a file, read block by block by the core."""
     check_input_file(path)
-    return gzip.open(path, "rb") if path.suffix == ".gz" else open(path, "rb")
+    for block in _core.FileDocuments(path, jsonl_field):
+        yield from block
 
 
-def _decoded_lines(raw: Iterable[bytes], label: str) -> Iterator[str]:
-    offset = 0
-    try:
-        for line in raw:
-            try:
-                text = line.decode("utf-8")
-            except UnicodeDecodeError as e:
-                raise ValueError(
-                    f"{label}: invalid UTF-8 at byte offset {offset + e.start}"
-                ) from None
-            offset += len(line)
-            if text.endswith("\n"):
-                text = text[:-1].removesuffix("\r")
-            yield text
-    except (EOFError, zlib.error, gzip.BadGzipFile) as e:
-        raise ValueError(f"{label}: broken gzip data ({e or 'it ends too soon'})") from None
+def _stream_documents(stream: BinaryIO, name: str, jsonl_field: Optional[str]) -> Iterator[str]:
+    """The documents of a binary stream: Python reads its bytes, the core's
+    reader splits and decodes them."""
+    reader = _core.DocumentReader(name, jsonl_field)
+    while chunk := stream.read(_STREAM_BLOCK):
+        yield from reader.push(chunk)
+    yield from reader.finish()
 
 
 def read_lines(source: Union[PathLike, BinaryIO], name: Optional[str] = None) -> Iterator[str]:
     """Lines of a file (plain or `.gz`) or of a binary stream, without their
-    line ends. Bad UTF-8 or broken `.gz` data raise ``ValueError`` naming the
-    file (or ``name``, e.g. stdin) and the byte offset.
+    line ends. Bad UTF-8 raises ``ValueError`` naming the file (or ``name``,
+    e.g. stdin) and the byte offset; broken `.gz` data an error naming the
+    file.
 
     >>> import wpiece
     >>> next(read_lines(wpiece.sample_text_path()))[:30]
     'In the beginning God created t'
     """
     if isinstance(source, (str, os.PathLike)):
-        path = Path(source)
-        with _open(path) as raw:
-            yield from _decoded_lines(raw, name or str(path))
-    else:
-        yield from _decoded_lines(source, name or str(source))
-
-
-def _field_values(lines: Iterable[str], label: str, field: str) -> Iterator[str]:
-    """The string ``field`` of each non-blank JSON line."""
-    for n, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as e:
-            raise ValueError(f"{label}:{n}: invalid JSON ({e})") from None
-        if not isinstance(record, dict) or field not in record:
-            raise ValueError(f"{label}:{n}: no string field {field!r}")
-        value = record[field]
-        if not isinstance(value, str):
-            kind = type(value).__name__
-            raise ValueError(f"{label}:{n}: field {field!r} is not a string (it is {kind})")
-        yield value
+        return _file_documents(Path(source), None)
+    return _stream_documents(source, name or str(source), None)
 
 
 def read_jsonl(
@@ -210,7 +185,9 @@ def read_jsonl(
     Traceback (most recent call last):
     ValueError: stdin:1: no string field 'text'
     """
-    return _field_values(read_lines(source, name), name or str(source), field)
+    if isinstance(source, (str, os.PathLike)):
+        return _file_documents(Path(source), field)
+    return _stream_documents(source, name or str(source), field)
 
 
 def read_file(path: Path, jsonl_field: Optional[str] = None) -> Iterator[str]:

@@ -172,8 +172,8 @@ def train(
     bar = _Progress(opts.show_progress, len(paths), "counting", "file")
     try:
         for i, p in enumerate(paths):
-            if jsonl_field is None and not fraction:
-                counter.add_file(p)  # read and counted in Rust, no Python string per line
+            if not fraction:
+                counter.add_file(p, jsonl_field)  # read and counted in the core
             else:
                 texts: Iterable[str] = read_file(p, jsonl_field)
                 if fraction:

@@ -11,6 +11,7 @@ use super::{
 use crate::cancel::Cancel;
 use crate::encode::{FlatBatch, Rows};
 use crate::error::{Error, Result};
+use crate::io;
 
 /// How a batch is encoded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -225,6 +226,29 @@ impl Tokenizer {
             }
             _ => self.encoder.encode_flat(texts, rows, cancel),
         }
+    }
+
+    /// [`Tokenizer::encode_batch_flat`] over the documents of files (plain
+    /// files memory-mapped if `mmap`, `.gz` decompressed), truncated as set.
+    pub fn encode_files(
+        &self,
+        paths: &[std::path::PathBuf],
+        source: &io::DocSource,
+        mmap: bool,
+        add_special_tokens: bool,
+        cancel: &Cancel,
+    ) -> Result<FlatBatch> {
+        let mut files = Vec::with_capacity(paths.len());
+        for p in paths {
+            cancel.check()?;
+            files.push(io::read_documents(p, source, mmap, cancel)?);
+        }
+        let mut docs: Vec<&str> = Vec::new();
+        for f in &files {
+            docs.extend(f.as_strs()?);
+        }
+        let truncation = self.truncation.as_ref();
+        self.encode_batch_flat(&docs, add_special_tokens, truncation, false, false, cancel)
     }
 
     /// [`Tokenizer::encode_batch_flat`] one input at a time, for

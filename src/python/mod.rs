@@ -3,6 +3,7 @@
 //! convert the result. Errors map to Python exceptions in `errors`.
 
 mod arrow;
+mod documents;
 mod encoding;
 mod errors;
 mod files;
@@ -68,6 +69,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyTokenizer>()?;
     m.add_class::<PyEncoding>()?;
     m.add_class::<PyWordCounter>()?;
+    m.add_class::<documents::PyFileDocuments>()?;
+    m.add_class::<documents::PyDocumentReader>()?;
     m.add_function(wrap_pyfunction!(read_text, m)?)?;
     m.add_function(wrap_pyfunction!(read_vocab_txt, m)?)?;
     m.add_function(wrap_pyfunction!(write_set_atomic, m)?)?;

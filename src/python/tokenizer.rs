@@ -653,23 +653,7 @@ impl PyTokenizer {
         };
         // Files are of any size: always watch for Ctrl-C.
         let flat = run(py, Run::parallel(usize::MAX, num_threads), |cancel| {
-            let mut files = Vec::with_capacity(paths.len());
-            for p in &paths {
-                cancel.check()?;
-                files.push(io::read_documents(p, &source, mmap, cancel)?);
-            }
-            let mut refs: Vec<&str> = Vec::new();
-            for f in &files {
-                refs.extend(f.as_strs()?);
-            }
-            tok.encode_batch_flat(
-                &refs,
-                add_special_tokens,
-                tok.truncation.as_ref(),
-                false,
-                false,
-                cancel,
-            )
+            tok.encode_files(&paths, &source, mmap, add_special_tokens, cancel)
         })?;
         let rows: Vec<i64> = flat.rows.into_iter().map(|r| r as i64).collect();
         PyTuple::new(

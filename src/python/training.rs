@@ -12,6 +12,7 @@ use super::run::{run, Run};
 use super::text::{text_bytes, TextList};
 use super::tokenizer::{BertOptions, PyTokenizer};
 use crate::error::Error;
+use crate::io;
 use crate::model::Vocab;
 use crate::normalizers::NormalizerConfig;
 use crate::parallel;
@@ -205,13 +206,21 @@ impl PyWordCounter {
         self.counts.contains(&word)
     }
 
-    /// Counts a text file, plain or `.gz`, one document per line; on an
-    /// error or Ctrl-C none of the file is counted.
-    fn add_file(&mut self, py: Python<'_>, path: std::path::PathBuf) -> PyResult<()> {
+    /// Counts a text file, plain or `.gz`, one document per line (or, with
+    /// `jsonl_field`, that field of each JSON line); on an error or Ctrl-C
+    /// none of the file is counted.
+    #[pyo3(signature = (path, jsonl_field=None))]
+    fn add_file(
+        &mut self,
+        py: Python<'_>,
+        path: std::path::PathBuf,
+        jsonl_field: Option<String>,
+    ) -> PyResult<()> {
         let (splitter, threads) = (&self.splitter, self.num_threads);
+        let source = io::DocSource::of(jsonl_field);
         let part = run(py, Run::parallel(usize::MAX, threads), |cancel| {
             let mut part = WordCounts::default();
-            splitter.count_file(&path, &mut part, cancel)?;
+            splitter.count_file(&path, &source, &mut part, cancel)?;
             Ok(part)
         })?;
         guard(|| self.counts.add_counted(part))

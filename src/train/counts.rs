@@ -5,7 +5,6 @@
 //! word's global position is therefore its first appearance in the input,
 //! whatever the number of threads or the chunk size.
 
-use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
 use indexmap::IndexMap;
@@ -15,6 +14,7 @@ use rustc_hash::FxBuildHasher;
 use super::short_words::{IndexedCounts, ShortWords};
 use crate::cancel::Cancel;
 use crate::error::{Error, Result};
+use crate::io::{read_file_blocks, DocSource};
 use crate::splitter::{SplitBuffers, Splitter};
 
 /// Word types in first-appearance order with their counts (each word stored once).
@@ -303,52 +303,20 @@ impl Splitter {
         Ok(())
     }
 
-    /// Counts the words of a text file (plain or `.gz`), one document per
-    /// line, read in blocks so memory stays bounded.
-    pub fn count_file(&self, path: &Path, into: &mut WordCounts, cancel: &Cancel) -> Result<()> {
-        let (file, _) = crate::io::open_regular(path)?;
-        let reader: Box<dyn Read> = if path.extension().is_some_and(|e| e == "gz") {
-            Box::new(flate2::read::MultiGzDecoder::new(file))
-        } else {
-            Box::new(file)
-        };
-        let mut reader = BufReader::with_capacity(1 << 20, reader);
+    /// Counts the words of a text file (plain or `.gz`) with its documents
+    /// as `source` says, read in blocks so memory stays bounded.
+    pub fn count_file(
+        &self,
+        path: &Path,
+        source: &DocSource,
+        into: &mut WordCounts,
+        cancel: &Cancel,
+    ) -> Result<()> {
         // Large blocks: each starts its parts' tables afresh.
         const BLOCK: usize = 16 << 20;
-        let mut buf: Vec<u8> = Vec::with_capacity(BLOCK + (1 << 16));
-        let mut offset: u64 = 0;
-        loop {
-            // Fill a block, then extend it to the end of the current line.
-            let start_len = buf.len();
-            let n = (&mut reader)
-                .take((BLOCK - start_len.min(BLOCK)) as u64)
-                .read_to_end(&mut buf)
-                .map_err(|e| Error::io(path, e))?;
-            let eof_block = n == 0 || buf.len() < BLOCK;
-            if !eof_block {
-                reader
-                    .read_until(b'\n', &mut buf)
-                    .map_err(|e| Error::io(path, e))?;
-            }
-            if buf.is_empty() {
-                break;
-            }
-            let text = std::str::from_utf8(&buf).map_err(|e| {
-                Error::Value(format!(
-                    "{}: invalid UTF-8 at byte offset {}",
-                    path.display(),
-                    offset + e.valid_up_to() as u64
-                ))
-            })?;
-            let docs: Vec<&str> = text.lines().collect();
-            self.count_docs_into(&docs, into, cancel)?;
-            offset += buf.len() as u64;
-            buf.clear();
-            if eof_block {
-                break;
-            }
-        }
-        Ok(())
+        read_file_blocks(path, source, BLOCK, cancel, &mut |docs| {
+            self.count_docs_into(docs, into, cancel)
+        })
     }
 }
 

@@ -60,6 +60,11 @@
 //!
 //! A merge itself is in `merge.rs`; the loop that builds the state and
 //! merges until the vocab is full in `trainer.rs`.
+//!
+//! Why this file is long: `State` is one data structure whose invariants
+//! (the arena, the occurrence heaps, the versioned queue and the bound
+//! tiers) every method keeps together, and the argument above refers to
+//! all of them.
 
 use std::cmp::Reverse;
 

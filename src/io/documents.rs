@@ -1,0 +1,504 @@
+//! Documents: the one reader of the formats documents come in, for
+//! counting, `encode_files` and training. A document is a line of a plain
+//! or `.gz` text file (or the part between a chosen separator), or the
+//! string field of each line of a JSON Lines file. Whole files can be
+//! memory-mapped and split in place ([`read_documents`]); files and streams
+//! of any size are read block by block with bounded memory
+//! ([`DocumentReader`]). Errors name the file (or stream) and, for bad
+//! UTF-8 or JSON, the byte offset or line.
+
+use std::io::Read;
+use std::path::Path;
+
+use serde_json::Value;
+
+use super::files::{open_regular, read_to_end_fallibly};
+use crate::cancel::Cancel;
+use crate::error::{Error, Result};
+
+/// Where the documents of a file are.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DocSource {
+    /// Text split at a separator (`"\n"`: one document per line).
+    Separated(String),
+    /// JSON Lines; each line's string `field` is a document.
+    JsonlField(String),
+}
+
+impl DocSource {
+    /// Lines, or with a field, JSON Lines.
+    pub fn of(jsonl_field: Option<String>) -> Self {
+        match jsonl_field {
+            Some(field) => DocSource::JsonlField(field),
+            None => DocSource::Separated("\n".into()),
+        }
+    }
+}
+
+/// A file's bytes: mapped from disk (plain files) or decompressed (`.gz`).
+pub enum FileBytes {
+    Mapped(memmap2::Mmap),
+    Read(Vec<u8>),
+}
+
+impl std::ops::Deref for FileBytes {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        match self {
+            FileBytes::Mapped(map) => map,
+            FileBytes::Read(bytes) => bytes,
+        }
+    }
+}
+
+/// The documents of a file: its bytes and, for each document, a byte range of
+/// them (or, for JSON Lines, the extracted strings).
+pub enum Documents {
+    Ranges {
+        path: std::path::PathBuf,
+        bytes: FileBytes,
+        ranges: Vec<(usize, usize)>,
+    },
+    Owned(Vec<String>),
+}
+
+impl Documents {
+    /// The documents as text; the file's bytes are checked to be UTF-8 here,
+    /// once, without copying them.
+    pub fn as_strs(&self) -> Result<Vec<&str>> {
+        match self {
+            Documents::Ranges {
+                path,
+                bytes,
+                ranges,
+            } => {
+                let text = utf8(path, bytes)?;
+                Ok(ranges.iter().map(|&(a, b)| &text[a..b]).collect())
+            }
+            Documents::Owned(docs) => Ok(docs.iter().map(String::as_str).collect()),
+        }
+    }
+}
+
+fn utf8<'a>(path: &Path, bytes: &'a [u8]) -> Result<&'a str> {
+    std::str::from_utf8(bytes).map_err(|e| {
+        Error::Value(format!(
+            "{}: invalid UTF-8 at byte offset {}",
+            path.display(),
+            e.valid_up_to()
+        ))
+    })
+}
+
+/// A file's bytes: regular files are memory-mapped if `mmap` (no copy into
+/// the heap; the kernel reads ahead as we go), else read; `.gz` files are
+/// decompressed into memory.
+pub fn read_bytes(path: &Path, mmap: bool, cancel: &Cancel) -> Result<FileBytes> {
+    let (file, meta) = open_regular(path)?;
+    let gz = path.extension().is_some_and(|e| e == "gz");
+    // Empty files cannot be mapped: they are read.
+    if gz || !mmap || meta.len() == 0 {
+        let bytes = if gz {
+            read_to_end_fallibly(flate2::read::MultiGzDecoder::new(file), path, cancel)
+        } else {
+            read_to_end_fallibly(std::io::BufReader::new(file), path, cancel)
+        }?;
+        return Ok(FileBytes::Read(bytes));
+    }
+    // SAFETY: the map is only read, and its bytes are checked to be UTF-8
+    // before any `&str` is made of them. No check can exclude another process
+    // changing the file while it is mapped: truncating it kills the process
+    // (SIGBUS), rewriting it in place breaks the UTF-8 check. That is the
+    // contract of every memory map; the Python API documents it and offers
+    // `mmap=False`.
+    let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| Error::io(path, e))?;
+    #[cfg(unix)]
+    let _ = map.advise(memmap2::Advice::Sequential);
+    Ok(FileBytes::Mapped(map))
+}
+
+/// Reads the documents of a file (plain or `.gz`; mapped if `mmap`) without
+/// copying them one by one; errors name the file and, for bad UTF-8 or JSON,
+/// the byte offset or line.
+pub fn read_documents(
+    path: &Path,
+    source: &DocSource,
+    mmap: bool,
+    cancel: &Cancel,
+) -> Result<Documents> {
+    let bytes = read_bytes(path, mmap, cancel)?;
+    let sep = match source {
+        DocSource::Separated(sep) => sep.as_str(),
+        DocSource::JsonlField(field) => {
+            let text = utf8(path, &bytes)?;
+            let mut docs = Vec::new();
+            let name = path.display().to_string();
+            for_each_field(text, field, &name, 0, |s| docs.push(s))?;
+            return Ok(Documents::Owned(docs));
+        }
+    };
+    check_separator(sep)?;
+    // Ranges on bytes: the separator is valid UTF-8, so in valid UTF-8 text
+    // every match lies on char boundaries.
+    let mut ranges = Vec::new();
+    let mut start = 0;
+    for at in memchr::memmem::find_iter(&bytes, sep.as_bytes()) {
+        ranges.push((start, at));
+        start = at + sep.len();
+    }
+    let ended = ranges.len();
+    if start < bytes.len() {
+        ranges.push((start, bytes.len()));
+    }
+    if sep == "\n" {
+        // As `str::lines`: a line that ends may end in "\r\n".
+        for r in &mut ranges[..ended] {
+            if bytes[r.0..r.1].ends_with(b"\r") {
+                r.1 -= 1;
+            }
+        }
+    } else if ranges
+        .last()
+        .is_some_and(|&(a, b)| std::str::from_utf8(&bytes[a..b]).is_ok_and(|t| t.trim().is_empty()))
+    {
+        ranges.pop();
+    }
+    Ok(Documents::Ranges {
+        path: path.to_path_buf(),
+        bytes,
+        ranges,
+    })
+}
+
+fn check_separator(sep: &str) -> Result<()> {
+    if sep.is_empty() {
+        return Err(Error::Value(
+            "the document separator cannot be empty".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// The string `field` of each non-blank line of `text` (JSON Lines), in
+/// order; `first_line` lines came before `text` (for error messages).
+fn for_each_field(
+    text: &str,
+    field: &str,
+    name: &str,
+    first_line: u64,
+    mut doc: impl FnMut(String),
+) -> Result<()> {
+    for (n, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let at = first_line + n as u64 + 1;
+        let value: Value = serde_json::from_str(line)
+            .map_err(|e| Error::Value(format!("{name}:{at}: invalid JSON ({e})")))?;
+        match value.get(field) {
+            Some(Value::String(s)) => doc(s.clone()),
+            Some(other) => {
+                let kind = match other {
+                    Value::Null => "null",
+                    Value::Bool(_) => "bool",
+                    Value::Number(n) if n.is_f64() => "float",
+                    Value::Number(_) => "int",
+                    Value::Array(_) => "list",
+                    Value::Object(_) => "dict",
+                    Value::String(_) => "str",
+                };
+                return Err(Error::Value(format!(
+                    "{name}:{at}: field '{field}' is not a string (it is {kind})"
+                )));
+            }
+            None => {
+                return Err(Error::Value(format!(
+                    "{name}:{at}: no string field '{field}'"
+                )))
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Turns bytes, arriving in pieces of any size, into documents: each piece
+/// adds to what is pending, and every document it completes is handed on
+/// (its bytes checked as UTF-8 once, without a copy for lines).
+pub struct DocumentReader {
+    source: DocSource,
+    /// The file or stream, for error messages.
+    name: String,
+    /// Bytes read whose document has not ended yet.
+    pending: Vec<u8>,
+    /// Bytes and lines before `pending`.
+    offset: u64,
+    line: u64,
+}
+
+impl DocumentReader {
+    pub fn new(source: DocSource, name: impl Into<String>) -> Result<Self> {
+        if let DocSource::Separated(sep) = &source {
+            check_separator(sep)?;
+        }
+        Ok(Self {
+            source,
+            name: name.into(),
+            pending: Vec::new(),
+            offset: 0,
+            line: 0,
+        })
+    }
+
+    /// The file or stream read, as errors name it.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Adds `bytes`; `docs` gets the documents they complete.
+    pub fn push(
+        &mut self,
+        bytes: &[u8],
+        docs: &mut dyn FnMut(&[&str]) -> Result<()>,
+    ) -> Result<()> {
+        self.pending.extend_from_slice(bytes);
+        self.split(false, docs)
+    }
+
+    /// Ends the input; `docs` gets the last document, which had no end.
+    pub fn finish(&mut self, docs: &mut dyn FnMut(&[&str]) -> Result<()>) -> Result<()> {
+        self.split(true, docs)
+    }
+
+    /// Reads `input` to its end in blocks of about `block` bytes, handing
+    /// `docs` the documents of each block (memory stays near `block`).
+    pub fn read_all(
+        &mut self,
+        input: &mut dyn Read,
+        block: usize,
+        cancel: &Cancel,
+        docs: &mut dyn FnMut(&[&str]) -> Result<()>,
+    ) -> Result<()> {
+        loop {
+            cancel.check()?;
+            let n = input
+                .take(block as u64)
+                .read_to_end(&mut self.pending)
+                .map_err(|e| Error::Io(format!("{}: {e}", self.name)))?;
+            if n == 0 {
+                break;
+            }
+            self.split(false, docs)?;
+        }
+        self.finish(docs)
+    }
+
+    /// Hands on the documents that `pending` completes (all of them if
+    /// `last`) and drops their bytes.
+    fn split(&mut self, last: bool, docs: &mut dyn FnMut(&[&str]) -> Result<()>) -> Result<()> {
+        let sep = match &self.source {
+            DocSource::Separated(sep) => sep.as_str(),
+            DocSource::JsonlField(_) => "\n",
+        };
+        let end = if last {
+            self.pending.len()
+        } else {
+            match memchr::memmem::rfind(&self.pending, sep.as_bytes()) {
+                Some(at) => at + sep.len(),
+                None => return Ok(()),
+            }
+        };
+        if end == 0 {
+            return Ok(());
+        }
+        let text = std::str::from_utf8(&self.pending[..end]).map_err(|e| {
+            Error::Value(format!(
+                "{}: invalid UTF-8 at byte offset {}",
+                self.name,
+                self.offset + e.valid_up_to() as u64
+            ))
+        })?;
+        let lines = memchr::memchr_iter(b'\n', text.as_bytes()).count() as u64;
+        match &self.source {
+            DocSource::Separated(sep) if sep == "\n" => {
+                let refs: Vec<&str> = text.lines().collect();
+                docs(&refs)?;
+            }
+            DocSource::Separated(sep) => {
+                let mut refs: Vec<&str> = text.split(sep.as_str()).collect();
+                // Every part but the last ended with the separator; the last
+                // is no document if empty (or, at the end, only whitespace).
+                if refs
+                    .last()
+                    .is_some_and(|t| t.is_empty() || (last && t.trim().is_empty()))
+                {
+                    refs.pop();
+                }
+                docs(&refs)?;
+            }
+            DocSource::JsonlField(field) => {
+                let mut owned = Vec::new();
+                for_each_field(text, field, &self.name, self.line, |s| owned.push(s))?;
+                let refs: Vec<&str> = owned.iter().map(String::as_str).collect();
+                docs(&refs)?;
+            }
+        }
+        self.offset += end as u64;
+        self.line += lines;
+        self.pending.drain(..end);
+        Ok(())
+    }
+}
+
+/// Reads the documents of a file (plain or `.gz`) block by block, handing
+/// `docs` each block's documents.
+pub fn read_file_blocks(
+    path: &Path,
+    source: &DocSource,
+    block: usize,
+    cancel: &Cancel,
+    docs: &mut dyn FnMut(&[&str]) -> Result<()>,
+) -> Result<()> {
+    let mut input = open_documents(path)?;
+    let mut reader = DocumentReader::new(source.clone(), path.display().to_string())?;
+    reader.read_all(&mut input, block, cancel, docs)
+}
+
+/// A file's bytes as a stream: decompressed if it is `.gz`.
+pub fn open_documents(path: &Path) -> Result<Box<dyn Read + Send + Sync>> {
+    let (file, _) = open_regular(path)?;
+    let file = std::io::BufReader::with_capacity(1 << 20, file);
+    Ok(if path.extension().is_some_and(|e| e == "gz") {
+        Box::new(flate2::bufread::MultiGzDecoder::new(file))
+    } else {
+        Box::new(file)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn docs(content: &[u8], name: &str, sep: &str) -> Result<Vec<String>> {
+        let dir = std::env::temp_dir().join(format!("wpiece-io-{}-{name}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(name);
+        std::fs::write(&path, content).unwrap();
+        let read = |mmap| {
+            read_documents(
+                &path,
+                &DocSource::Separated(sep.into()),
+                mmap,
+                Cancel::never(),
+            )
+            .and_then(|d| Ok(d.as_strs()?.iter().map(|s| s.to_string()).collect()))
+        };
+        let got: Result<Vec<String>> = read(true);
+        if let (Ok(mapped), Ok(read)) = (&got, read(false)) {
+            assert_eq!(mapped, &read);
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+        got
+    }
+
+    #[test]
+    fn mapped_files_split_like_lines() {
+        assert_eq!(
+            docs(b"one\r\ntwo\n\nthree", "a.txt", "\n").unwrap(),
+            ["one", "two", "", "three"]
+        );
+        assert_eq!(docs(b"", "empty.txt", "\n").unwrap(), Vec::<String>::new());
+        // A last part of only (Unicode) whitespace is no document.
+        assert_eq!(
+            docs("a<s>b<s>\u{a0}\n".as_bytes(), "b.txt", "<s>").unwrap(),
+            ["a", "b"]
+        );
+        assert_eq!(
+            docs("é<s>ü".as_bytes(), "c.txt", "<s>").unwrap(),
+            ["é", "ü"]
+        );
+    }
+
+    #[test]
+    fn bad_files_give_errors_naming_them() {
+        let err = docs(b"fine\n\xff\n", "bad.txt", "\n").unwrap_err();
+        assert!(
+            matches!(&err, Error::Value(m) if m.ends_with("bad.txt: invalid UTF-8 at byte offset 5")),
+            "{err}"
+        );
+        let dir = std::env::temp_dir();
+        let err = read_documents(
+            &dir,
+            &DocSource::Separated("\n".into()),
+            true,
+            Cancel::never(),
+        )
+        .err();
+        assert!(matches!(err, Some(Error::IsADirectory(_))), "{err:?}");
+        let missing = dir.join("wpiece-no-such-file.txt");
+        let err = read_documents(
+            &missing,
+            &DocSource::Separated("\n".into()),
+            true,
+            Cancel::never(),
+        )
+        .err();
+        assert!(matches!(err, Some(Error::NotFound(_))), "{err:?}");
+    }
+
+    #[test]
+    fn pieces_of_any_size_give_the_documents_of_the_whole_file() {
+        let cases: [(&[u8], &str); 6] = [
+            (b"one\r\ntwo\n\nthree\r", "\n"),
+            ("é\nüx\n\n".as_bytes(), "\n"),
+            ("a<s>b<s>\u{a0}\n".as_bytes(), "<s>"),
+            (b"<s><s>a<s>", "<s>"),
+            (b"", "\n"),
+            (b"\n", "\n"),
+        ];
+        for (content, sep) in cases {
+            let whole = docs(content, "p.txt", sep).unwrap();
+            for piece in 1..=content.len().max(1) {
+                let source = DocSource::Separated(sep.into());
+                let mut reader = DocumentReader::new(source, "p.txt").unwrap();
+                let mut got: Vec<String> = Vec::new();
+                let mut take = |d: &[&str]| {
+                    got.extend(d.iter().map(|s| s.to_string()));
+                    Ok(())
+                };
+                for chunk in content.chunks(piece) {
+                    reader.push(chunk, &mut take).unwrap();
+                }
+                reader.finish(&mut take).unwrap();
+                assert_eq!(got, whole, "{content:?} in pieces of {piece}");
+            }
+        }
+    }
+
+    #[test]
+    fn json_lines_and_bad_bytes_name_the_line_or_offset() {
+        let source = DocSource::JsonlField("text".into());
+        let mut reader = DocumentReader::new(source, "d.jsonl").unwrap();
+        let mut got: Vec<String> = Vec::new();
+        let mut take = |d: &[&str]| {
+            got.extend(d.iter().map(|s| s.to_string()));
+            Ok(())
+        };
+        reader
+            .push(b"{\"text\": \"a\"}\n\n{\"te", &mut take)
+            .unwrap();
+        reader
+            .push(b"xt\": \"b\"}\n{\"text\": 3}\n", &mut take)
+            .unwrap_err();
+        assert_eq!(got, ["a"]);
+        let err = DocumentReader::new(DocSource::JsonlField("text".into()), "d.jsonl")
+            .unwrap()
+            .push(b"{}\n{\"text\": 3}\n", &mut |_| Ok(()))
+            .unwrap_err();
+        assert_eq!(err.to_string(), "d.jsonl:1: no string field 'text'");
+        let mut lines = DocumentReader::new(DocSource::Separated("\n".into()), "x").unwrap();
+        lines.push(b"ok\n", &mut |_| Ok(())).unwrap();
+        let err = lines.push(b"\xff\n", &mut |_| Ok(())).unwrap_err();
+        assert_eq!(err.to_string(), "x: invalid UTF-8 at byte offset 3");
+    }
+}

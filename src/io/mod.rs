@@ -1,0 +1,11 @@
+//! Files: the one reader of documents (`documents`), and reading and
+//! writing whole files safely (`files`: regular files only, atomic writes).
+
+mod documents;
+mod files;
+
+pub use documents::{
+    open_documents, read_bytes, read_documents, read_file_blocks, DocSource, DocumentReader,
+    Documents, FileBytes,
+};
+pub use files::{open_regular, read_text, write_atomic, write_set_atomic, MAX_TOKENIZER_FILE};

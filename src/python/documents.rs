@@ -1,0 +1,109 @@
+//! The documents of files and streams for Python, read by the core's one
+//! reader (`io::DocumentReader`): Python only resolves paths and hands on
+//! the bytes of streams it holds (standard input).
+
+use std::io::Read;
+use std::path::PathBuf;
+
+use pyo3::prelude::*;
+
+use super::run::{run, Run};
+use crate::error::Error;
+use crate::io::{open_documents, DocSource, DocumentReader};
+
+/// Bytes read per block of a file.
+const BLOCK: usize = 1 << 20;
+
+/// The documents of a file (plain or `.gz`; lines or a JSON Lines field),
+/// block by block: iterating gives a list of documents per block.
+#[pyclass(module = "wpiece._core", name = "FileDocuments")]
+pub struct PyFileDocuments {
+    input: Box<dyn Read + Send + Sync>,
+    reader: DocumentReader,
+    done: bool,
+}
+
+#[pymethods]
+impl PyFileDocuments {
+    #[new]
+    #[pyo3(signature = (path, jsonl_field=None))]
+    fn new(path: PathBuf, jsonl_field: Option<String>) -> PyResult<Self> {
+        let input = open_documents(&path)?;
+        let reader = DocumentReader::new(DocSource::of(jsonl_field), path.display().to_string())?;
+        Ok(Self {
+            input,
+            reader,
+            done: false,
+        })
+    }
+
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    /// The documents of the next block that holds any; None at the end.
+    fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<Vec<String>>> {
+        while !self.done {
+            let (input, reader, done) = (&mut self.input, &mut self.reader, &mut self.done);
+            let docs = run(py, Run::serial(BLOCK), |_| {
+                let mut docs = Vec::new();
+                let mut take = |d: &[&str]| {
+                    docs.extend(d.iter().map(|s| s.to_string()));
+                    Ok(())
+                };
+                let mut block = Vec::with_capacity(BLOCK);
+                let n = input
+                    .take(BLOCK as u64)
+                    .read_to_end(&mut block)
+                    .map_err(|e| Error::Io(format!("{}: {e}", reader.name())))?;
+                if n == 0 {
+                    *done = true;
+                    reader.finish(&mut take)?;
+                } else {
+                    reader.push(&block, &mut take)?;
+                }
+                Ok(docs)
+            })?;
+            if !docs.is_empty() {
+                return Ok(Some(docs));
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// Documents of bytes handed in pieces (a stream Python reads): `push`
+/// gives the documents each piece completes, `finish` the last one.
+#[pyclass(module = "wpiece._core", name = "DocumentReader")]
+pub struct PyDocumentReader {
+    reader: DocumentReader,
+}
+
+#[pymethods]
+impl PyDocumentReader {
+    #[new]
+    #[pyo3(signature = (name, jsonl_field=None))]
+    fn new(name: String, jsonl_field: Option<String>) -> PyResult<Self> {
+        Ok(Self {
+            reader: DocumentReader::new(DocSource::of(jsonl_field), name)?,
+        })
+    }
+
+    fn push(&mut self, data: &[u8]) -> PyResult<Vec<String>> {
+        let mut docs = Vec::new();
+        self.reader.push(data, &mut |d| {
+            docs.extend(d.iter().map(|s| s.to_string()));
+            Ok(())
+        })?;
+        Ok(docs)
+    }
+
+    fn finish(&mut self) -> PyResult<Vec<String>> {
+        let mut docs = Vec::new();
+        self.reader.finish(&mut |d| {
+            docs.extend(d.iter().map(|s| s.to_string()));
+            Ok(())
+        })?;
+        Ok(docs)
+    }
+}
