@@ -5,13 +5,15 @@
 //! each, one file per component and the chain beside them) → `splitter` (the
 //! one type that turns text into words: normalize then pre-tokenize, with its
 //! fast paths) → `model` (vocab, trie, WordPiece) → `pipeline` (added tokens,
-//! post-processing, truncation, padding, and the `Tokenizer` that puts them
-//! together); `encode` is the fast engine behind `Tokenizer`'s encode
+//! post-processing, truncation, padding, how a batch is encoded, and the
+//! `Tokenizer` that puts them together; `cut` is where a sequence is cut,
+//! for all of them); `encode` is the fast engine behind `Tokenizer`'s encode
 //! methods, `cache` its per-thread caches, `decoder` the way back. Training
-//! flows `train::counts` (words through the same `splitter`) → `train`
-//! (merges) → vocab.
+//! flows `io` (the one document reader) → `train::counts` (words through the
+//! same `splitter`) → `train` (merges) → vocab and record.
 //! Files live in `io`, tokenizer.json in `hf_json`. The core has no Python
-//! dependency; the PyO3 layer lives in `python/` behind the `python` feature.
+//! dependency; the PyO3 layer lives in `python/` behind the `python` feature,
+//! and runs every call's work through one helper (`python/run.rs`).
 
 pub mod added_tokens;
 pub mod arrow;
