@@ -111,7 +111,7 @@ fn call_settings(
             Some(PadRequest::AsSet)
         }
     } else if let Ok(s) = padding.downcast::<PyString>() {
-        match s.to_str()? {
+        match s.to_cow()?.as_ref() {
             "longest" => Some(PadRequest::Longest),
             "max_length" => Some(PadRequest::MaxLength),
             _ => None,
