@@ -12,9 +12,10 @@ Each measurement runs in its own process (the other build comes first on
 its `PYTHONPATH`); builds alternate run by run, and each ratio is the median
 of the after/before ratios within a round. Encoding: one pass over text the
 process has never seen (`encode_batch_flat`, 1 and 2 threads) on 10 MB of
-English and 10 MB of multilingual text, and the same pass with offsets.
-Training: `train_from_iterator` on the English 10 MB to 30k (likelihood
-score) and 8k (textbook score). Writes benches/results/versions.md.
+English and 10 MB of multilingual text, and the same pass with offsets;
+`encode_batch` (Encodings) and `encode_batch_numpy` (padded columns).
+Training: `train` on the English 10 MB file to 8k, `train_from_iterator` on
+it to 30k (likelihood score) and 8k (textbook score). Writes benches/results/versions.md.
 """
 
 from __future__ import annotations
@@ -39,6 +40,28 @@ t = time.perf_counter()
 tok.encode_batch_flat(lines, num_threads={threads}, return_offsets={offsets})
 seconds = time.perf_counter() - t
 RESULT = {{"seconds": seconds, "mb_s": nbytes / seconds / 1e6, "module": where}}
+"""
+
+OBJECTS = """
+import wpiece
+lines = open({path!r}, encoding="utf-8").read().splitlines()[:{rows}]
+nbytes = sum(len(x.encode()) for x in lines)
+tok = wpiece.Tokenizer.from_file({vocab!r})
+where = wpiece.__file__
+tok.encode_batch(["warm up the pools"] * 64)
+t = time.perf_counter()
+out = {call}
+seconds = time.perf_counter() - t
+RESULT = {{"seconds": seconds, "mb_s": nbytes / seconds / 1e6, "module": where}}
+"""
+
+TRAIN_FILE = """
+import wpiece
+where = wpiece.__file__
+t = time.perf_counter()
+tok = wpiece.train({path!r}, {size}, score={score!r})
+seconds = time.perf_counter() - t
+RESULT = {{"seconds": seconds, "vocab": len(tok.get_vocab()), "module": where}}
 """
 
 TRAIN = """
@@ -84,6 +107,20 @@ def main() -> None:
                     path=str(path), vocab=str(VOCAB), threads=threads, offsets=offsets
                 )
                 cases.append((label, "mb_s", threads, code))
+    # The batch forms that build objects or arrays: Encodings (rows of one
+    # flat batch) and padded numpy columns, as transformers asks for them.
+    for label, rows, call in (
+        ("encode_batch (Encodings) en 10 MB", 10**9, "tok.encode_batch(lines)"),
+        (
+            "encode_batch_numpy en, 20k lines, truncated and padded to 128",
+            20000,
+            'tok.encode_batch_numpy(lines, padding="max_length", truncation=True, max_length=128)',
+        ),
+    ):
+        code = OBJECTS.format(path=str(en), rows=rows, vocab=str(VOCAB), call=call)
+        cases.append((label, "mb_s", 2, code))
+    code = TRAIN_FILE.format(path=str(en), size=8000, score="likelihood")
+    cases.append(("train from the en 10 MB file to 8k, likelihood", "seconds", 2, code))
     for size, score in ((30000, "likelihood"), (8000, "wordpiece")):
         code = TRAIN.format(path=str(en), size=size, score=score)
         cases.append((f"train en 10 MB to {size // 1000}k, {score}", "seconds", 2, code))
