@@ -1,7 +1,19 @@
-//! Decoding tokens back to text, as HF's WordPiece decoder does.
+//! Decoding tokens back to text, as HF's WordPiece decoder does (or, for a
+//! tokenizer.json without decoder, as HF decodes without one).
+
+/// How tokens become text.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum DecoderKind {
+    /// HF's `WordPiece` decoder.
+    #[default]
+    WordPiece,
+    /// No decoder: the tokens joined by spaces, as HF decodes without one.
+    Join,
+}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Decoder {
+    pub kind: DecoderKind,
     pub prefix: String,
     /// Undo BERT's spacing around punctuation and contractions.
     pub cleanup: bool,
@@ -13,6 +25,7 @@ pub struct Decoder {
 impl Default for Decoder {
     fn default() -> Self {
         Self {
+            kind: DecoderKind::WordPiece,
             prefix: "##".into(),
             cleanup: true,
             suffix: String::new(),
@@ -40,6 +53,9 @@ impl Decoder {
     /// first gets a space before it. With an empty prefix every token is a
     /// continuation, so tokens are joined without spaces (as HF does).
     pub fn decode<'a>(&self, tokens: impl IntoIterator<Item = &'a str>) -> String {
+        if self.kind == DecoderKind::Join {
+            return tokens.into_iter().collect::<Vec<_>>().join(" ");
+        }
         if !self.suffix.is_empty() {
             let joined: String = tokens
                 .into_iter()
@@ -80,10 +96,22 @@ mod tests {
     fn suffix_marks_word_ends() {
         let d = Decoder {
             prefix: String::new(),
-            cleanup: true,
             suffix: "_".into(),
+            ..Decoder::default()
         };
         assert_eq!(d.decode(["s", "low", "est_", "new_"]), "slowest new");
+    }
+
+    #[test]
+    fn without_decoder_tokens_are_joined_by_spaces() {
+        let d = Decoder {
+            kind: DecoderKind::Join,
+            ..Decoder::default()
+        };
+        assert_eq!(
+            d.decode(["hello", "##s", ",", "world"]),
+            "hello ##s , world"
+        );
     }
 
     #[test]

@@ -92,7 +92,6 @@ def test_empty_vocab_rejected(tmp_path) -> None:
         ),
         (lambda d: d.update(pre_tokenizer={"type": "Metaspace"}), "pre-tokenizer Metaspace"),
         (lambda d: d.update(pre_tokenizer={"type": "ByteLevel"}), "pre-tokenizer ByteLevel"),
-        (lambda d: d.update(pre_tokenizer=None), "without pre-tokenizer"),
         (lambda d: d["model"].update(type="BPE"), "model type BPE"),
         (lambda d: d.update(decoder={"type": "ByteLevel"}), "decoder ByteLevel"),
         (lambda d: d.update(post_processor={"type": "RobertaProcessing"}), "RobertaProcessing"),

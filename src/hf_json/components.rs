@@ -217,7 +217,8 @@ fn read_pre_tokenizer(
             pre_tokenizer_steps(&kind, o, &mut steps)?;
             Ok(Err(steps))
         }
-        None => Err(unsupported("a tokenizer without pre-tokenizer")),
+        // No pre-tokenizer: the whole normalized text is one word, as in HF.
+        None => Ok(Err(Vec::new())),
     }
 }
 
@@ -374,6 +375,9 @@ fn normalizers_json(steps: &[NormalizerStep]) -> Option<Value> {
 }
 
 fn pre_tokenizers_json(steps: &[PreTokenizerStep]) -> Value {
+    if steps.is_empty() {
+        return Value::Null;
+    }
     let one = |s: &PreTokenizerStep| match s {
         PreTokenizerStep::Bert => json!({"type": "BertPreTokenizer"}),
         PreTokenizerStep::Whitespace => json!({"type": "Whitespace"}),

@@ -14,7 +14,7 @@ mod fields;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::decoder::Decoder;
+use crate::decoder::{Decoder, DecoderKind};
 use crate::error::{Error, Result};
 use crate::model::{UnknownPolicy, Vocab, WordPieceConfig};
 use crate::pipeline::{
@@ -31,7 +31,10 @@ use fields::{bad, component, fields, part, unsupported};
 /// The top level. Every part stays raw until read on its own, so an error
 /// names the part (and a component's `type` is known before its fields).
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct FileIn {
+    /// Only "1.0" (HF refuses any other).
+    version: Option<Value>,
     model: Option<Value>,
     normalizer: Option<Value>,
     pre_tokenizer: Option<Value>,
@@ -51,7 +54,7 @@ struct FileOut<'a> {
     normalizer: Option<Value>,
     pre_tokenizer: Value,
     post_processor: Option<Value>,
-    decoder: DecoderJson,
+    decoder: Option<DecoderJson>,
     model: ModelJson<'a>,
 }
 
@@ -164,11 +167,15 @@ fn read_decoder(v: Option<Value>) -> Result<Decoder> {
             Ok(Decoder {
                 prefix: d.prefix.unwrap_or_else(|| "##".into()),
                 cleanup: d.cleanup.unwrap_or(true),
-                suffix: String::new(),
+                ..Decoder::default()
             })
         }
         Some((kind, _)) => Err(unsupported(format!("decoder {kind} (only WordPiece)"))),
-        None => Err(unsupported("a tokenizer without decoder")),
+        // HF decodes without a decoder by joining the tokens with spaces.
+        None => Ok(Decoder {
+            kind: DecoderKind::Join,
+            ..Decoder::default()
+        }),
     }
 }
 
@@ -234,6 +241,15 @@ pub fn tokenizer_from_json(text: &str) -> Result<Tokenizer> {
         return Err(bad("top level should be an object"));
     }
     let file: FileIn = serde_json::from_value(root).map_err(|e| bad(e.to_string()))?;
+    match &file.version {
+        None => {}
+        Some(Value::String(v)) if v == "1.0" => {}
+        Some(v) => {
+            return Err(bad(format!(
+                "unknown tokenizer.json version {v} (only \"1.0\")"
+            )))
+        }
+    }
     let (vocab, model_config) = read_model(file.model)?;
     let splitter = read_pipeline(file.normalizer, file.pre_tokenizer)?;
     let post_processor = read_post_processor(file.post_processor)?;
@@ -330,10 +346,13 @@ pub fn tokenizer_to_json(tok: &Tokenizer) -> Result<String> {
         normalizer: normalizer_json(tok),
         pre_tokenizer: pre_tokenizer_json(tok),
         post_processor: tok.post_processor.as_ref().map(post_processor_json),
-        decoder: DecoderJson::WordPiece(WordPieceDecoderJson {
-            prefix: Some(tok.decoder.prefix.clone()),
-            cleanup: Some(tok.decoder.cleanup),
-        }),
+        decoder: match tok.decoder.kind {
+            DecoderKind::Join => None,
+            DecoderKind::WordPiece => Some(DecoderJson::WordPiece(WordPieceDecoderJson {
+                prefix: Some(tok.decoder.prefix.clone()),
+                cleanup: Some(tok.decoder.cleanup),
+            })),
+        },
         model: ModelJson::WordPiece {
             unk_token: &cfg.unk_token,
             continuing_subword_prefix: &cfg.continuing_subword_prefix,

@@ -139,6 +139,7 @@ impl Tokenizer {
             prefix: model_config.continuing_subword_prefix.clone(),
             cleanup: true,
             suffix: model_config.end_of_word_suffix.clone(),
+            ..Decoder::default()
         };
         Self::new(
             vocab,
@@ -162,8 +163,8 @@ impl Tokenizer {
     ) -> Result<Self> {
         let decoder = Decoder {
             prefix: model_config.continuing_subword_prefix.clone(),
-            cleanup: self.decoder.cleanup,
             suffix: model_config.end_of_word_suffix.clone(),
+            ..self.decoder.clone()
         };
         let mut tok = Self::with_splitter(
             self.vocab.clone(),

@@ -1,0 +1,154 @@
+"""A tokenizer.json without some component means what it means in HF: no
+normalizer is the identity, no pre-tokenizer makes the whole text one word,
+no post-processor adds no special tokens, no decoder joins the tokens with
+spaces. What HF's own trainer saves (the quicktour's `Tokenizer(WordPiece())`
+with a pre-tokenizer and nothing else) loads and encodes as HF does. The
+loader refuses what HF refuses: another `version`, a key it does not know, a
+missing model."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Callable
+
+import pytest
+from hf_compare import assert_encode_as_hf
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from tokenizers import Tokenizer as HFTokenizer
+from tokenizers import models, trainers
+from tokenizers import pre_tokenizers as pre
+
+import wpiece
+
+from adversarial import ADVERSARIAL
+from conftest import TOKENIZER_JSON
+
+REAL = [
+    "Hello, world! Isn't this unaffable?",
+    "The Quick brown fox -- jumps over 12,345 lazy dogs.",
+    "  leading and trailing  ",
+    "naïve café Ünïcödé ß",
+    "中文字符 and 日本語",
+    "",
+    " ",
+    "tab\tnew\nline",
+]
+
+
+def bert_json() -> dict[str, Any]:
+    d: dict[str, Any] = json.loads(TOKENIZER_JSON.read_text(encoding="utf-8"))
+    d["truncation"] = None
+    d["padding"] = None
+    return d
+
+
+def without(*parts: str) -> dict[str, Any]:
+    d = bert_json()
+    for part in parts:
+        d[part] = None
+    return d
+
+
+def both(d: dict[str, Any]) -> tuple[HFTokenizer, wpiece.Tokenizer]:
+    text = json.dumps(d)
+    return HFTokenizer.from_str(text), wpiece.Tokenizer.from_str(text)
+
+
+CASES: dict[str, Callable[[], dict[str, Any]]] = {
+    "no normalizer": lambda: without("normalizer"),
+    "no pre-tokenizer": lambda: without("pre_tokenizer"),
+    "no post-processor": lambda: without("post_processor"),
+    "no decoder": lambda: without("decoder"),
+    "nothing but the model": lambda: without(
+        "normalizer", "pre_tokenizer", "post_processor", "decoder"
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_missing_components_encode_and_decode_as_hf(case: str) -> None:
+    hf, wp = both(CASES[case]())
+    for text in [*REAL, *ADVERSARIAL]:
+        for add in (True, False):
+            assert_encode_as_hf(hf, wp, text, add=add, lookups=True)
+            assert_encode_as_hf(hf, wp, text, "a pair, here", add=add)
+        ids = hf.encode(text).ids
+        for skip in (True, False):
+            assert wp.decode(ids, skip_special_tokens=skip) == hf.decode(
+                ids, skip_special_tokens=skip
+            ), (case, text, skip)
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_missing_components_survive_saving(case: str) -> None:
+    _, wp = both(CASES[case]())
+    saved = json.loads(wp.to_json())
+    for part in ("normalizer", "pre_tokenizer", "post_processor", "decoder"):
+        if CASES[case]()[part] is None:
+            assert saved[part] is None, (case, part)
+    again = HFTokenizer.from_str(wp.to_json())
+    for text in REAL:
+        assert wp.encode(text).ids == again.encode(text).ids, (case, text)
+        assert wp.decode(wp.encode(text).ids) == again.decode(again.encode(text).ids)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(max_size=40))
+def test_no_pre_tokenizer_and_no_decoder_on_any_text(text: str) -> None:
+    hf, wp = _nothing_but_the_model()
+    assert_encode_as_hf(hf, wp, text, lookups=True)
+    ids = hf.encode(text).ids
+    assert wp.decode(ids) == hf.decode(ids)
+
+
+def _nothing_but_the_model() -> tuple[HFTokenizer, wpiece.Tokenizer]:
+    return both(CASES["nothing but the model"]())
+
+
+def test_what_the_quicktour_trainer_saves_loads_as_hf() -> None:
+    # tokenizers' own trainer, as its quicktour and the "BERT from scratch"
+    # docs build it before they add a decoder: no normalizer, no decoder,
+    # no post-processor.
+    hf = HFTokenizer(models.WordPiece(unk_token="[UNK]"))
+    hf.pre_tokenizer = pre.Whitespace()
+    trainer = trainers.WordPieceTrainer(
+        vocab_size=300, special_tokens=["[UNK]", "[CLS]", "[SEP]", "[PAD]", "[MASK]"]
+    )
+    corpus = [*REAL, *ADVERSARIAL] * 3
+    hf.train_from_iterator(corpus, trainer)
+    wp = wpiece.Tokenizer.from_hf(hf)
+    for text in [*REAL, *ADVERSARIAL]:
+        assert_encode_as_hf(hf, wp, text, lookups=True)
+        ids = hf.encode(text).ids
+        assert wp.decode(ids) == hf.decode(ids), text
+        assert wp.decode(ids, skip_special_tokens=False) == hf.decode(
+            ids, skip_special_tokens=False
+        ), text
+
+
+@pytest.mark.parametrize(
+    "mutate, message",
+    [
+        (lambda d: d.update(version="2.0"), "version"),
+        (lambda d: d.update(version=1), "version"),
+        (lambda d: d.update(extra=1), "extra"),
+        (lambda d: d.pop("model"), "model"),
+    ],
+)
+def test_the_loader_refuses_what_hf_refuses(mutate: Callable[[dict], Any], message: str) -> None:
+    d = bert_json()
+    mutate(d)
+    text = json.dumps(d)
+    # tokenizers raises a bare Exception for a file it cannot read.
+    with pytest.raises(Exception):  # noqa: B017
+        HFTokenizer.from_str(text)
+    with pytest.raises(ValueError, match=message):
+        wpiece.Tokenizer.from_str(text)
+
+
+def test_the_loader_takes_what_hf_takes_without_a_version() -> None:
+    d = bert_json()
+    del d["version"]
+    hf, wp = both(d)
+    assert wp.encode(REAL[0]).ids == hf.encode(REAL[0]).ids
