@@ -186,9 +186,11 @@ class Tokenizer:
         ``tokenizers.Tokenizer`` or a transformers fast tokenizer
         (``PreTrainedTokenizerFast``, e.g. ``BertTokenizerFast``) with a
         WordPiece model. Read through its ``tokenizer.json`` form, so every
-        setting (truncation and padding included) comes along, and a
-        component wpiece cannot honour exactly raises
-        ``UnsupportedComponentError`` naming it.
+        component comes along (one wpiece cannot honour exactly raises
+        ``UnsupportedComponentError`` naming it), and the truncation and
+        padding of a ``tokenizers.Tokenizer``; a transformers tokenizer
+        truncates and pads per call, so none is taken from it (whatever its
+        last call left on its backend).
 
         >>> from tokenizers import BertWordPieceTokenizer
         >>> import wpiece
@@ -204,7 +206,13 @@ class Tokenizer:
                 "expected a tokenizers.Tokenizer or a transformers fast tokenizer, got "
                 f"{type(tokenizer).__name__}"
             )
-        return cls._from_core(_core.Tokenizer.from_json(to_str()))
+        core = _core.Tokenizer.from_json(to_str())
+        if backend is not tokenizer:
+            # transformers sets truncation and padding on its backend per
+            # call: what a previous call left there is not the tokenizer's.
+            core.set_truncation(None)
+            core.set_padding(None)
+        return cls._from_core(core)
 
     def train_new_from_iterator(
         self,
@@ -303,18 +311,36 @@ class Tokenizer:
 
         backend = HFTokenizer.from_str(self.to_json())
         vocab = self.get_vocab()
+        specials = self._core.special_tokens_in_order()
+
+        def special(token: str) -> bool:
+            return token in vocab and token in specials
+
         roles = {
             "unk_token": self.settings["unk_token"],
-            "pad_token": "[PAD]",
+            "pad_token": (self.padding or {}).get("pad_token", "[PAD]"),
             "cls_token": "[CLS]",
             "sep_token": "[SEP]",
             "mask_token": "[MASK]",
         }
-        special = {k: v for k, v in roles.items() if v in vocab}
+        # Only tokens this tokenizer treats as special: transformers would
+        # otherwise make them special, and split them out of raw text.
+        named = {role: token for role, token in roles.items() if special(token)}
+        others = [t for t in specials if t not in named.values()]
+        options: dict[str, Any] = {}
+        if others:
+            options["additional_special_tokens"] = others
+        truncation, padding = self.truncation, self.padding
+        if truncation is not None:
+            options["model_max_length"] = truncation["max_length"]
+            options["truncation_side"] = truncation["direction"]
+        if padding is not None:
+            options["padding_side"] = padding["direction"]
         return PreTrainedTokenizerFast(
             tokenizer_object=backend,
             model_input_names=["input_ids", "token_type_ids", "attention_mask"],
-            **special,
+            **named,
+            **options,
         )
 
     def __getstate__(self) -> dict[str, Any]:

@@ -1,0 +1,120 @@
+"""The transformers bridge, exact both ways: `to_transformers()` declares just
+the tokenizer's special tokens and carries its truncation and sides;
+`from_hf()` takes a transformers tokenizer's own settings, not what its last
+call left on the backend; `train_new_from_iterator` keeps the current
+settings; a round trip through `save_pretrained` and `AutoTokenizer` changes
+no encoding."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import transformers
+
+import wpiece
+
+from adversarial import ADVERSARIAL
+
+TEXTS = [
+    "a [MASK] a",
+    "[CLS] a [SEP] mask",
+    "Hello, world! Isn't this unaffable?",
+    *ADVERSARIAL,
+]
+
+
+def test_to_transformers_declares_only_the_tokenizers_special_tokens() -> None:
+    # [CLS], [SEP] and [MASK] are plain vocabulary here: text typed as
+    # "[MASK]" is split like any other text, by wpiece and transformers.
+    vocab = ["[UNK]", "[CLS]", "[SEP]", "[MASK]", "[", "]", "mask", "a"]
+    tok = wpiece.Tokenizer(vocab, special_tokens=["[UNK]"])
+    hf = tok.to_transformers()
+    assert set(hf.all_special_tokens) == {"[UNK]"}
+    for text in TEXTS:
+        assert hf.tokenize(text) == tok.tokenize(text), text
+        ids = tok.encode(text).ids
+        assert hf(text)["input_ids"] == ids, text
+        for skip in (True, False):
+            assert hf.decode(ids, skip_special_tokens=skip) == tok.decode(ids, skip), text
+
+
+def test_to_transformers_keeps_every_special_token_of_bert() -> None:
+    tok = wpiece.Tokenizer.from_file(wpiece.sample_vocab_path())
+    hf = tok.to_transformers()
+    assert set(hf.all_special_tokens) == {"[UNK]", "[CLS]", "[SEP]", "[PAD]", "[MASK]"}
+    assert (hf.cls_token, hf.sep_token, hf.pad_token) == ("[CLS]", "[SEP]", "[PAD]")
+    for text in TEXTS:
+        assert hf(text)["input_ids"] == tok.encode(text).ids, text
+
+
+def test_to_transformers_carries_truncation_and_sides() -> None:
+    tok = wpiece.Tokenizer.from_file(wpiece.sample_vocab_path())
+    tok.enable_truncation(8, direction="left")
+    tok.enable_padding(length=8, direction="left")
+    hf = tok.to_transformers()
+    assert hf.model_max_length == 8
+    assert (hf.truncation_side, hf.padding_side) == ("left", "left")
+    text = "one two three four five six seven eight nine ten"
+    got = hf(text, truncation=True, padding="max_length")["input_ids"]
+    assert got == tok.encode(text).ids
+    short = hf("one", truncation=True, padding="max_length")["input_ids"]
+    assert short == tok.encode("one").ids
+
+
+def test_from_hf_takes_no_settings_a_previous_call_left() -> None:
+    hf = wpiece.Tokenizer.from_file(wpiece.sample_vocab_path()).to_transformers()
+    fresh = wpiece.Tokenizer.from_hf(hf).encode("hello world").ids
+    hf("hello world", padding="max_length", max_length=128, truncation=True)
+    after = wpiece.Tokenizer.from_hf(hf)
+    assert after.truncation is None and after.padding is None
+    assert after.encode("hello world").ids == fresh == hf("hello world")["input_ids"]
+
+
+def test_from_hf_keeps_a_tokenizers_tokenizers_own_settings() -> None:
+    from tokenizers import Tokenizer as HFTokenizer
+
+    tok = wpiece.Tokenizer.from_file(wpiece.sample_vocab_path())
+    tok.enable_truncation(5)
+    hf = HFTokenizer.from_str(tok.to_json())
+    back = wpiece.Tokenizer.from_hf(hf)
+    assert back.truncation == tok.truncation
+    assert back.encode("a b c d e f g").ids == hf.encode("a b c d e f g").ids
+
+
+def test_train_new_from_iterator_keeps_the_current_settings(tmp_path: Path) -> None:
+    tok = wpiece.Tokenizer.from_file(wpiece.sample_vocab_path())
+    tok.save(tmp_path / "tokenizer.json")
+    loaded = wpiece.Tokenizer.from_file(tmp_path / "tokenizer.json")
+    loaded.enable_truncation(6, stride=1, direction="left")
+    loaded.enable_padding(length=9)
+    corpus = list(wpiece.documents.read_lines(wpiece.sample_text_path()))
+    new = loaded.train_new_from_iterator(corpus, 400)
+    assert new.truncation == loaded.truncation
+    assert {**new.padding, "pad_id": 0} == {**loaded.padding, "pad_id": 0}
+    loaded.no_truncation()
+    loaded.no_padding()
+    plain = loaded.train_new_from_iterator(corpus, 400)
+    assert plain.truncation is None and plain.padding is None
+
+
+def test_a_round_trip_through_save_pretrained_changes_no_encoding(tmp_path: Path) -> None:
+    for vocab, specials in (
+        (None, None),
+        (["[UNK]", "[CLS]", "[SEP]", "[MASK]", "[", "]", "mask", "a"], ["[UNK]"]),
+    ):
+        if vocab is None:
+            tok = wpiece.Tokenizer.from_file(wpiece.sample_vocab_path())
+        else:
+            tok = wpiece.Tokenizer(vocab, special_tokens=specials)
+        folder = tmp_path / str(len(tok))
+        tok.to_transformers().save_pretrained(folder)
+        auto = transformers.AutoTokenizer.from_pretrained(folder)
+        back = wpiece.Tokenizer.from_hf(auto)
+        assert back.get_vocab() == tok.get_vocab()
+        assert back._core.special_tokens_in_order() == tok._core.special_tokens_in_order()
+        for text in TEXTS:
+            for pair in (None, "and a pair"):
+                a, b = tok.encode(text, pair), back.encode(text, pair)
+                assert (a.ids, a.type_ids, a.offsets) == (b.ids, b.type_ids, b.offsets), text
+                assert auto(text, pair)["input_ids"] == a.ids, text
+            assert back.decode(tok.encode(text).ids) == tok.decode(tok.encode(text).ids)
