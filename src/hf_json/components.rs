@@ -7,8 +7,9 @@ use serde_json::{json, Map, Value};
 
 use super::fields::{bad, component, fields, flag, text_field, unsupported};
 use crate::error::Result;
+use crate::model::Vocab;
 use crate::normalizers::{NormalizerConfig, NormalizerStep};
-use crate::pipeline::{Piece, PostProcessor, SpecialTokens, Template, Tokenizer};
+use crate::pipeline::{Piece, PostProcessor, Roberta, SpecialTokens, Template, Tokenizer};
 use crate::pre_tokenizers::{PreTokenizer, PreTokenizerStep, SplitBehavior};
 use crate::splitter::{Chain, Splitter};
 
@@ -26,6 +27,15 @@ struct BertNormalizerJson {
 struct BertProcessingJson {
     sep: (String, u32),
     cls: (String, u32),
+}
+
+/// `RobertaProcessing` as HF writes it.
+#[derive(Deserialize)]
+struct RobertaProcessingJson {
+    sep: (String, u32),
+    cls: (String, u32),
+    trim_offsets: Option<bool>,
+    add_prefix_space: Option<bool>,
 }
 
 /// `TemplateProcessing` as HF writes it.
@@ -253,7 +263,10 @@ pub(super) fn read_pipeline(
     })
 }
 
-pub(super) fn read_post_processor(v: Option<Value>) -> Result<Option<PostProcessor>> {
+pub(super) fn read_post_processor(
+    v: Option<Value>,
+    vocab: &Vocab,
+) -> Result<Option<PostProcessor>> {
     match component(v, "post_processor")? {
         None => Ok(None),
         Some((kind, o)) if kind == "BertProcessing" => {
@@ -263,11 +276,22 @@ pub(super) fn read_post_processor(v: Option<Value>) -> Result<Option<PostProcess
                 sep: p.sep,
             }))
         }
+        Some((kind, o)) if kind == "RobertaProcessing" => {
+            let p: RobertaProcessingJson = fields(o, "post_processor")?;
+            Ok(Some(PostProcessor::Roberta(Roberta::new(
+                p.cls,
+                p.sep,
+                p.trim_offsets.unwrap_or(true),
+                p.add_prefix_space.unwrap_or(true),
+                vocab,
+            ))))
+        }
         Some((kind, o)) if kind == "TemplateProcessing" => {
             template(fields(o, "post_processor")?).map(|t| Some(PostProcessor::Template(t)))
         }
         Some((kind, _)) => Err(unsupported(format!(
-            "post-processor {kind} (only BertProcessing and TemplateProcessing)"
+            "post-processor {kind} (only BertProcessing, RobertaProcessing and \
+             TemplateProcessing)"
         ))),
     }
 }
@@ -413,6 +437,13 @@ pub(super) fn post_processor_json(p: &PostProcessor) -> Value {
         PostProcessor::Bert { cls, sep } => {
             json!({"type": "BertProcessing", "sep": sep, "cls": cls})
         }
+        PostProcessor::Roberta(r) => json!({
+            "type": "RobertaProcessing",
+            "sep": r.sep,
+            "cls": r.cls,
+            "trim_offsets": r.trim_offsets,
+            "add_prefix_space": r.add_prefix_space,
+        }),
         PostProcessor::Template(t) => {
             let pieces = |list: &[Piece]| -> Vec<Value> {
                 list.iter()

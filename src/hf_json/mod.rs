@@ -252,7 +252,7 @@ pub fn tokenizer_from_json(text: &str) -> Result<Tokenizer> {
     }
     let (vocab, model_config) = read_model(file.model)?;
     let splitter = read_pipeline(file.normalizer, file.pre_tokenizer)?;
-    let post_processor = read_post_processor(file.post_processor)?;
+    let post_processor = read_post_processor(file.post_processor, &vocab)?;
     let decoder = read_decoder(file.decoder)?;
     let added = part::<Vec<AddedTokenJson>>(file.added_tokens, "added_tokens")?
         .unwrap_or_default()

@@ -19,7 +19,7 @@ pub use batch::{BatchEncodings, BatchPlan};
 pub use call_settings::{CallSettings, PadRequest};
 pub use encoding::Encoding;
 pub use padding::{columns, pad_batch, pad_target, Columns, PadLength, Padding};
-pub use post_process::{Piece, PostProcessor, SpecialTokens, Template};
+pub use post_process::{Piece, PostProcessor, Roberta, SpecialTokens, Template};
 pub use rows::{EncodingRows, RowLayout};
 pub use settings::SettingsUpdate;
 pub use truncation::{Truncation, TruncationStrategy};
@@ -207,6 +207,13 @@ impl Tokenizer {
                 cls: (cls.0.clone(), id_of(&cls.0)?),
                 sep: (sep.0.clone(), id_of(&sep.0)?),
             }),
+            Some(PostProcessor::Roberta(r)) => Some(PostProcessor::Roberta(Roberta::new(
+                (r.cls.0.clone(), id_of(&r.cls.0)?),
+                (r.sep.0.clone(), id_of(&r.sep.0)?),
+                r.trim_offsets,
+                r.add_prefix_space,
+                &vocab,
+            ))),
             Some(PostProcessor::Template(t)) => {
                 let mut t = t.clone();
                 for s in &mut t.special_tokens {

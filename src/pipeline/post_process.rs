@@ -1,8 +1,13 @@
 //! Post-processing: special tokens around the sequences (HF
-//! `BertProcessing` and `TemplateProcessing`), with HF's bookkeeping of
-//! sequence ranges, type ids and overflowing parts.
+//! `BertProcessing`, `RobertaProcessing` and `TemplateProcessing`), with
+//! HF's bookkeeping of sequence ranges, type ids and overflowing parts.
+
+use std::sync::Arc;
+
+use rustc_hash::FxHashMap;
 
 use super::encoding::Encoding;
+use crate::model::Vocab;
 
 /// A piece of a template: a sequence (`$A`, `$B`) or a special token, each
 /// with the type id its tokens get.
@@ -38,7 +43,87 @@ pub enum PostProcessor {
         cls: (String, u32),
         sep: (String, u32),
     },
+    /// `<s> A </s>` and `<s> A </s></s> B </s>`, every type id 0 (HF
+    /// `RobertaProcessing`, MPNet's); with `trim_offsets`, a token's offsets
+    /// leave out the spaces its string starts or ends with.
+    Roberta(Roberta),
     Template(Template),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Roberta {
+    pub cls: (String, u32),
+    pub sep: (String, u32),
+    pub trim_offsets: bool,
+    pub add_prefix_space: bool,
+    /// The leading and trailing spaces (whitespace or byte-level `Ġ`) of the
+    /// vocab's tokens that have any, by id.
+    spaces: Arc<FxHashMap<u32, (u32, u32)>>,
+}
+
+/// What byte-level BPE writes for a space; HF trims it like whitespace.
+const BYTE_LEVEL_SPACE: char = '\u{120}';
+
+fn is_space(c: char) -> bool {
+    c == BYTE_LEVEL_SPACE || c.is_whitespace()
+}
+
+impl Roberta {
+    /// `cls` and `sep` take their ids in `vocab`, as named.
+    pub fn new(
+        cls: (String, u32),
+        sep: (String, u32),
+        trim_offsets: bool,
+        add_prefix_space: bool,
+        vocab: &Vocab,
+    ) -> Self {
+        let mut spaces = FxHashMap::default();
+        if trim_offsets {
+            for (id, token) in vocab.tokens().iter().enumerate() {
+                let leading = token.chars().take_while(|&c| is_space(c)).count() as u32;
+                let trailing = token.chars().rev().take_while(|&c| is_space(c)).count() as u32;
+                if leading > 0 || trailing > 0 {
+                    spaces.insert(id as u32, (leading, trailing));
+                }
+            }
+        }
+        Self {
+            cls,
+            sep,
+            trim_offsets,
+            add_prefix_space,
+            spaces: Arc::new(spaces),
+        }
+    }
+
+    /// Whether trimming can change an offset (a token with spaces exists).
+    fn trims(&self) -> bool {
+        self.trim_offsets && !self.spaces.is_empty()
+    }
+
+    /// HF's `process_offsets`: each token's offsets without its leading and
+    /// trailing spaces (one leading space kept on a first token when a
+    /// prefix space was added), in the encoding and its overflowing parts.
+    fn trim(&self, e: &mut Encoding) {
+        for part in &mut e.overflowing {
+            self.trim(part);
+        }
+        for (i, (id, offsets)) in e.ids.iter().zip(e.offsets.iter_mut()).enumerate() {
+            let Some(&(mut leading, trailing)) = self.spaces.get(id) else {
+                continue;
+            };
+            if leading > 0 {
+                let first = i == 0 || offsets.0 == 0;
+                if first && self.add_prefix_space && leading == 1 {
+                    leading = 0;
+                }
+                offsets.0 = (offsets.0 + leading).min(offsets.1);
+            }
+            if trailing > 0 && offsets.1 >= trailing {
+                offsets.1 = (offsets.1 - trailing).max(offsets.0);
+            }
+        }
+    }
 }
 
 impl Template {
@@ -63,6 +148,7 @@ impl PostProcessor {
     pub fn added_tokens(&self, is_pair: bool) -> usize {
         match self {
             PostProcessor::Bert { .. } => 2 + is_pair as usize,
+            PostProcessor::Roberta(_) => 2 + 2 * is_pair as usize,
             PostProcessor::Template(t) => t.added(if is_pair { &t.pair } else { &t.single }),
         }
     }
@@ -72,6 +158,7 @@ impl PostProcessor {
     pub fn single_frame(&self) -> Option<(u32, u32)> {
         match self {
             PostProcessor::Bert { cls, sep } => Some((cls.1, sep.1)),
+            PostProcessor::Roberta(r) => (!r.trims()).then_some((r.cls.1, r.sep.1)),
             PostProcessor::Template(t) => match t.single.as_slice() {
                 [Piece::Special {
                     name: first,
@@ -99,6 +186,7 @@ impl PostProcessor {
     pub fn single_is_plain(&self) -> bool {
         match self {
             PostProcessor::Bert { .. } => true,
+            PostProcessor::Roberta(r) => !r.trims(),
             PostProcessor::Template(t) => {
                 let mut sequences = t.single.iter().filter_map(|p| match p {
                     Piece::Sequence { second, type_id } => Some((*second, *type_id)),
@@ -113,6 +201,7 @@ impl PostProcessor {
     pub fn special_ids(&self) -> Vec<(&str, u32)> {
         match self {
             PostProcessor::Bert { cls, sep } => vec![(&cls.0, cls.1), (&sep.0, sep.1)],
+            PostProcessor::Roberta(r) => vec![(&r.cls.0, r.cls.1), (&r.sep.0, r.sep.1)],
             PostProcessor::Template(t) => t
                 .special_tokens
                 .iter()
@@ -145,7 +234,33 @@ impl PostProcessor {
                 } else {
                     seqs.into_iter()
                         .enumerate()
-                        .map(|(i, e)| bert_frame(e, i == 1, cls.1, sep.1))
+                        .map(|(i, e)| {
+                            let second = i == 1;
+                            frame(e, second, (!second).then_some(cls.1), sep.1, i as u32)
+                        })
+                        .collect()
+                }
+            }
+            PostProcessor::Roberta(r) => {
+                for e in &mut seqs {
+                    if r.trims() {
+                        r.trim(e);
+                    }
+                    // RoBERTa gives every token type id 0, overflowing ones too.
+                    e.type_ids.fill(0);
+                    for part in &mut e.overflowing {
+                        part.type_ids.fill(0);
+                    }
+                }
+                if !add_special_tokens {
+                    seqs
+                } else {
+                    seqs.into_iter()
+                        .enumerate()
+                        .map(|(i, e)| {
+                            let first = if i == 0 { r.cls.1 } else { r.sep.1 };
+                            frame(e, i == 1, Some(first), r.sep.1, 0)
+                        })
                         .collect()
                 }
             }
@@ -174,23 +289,24 @@ pub fn no_post_processor(a: Encoding, b: Option<Encoding>) -> Encoding {
     }
 }
 
-/// One sequence framed as `BertProcessing` frames it (the first: `[CLS] A
-/// [SEP]`, the second: `B [SEP]` with type id 1), overflowing parts alike.
-fn bert_frame(mut e: Encoding, second: bool, cls: u32, sep: u32) -> Encoding {
+/// One sequence framed as `BertProcessing` (the first: `[CLS] A [SEP]`,
+/// the second: `B [SEP]`, with type id 1) or `RobertaProcessing` (the
+/// second: `</s> B </s>`, type id 0) frame it, overflowing parts alike:
+/// `before` and `after` with `type_id`.
+fn frame(mut e: Encoding, second: bool, before: Option<u32>, after: u32, type_id: u32) -> Encoding {
     let overflowing = std::mem::take(&mut e.overflowing);
     let frame_one = |e: Encoding| {
         let mut out = Encoding::default();
         let n = e.len();
-        let type_id = second as u32;
-        if !second {
-            out.merge_with(Encoding::special(&[cls], 0));
+        if let Some(id) = before {
+            out.merge_with(Encoding::special(&[id], type_id));
         }
         let start = out.len();
         let mut body = e;
         body.sequence_ranges.clear();
         body.overflowing.clear();
         out.merge_with(body);
-        out.merge_with(Encoding::special(&[sep], type_id));
+        out.merge_with(Encoding::special(&[after], type_id));
         out.sequence_ranges = vec![(second as usize, start..start + n)];
         out
     };
