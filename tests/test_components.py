@@ -570,25 +570,16 @@ def _with(**parts: Any) -> HFTokenizer:
 @pytest.mark.parametrize(
     "parts,named",
     [
-        ({"pre_tokenizer": pre.Split(Regex(r"\d+"), "isolated")}, "Split"),
-        ({"pre_tokenizer": pre.Split(Regex("-"), "removed", invert=True)}, "Split"),
-        (
-            {
-                "pre_tokenizer": pre.Sequence(
-                    [pre.WhitespaceSplit(), pre.Split(Regex("a"), "isolated")]
-                )
-            },
-            "Split",
-        ),
         ({"normalizer": norm.Replace(Regex(r"\s+"), " ")}, "Replace"),
         (
             {"normalizer": norm.Sequence([norm.Lowercase(), norm.Replace(Regex("``"), '"')])},
             "Replace",
         ),
     ],
-    ids=["split", "split-invert", "split-in-sequence", "replace", "replace-in-sequence"],
+    ids=["replace", "replace-in-sequence"],
 )
-def test_regex_patterns_are_refused_naming_the_component(parts, named) -> None:
+def test_regex_replace_is_refused_naming_the_component(parts, named) -> None:
+    # Split with a Regex is supported (test_regex_split.py); Replace not yet.
     hf = _with(**parts)
     assert '"Regex"' in hf.to_str()
     with pytest.raises(wpiece.UnsupportedComponentError, match=named):
@@ -606,7 +597,6 @@ def test_regex_patterns_are_refused_naming_the_component(parts, named) -> None:
         ({"pre_tokenizer": pre.Sequence([pre.Whitespace(), pre.ByteLevel()])}, "ByteLevel"),
         ({"normalizer": norm.Nmt()}, "Nmt"),
         ({"normalizer": norm.Sequence([norm.NFC(), norm.Nmt()])}, "Nmt"),
-        ({"post_processor": proc.RobertaProcessing(("[SEP]", 102), ("[CLS]", 101))}, "Roberta"),
         ({"post_processor": proc.ByteLevel()}, "ByteLevel"),
         ({"decoder": dec.ByteLevel()}, "ByteLevel"),
         ({"decoder": dec.Metaspace()}, "Metaspace"),
@@ -619,7 +609,6 @@ def test_regex_patterns_are_refused_naming_the_component(parts, named) -> None:
         "pre-bytelevel-in-sequence",
         "norm-nmt",
         "norm-nmt-in-sequence",
-        "post-roberta",
         "post-bytelevel",
         "decoder-bytelevel",
         "decoder-metaspace",

@@ -73,23 +73,6 @@ def test_empty_vocab_rejected(tmp_path) -> None:
             ),
             "normalizer Replace with a Regex pattern",
         ),
-        (
-            lambda d: d.update(
-                pre_tokenizer={
-                    "type": "Sequence",
-                    "pretokenizers": [
-                        {"type": "Whitespace"},
-                        {
-                            "type": "Split",
-                            "pattern": {"Regex": "\\d"},
-                            "behavior": "Isolated",
-                            "invert": False,
-                        },
-                    ],
-                }
-            ),
-            "pre-tokenizer Split with a Regex pattern",
-        ),
         (lambda d: d.update(pre_tokenizer={"type": "Metaspace"}), "pre-tokenizer Metaspace"),
         (lambda d: d.update(pre_tokenizer={"type": "ByteLevel"}), "pre-tokenizer ByteLevel"),
         (lambda d: d["model"].update(type="BPE"), "model type BPE"),

@@ -10,7 +10,9 @@ use crate::error::Result;
 use crate::model::Vocab;
 use crate::normalizers::{NormalizerConfig, NormalizerStep};
 use crate::pipeline::{Piece, PostProcessor, Roberta, SpecialTokens, Template, Tokenizer};
-use crate::pre_tokenizers::{PreTokenizer, PreTokenizerStep, SplitBehavior};
+use crate::pre_tokenizers::{
+    PreTokenizer, PreTokenizerStep, RegexPattern, SplitBehavior, SplitPattern,
+};
 use crate::splitter::{Chain, Splitter};
 
 /// HF writes every flag; a missing or null one takes BERT's default.
@@ -68,7 +70,7 @@ enum PatternJson {
 const NORMALIZERS: &str = "Sequence, BertNormalizer, NFD, NFC, NFKD, NFKC, Lowercase, \
                            StripAccents, Strip, and Replace and Prepend with string patterns";
 const PRE_TOKENIZERS: &str = "Sequence, BertPreTokenizer, Whitespace, WhitespaceSplit, \
-                              Punctuation, Digits, Split with a string pattern, CharDelimiterSplit";
+                              Punctuation, Digits, Split, CharDelimiterSplit";
 
 fn bert_normalizer(o: Value, key: &str) -> Result<NormalizerConfig> {
     let n: BertNormalizerJson = fields(o, key)?;
@@ -90,6 +92,16 @@ fn string_pattern(o: &Value, component: &str, key: &str) -> Result<String> {
         PatternJson::Regex(r) => Err(unsupported(format!(
             "{component} with a Regex pattern ({r:?}); only string patterns are supported"
         ))),
+    }
+}
+
+/// A `Split` pattern: a non-empty string, or a regex Oniguruma compiles.
+fn split_pattern(o: &Value, key: &str) -> Result<SplitPattern> {
+    let p: PatternJson = fields(o.get("pattern").cloned().unwrap_or(Value::Null), key)?;
+    match p {
+        PatternJson::String(s) if !s.is_empty() => Ok(SplitPattern::Literal(s)),
+        PatternJson::String(_) => Err(unsupported("pre-tokenizer Split with an empty pattern")),
+        PatternJson::Regex(r) => Ok(SplitPattern::Regex(RegexPattern::new(&r)?)),
     }
 }
 
@@ -173,7 +185,7 @@ fn pre_tokenizer_steps(kind: &str, o: Value, steps: &mut Vec<PreTokenizerStep>) 
             individual: flag(&o, "individual_digits", false)?,
         },
         "Split" => PreTokenizerStep::Split {
-            pattern: string_pattern(&o, "pre-tokenizer Split", key)?,
+            pattern: split_pattern(&o, key)?,
             behavior: behavior(&o, "Split", None)?,
             invert: flag(&o, "invert", false)?,
         },
@@ -416,7 +428,10 @@ fn pre_tokenizers_json(steps: &[PreTokenizerStep]) -> Value {
             invert,
         } => json!({
             "type": "Split",
-            "pattern": {"String": pattern},
+            "pattern": match pattern {
+                SplitPattern::Literal(s) => json!({"String": s}),
+                SplitPattern::Regex(r) => json!({"Regex": r.source()}),
+            },
             "behavior": behavior.name(),
             "invert": invert,
         }),

@@ -11,7 +11,7 @@
 use unicode_categories::UnicodeCategories;
 
 use super::runs::{apply, char_runs, split_by, Run, SplitBehavior};
-use super::split::literal_runs;
+use super::split::SplitPattern;
 use super::whitespace::whitespace_runs;
 use crate::unicode::is_bert_punctuation;
 
@@ -28,9 +28,9 @@ pub enum PreTokenizerStep {
     Digits {
         individual: bool,
     },
-    /// `Split` on a non-empty literal string.
+    /// `Split` on a non-empty literal string or a regex.
     Split {
-        pattern: String,
+        pattern: SplitPattern,
         behavior: SplitBehavior,
         invert: bool,
     },
@@ -112,7 +112,7 @@ impl PreTokenizerStep {
                 behavior,
                 invert,
             } => {
-                literal_runs(piece, pattern, runs);
+                pattern.runs(piece, runs);
                 if *invert {
                     for r in runs.iter_mut() {
                         r.2 = !r.2;
