@@ -29,6 +29,7 @@ pub mod memory;
 pub mod model;
 pub mod normalizers;
 pub mod parallel;
+pub mod pattern;
 pub mod pipeline;
 pub mod pre_tokenizers;
 pub mod quality;

@@ -9,10 +9,9 @@ use super::fields::{bad, component, fields, flag, text_field, unsupported};
 use crate::error::Result;
 use crate::model::Vocab;
 use crate::normalizers::{NormalizerConfig, NormalizerStep};
+use crate::pattern::{Pattern, RegexPattern};
 use crate::pipeline::{Piece, PostProcessor, Roberta, SpecialTokens, Template, Tokenizer};
-use crate::pre_tokenizers::{
-    PreTokenizer, PreTokenizerStep, RegexPattern, SplitBehavior, SplitPattern,
-};
+use crate::pre_tokenizers::{PreTokenizer, PreTokenizerStep, SplitBehavior};
 use crate::splitter::{Chain, Splitter};
 
 /// HF writes every flag; a missing or null one takes BERT's default.
@@ -82,26 +81,21 @@ fn bert_normalizer(o: Value, key: &str) -> Result<NormalizerConfig> {
     })
 }
 
-/// A literal pattern; a regex is refused (wpiece has no engine that matches
-/// HF's Oniguruma exactly), as is an empty string.
-fn string_pattern(o: &Value, component: &str, key: &str) -> Result<String> {
+/// A `Split` or `Replace` pattern: a non-empty string, or a regex
+/// Oniguruma compiles.
+fn pattern(o: &Value, component: &str, key: &str) -> Result<Pattern> {
     let p: PatternJson = fields(o.get("pattern").cloned().unwrap_or(Value::Null), key)?;
     match p {
-        PatternJson::String(s) if !s.is_empty() => Ok(s),
+        PatternJson::String(s) if !s.is_empty() => Ok(Pattern::Literal(s)),
         PatternJson::String(_) => Err(unsupported(format!("{component} with an empty pattern"))),
-        PatternJson::Regex(r) => Err(unsupported(format!(
-            "{component} with a Regex pattern ({r:?}); only string patterns are supported"
-        ))),
+        PatternJson::Regex(r) => Ok(Pattern::Regex(RegexPattern::new(&r)?)),
     }
 }
 
-/// A `Split` pattern: a non-empty string, or a regex Oniguruma compiles.
-fn split_pattern(o: &Value, key: &str) -> Result<SplitPattern> {
-    let p: PatternJson = fields(o.get("pattern").cloned().unwrap_or(Value::Null), key)?;
+fn pattern_json(p: &Pattern) -> Value {
     match p {
-        PatternJson::String(s) if !s.is_empty() => Ok(SplitPattern::Literal(s)),
-        PatternJson::String(_) => Err(unsupported("pre-tokenizer Split with an empty pattern")),
-        PatternJson::Regex(r) => Ok(SplitPattern::Regex(RegexPattern::new(&r)?)),
+        Pattern::Literal(s) => json!({"String": s}),
+        Pattern::Regex(r) => json!({"Regex": r.source()}),
     }
 }
 
@@ -138,7 +132,18 @@ fn normalizer_steps(kind: &str, o: Value, steps: &mut Vec<NormalizerStep>) -> Re
             right: flag(&o, "strip_right", true)?,
         },
         "Replace" => NormalizerStep::Replace {
-            pattern: string_pattern(&o, "normalizer Replace", key)?,
+            pattern: match pattern(&o, "normalizer Replace", key)? {
+                // HF panics on the insertions a regex's empty matches make
+                // at the end of a text: not a result to reproduce.
+                Pattern::Regex(r) => {
+                    return Err(unsupported(format!(
+                        "normalizer Replace with a Regex pattern ({:?}); only string patterns \
+                         are supported",
+                        r.source()
+                    )))
+                }
+                literal => literal,
+            },
             content: text_field(&o, "content", "Replace")?,
         },
         "Prepend" => NormalizerStep::Prepend(text_field(&o, "prepend", "Prepend")?),
@@ -185,7 +190,7 @@ fn pre_tokenizer_steps(kind: &str, o: Value, steps: &mut Vec<PreTokenizerStep>) 
             individual: flag(&o, "individual_digits", false)?,
         },
         "Split" => PreTokenizerStep::Split {
-            pattern: split_pattern(&o, key)?,
+            pattern: pattern(&o, "pre-tokenizer Split", key)?,
             behavior: behavior(&o, "Split", None)?,
             invert: flag(&o, "invert", false)?,
         },
@@ -397,7 +402,7 @@ fn normalizers_json(steps: &[NormalizerStep]) -> Option<Value> {
             json!({"type": "Strip", "strip_left": left, "strip_right": right})
         }
         NormalizerStep::Replace { pattern, content } => {
-            json!({"type": "Replace", "pattern": {"String": pattern}, "content": content})
+            json!({"type": "Replace", "pattern": pattern_json(pattern), "content": content})
         }
         NormalizerStep::Prepend(p) => json!({"type": "Prepend", "prepend": p}),
     };
@@ -428,10 +433,7 @@ fn pre_tokenizers_json(steps: &[PreTokenizerStep]) -> Value {
             invert,
         } => json!({
             "type": "Split",
-            "pattern": match pattern {
-                SplitPattern::Literal(s) => json!({"String": s}),
-                SplitPattern::Regex(r) => json!({"Regex": r.source()}),
-            },
+            "pattern": pattern_json(pattern),
             "behavior": behavior.name(),
             "invert": invert,
         }),

@@ -8,6 +8,7 @@ use super::strip::strip;
 use super::strip_accents::strip_accents;
 use super::unicode_forms::{self, Form};
 use super::{Normalized, NormalizerConfig};
+use crate::pattern::Pattern;
 
 /// One normalizer of a chain, as tokenizer.json names it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -24,10 +25,10 @@ pub enum NormalizerStep {
         left: bool,
         right: bool,
     },
-    /// Every non-overlapping occurrence of `pattern` (a non-empty literal),
-    /// left to right, becomes `content`.
+    /// Every non-overlapping match of `pattern` (a non-empty literal or a
+    /// regex), left to right, becomes `content`.
     Replace {
-        pattern: String,
+        pattern: Pattern,
         content: String,
     },
     /// `prepend` goes before a non-empty text.
@@ -105,7 +106,7 @@ mod tests {
     #[test]
     fn replace_aligns_content_to_the_last_replaced_char() {
         let replace = NormalizerStep::Replace {
-            pattern: "ab".into(),
+            pattern: Pattern::Literal("ab".into()),
             content: "XYZ".into(),
         };
         let (t, s) = run(&[replace], "cabab");

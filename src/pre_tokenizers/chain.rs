@@ -11,8 +11,9 @@
 use unicode_categories::UnicodeCategories;
 
 use super::runs::{apply, char_runs, split_by, Run, SplitBehavior};
-use super::split::SplitPattern;
+use super::split::pattern_runs;
 use super::whitespace::whitespace_runs;
+use crate::pattern::Pattern;
 use crate::unicode::is_bert_punctuation;
 
 /// One pre-tokenizer of a chain, as tokenizer.json names it.
@@ -30,7 +31,7 @@ pub enum PreTokenizerStep {
     },
     /// `Split` on a non-empty literal string or a regex.
     Split {
-        pattern: SplitPattern,
+        pattern: Pattern,
         behavior: SplitBehavior,
         invert: bool,
     },
@@ -112,7 +113,7 @@ impl PreTokenizerStep {
                 behavior,
                 invert,
             } => {
-                pattern.runs(piece, runs);
+                pattern_runs(piece, pattern, runs);
                 if *invert {
                     for r in runs.iter_mut() {
                         r.2 = !r.2;

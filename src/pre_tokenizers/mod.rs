@@ -4,7 +4,7 @@
 //! One file per concern, as HF `tokenizers` has them: `bert.rs`
 //! (`BertPreTokenizer` and whitespace splitting, the two with fast paths),
 //! `whitespace.rs` (HF's `Whitespace` regex, its character table generated
-//! into `word_chars.rs`), `split.rs` (`Split` on a string or an Oniguruma regex); `runs.rs` is what
+//! into `word_chars.rs`), `split.rs` (`Split` on a string or a regex, `crate::pattern`); `runs.rs` is what
 //! they share (delimiter runs and the split behaviors), and `chain.rs` chains
 //! them as HF's `Sequence` (with `Punctuation`, `Digits`,
 //! `WhitespaceSplit` and `CharDelimiterSplit`, one char class each).
@@ -19,4 +19,3 @@ mod word_chars;
 pub use bert::{PreTokenizer, WordSpan};
 pub use chain::{split_chain, PreTokenizerStep};
 pub use runs::SplitBehavior;
-pub use split::{RegexPattern, SplitPattern};

@@ -2,7 +2,8 @@
 every behavior, inverted or not, on patterns with classes, alternations,
 case folding, word boundaries and empty matches, compared with `tokenizers`
 on real, adversarial and Hypothesis text. A regex HF cannot compile is
-refused by name."""
+refused by name. (`Replace` with a regex stays refused: HF panics on the
+insertions its empty matches make at the end of a text.)"""
 
 from __future__ import annotations
 
