@@ -622,15 +622,17 @@ def test_other_components_are_refused_naming_them(parts, named) -> None:
         wpiece.Tokenizer.from_hf(hf)
 
 
-def test_template_tokens_named_otherwise_than_the_vocab_are_refused() -> None:
+def test_template_tokens_named_otherwise_than_the_vocab_show_as_in_hf() -> None:
     # HF shows a template's own strings ("a", "b") for ids 5 and 6, whose vocab
-    # strings differ; wpiece names tokens from the vocab, so it refuses
-    # rather than show other strings.
+    # strings differ, where the template put them; so does wpiece.
     hf = _with(
         post_processor=template("[X] $A [SEP]", "[X] $A [SEP] $B:1 [X]:1", extra=(MULTI_ID,))
     )
-    with pytest.raises(wpiece.UnsupportedComponentError, match="not that token's id"):
-        wpiece.Tokenizer.from_hf(hf)
+    wp = wpiece.Tokenizer.from_hf(hf)
+    for text in ("Hello a b", "", "[SEP] typed"):
+        assert_encode_as_hf(hf, wp, text)
+        assert_encode_as_hf(hf, wp, text, "a pair b")
+    assert wp.encode("x").tokens[:2] == ["a", "b"]
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,6 @@ import pytest
 from tokenizers import Tokenizer as HFTokenizer
 
 import wpiece
-from wpiece import UnsupportedComponentError
 
 from conftest import TOKENIZER_JSON, hf_bert, wp_bert
 
@@ -186,21 +185,19 @@ def test_ids_past_u32_are_refused(path: tuple, value: int) -> None:
         load(d)
 
 
-def test_post_processor_token_with_another_tokens_id_is_refused() -> None:
-    d = spec()
-    d["post_processor"] = {"type": "BertProcessing", "sep": ["[SEP]", 5], "cls": ["[CLS]", 101]}
-    with pytest.raises(UnsupportedComponentError, match="SEP"):
-        load(d)
-
-
-def test_template_special_token_strings_must_be_the_vocabs() -> None:
-    # HF would name the token "[XYZ]" though its id is "[CLS]"'s; wpiece's
-    # token strings come from the vocab, so it refuses rather than differ.
-    d = spec()
-    assert d["post_processor"]["type"] == "TemplateProcessing"
-    d["post_processor"]["special_tokens"]["[CLS]"]["tokens"] = ["[XYZ]"]
-    with pytest.raises(UnsupportedComponentError, match=r"\[XYZ\].*not that token's id"):
-        load(d)
+def test_post_processor_tokens_named_otherwise_than_the_vocab_show_as_in_hf() -> None:
+    # HF shows the post-processor's string for the ids it inserts, whatever
+    # the vocab calls them; so does wpiece.
+    bert = spec()
+    bert["post_processor"] = {"type": "BertProcessing", "sep": ["[SEP]", 5], "cls": ["[CLS]", 101]}
+    template = spec()
+    assert template["post_processor"]["type"] == "TemplateProcessing"
+    template["post_processor"]["special_tokens"]["[CLS]"]["tokens"] = ["[XYZ]"]
+    for d in (bert, template):
+        hf, wp = HFTokenizer.from_str(json.dumps(d)), load(d)
+        for text, pair in (("hello world", None), ("hello", "world")):
+            h, w = hf.encode(text, pair), wp.encode(text, pair)
+            assert (w.ids, w.tokens) == (h.ids, h.tokens)
 
 
 @pytest.mark.parametrize("field", ["truncation", "padding"])

@@ -84,11 +84,18 @@ impl Tokenizer {
         })?;
         let added = AddedTokens::new(added_tokens, &vocab)?;
         if let Some(p) = &post_processor {
-            for (name, id) in p.special_ids() {
-                if vocab.id(name) != Some(id) {
+            // A template may name a token otherwise than the vocab does (HF
+            // shows the template's string there); one id, one name.
+            let specials = p.special_ids();
+            for &(name, id) in &specials {
+                if vocab.token(id).is_none() {
                     return Err(Error::Unsupported(format!(
-                        "post-processor token {name:?} with id {id}, which is not that \
-                         token's id in the vocabulary"
+                        "post-processor token {name:?} with id {id}, past the vocabulary"
+                    )));
+                }
+                if let Some((other, _)) = specials.iter().find(|(n, i)| *i == id && *n != name) {
+                    return Err(Error::Unsupported(format!(
+                        "post-processor tokens {name:?} and {other:?} with the same id {id}"
                     )));
                 }
             }
@@ -387,6 +394,21 @@ impl Tokenizer {
     /// The token string of `id`, if any.
     pub fn id_to_token(&self, id: u32) -> Option<&str> {
         self.vocab.token(id)
+    }
+
+    /// The string a token shows where post-processing put it (`special`):
+    /// the post-processor's name for its id, which may differ from the
+    /// vocab's (HF shows the template's string there); else the vocab's.
+    pub fn special_token_string(&self, id: u32, special: bool) -> Option<&str> {
+        let named = self
+            .post_processor
+            .as_ref()
+            .filter(|_| special)
+            .and_then(|p| p.special_ids().into_iter().find(|&(_, i)| i == id));
+        match named {
+            Some((name, _)) => Some(name),
+            None => self.vocab.token(id),
+        }
     }
 
     /// The id of `token`, if any.

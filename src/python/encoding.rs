@@ -224,14 +224,22 @@ impl PyEncoding {
             TokenStrings::Owned(tokens, _) => return tokens.clone(),
             TokenStrings::Lazy { tok, pad_token } => (tok, pad_token),
         };
+        let special = match &self.enc {
+            Source::Owned(e) => Cow::Borrowed(&e.special_tokens_mask[..]),
+            Source::Row { rows, row } => Cow::Owned(rows.special_tokens_mask(*row)),
+        };
         self.enc
             .ids()
             .iter()
             .zip(self.enc.attention_mask().iter())
-            .map(|(&i, &attended)| match (pad_token, attended) {
+            .zip(special.iter())
+            .map(|((&i, &attended), &special)| match (pad_token, attended) {
                 // Only padding is not attended to.
                 (Some(pad), 0) => pad.to_string(),
-                _ => tok.id_to_token(i).unwrap_or_default().to_owned(),
+                _ => tok
+                    .special_token_string(i, special == 1)
+                    .unwrap_or_default()
+                    .to_owned(),
             })
             .collect()
     }
