@@ -32,8 +32,13 @@ fn every_path_set() -> Vec<FastPaths> {
         .collect()
 }
 
-/// The ids, char offsets and word ids of one text.
-type Sequence = (Vec<u32>, Vec<(u32, u32)>, Vec<Option<u32>>);
+/// The ids, char offsets, word ids and shown strings of one text.
+type Sequence = (
+    Vec<u32>,
+    Vec<(u32, u32)>,
+    Vec<Option<u32>>,
+    Vec<(usize, Box<str>)>,
+);
 
 /// Ids and offsets of each text, one at a time and as flat batches (with and
 /// without offsets), twice over.
@@ -52,7 +57,7 @@ fn run(tok: &Tokenizer, texts: &[&str]) -> Run {
     for _ in 0..2 {
         for t in texts {
             let e = tok.encode_sequence(t, 0);
-            one_at_a_time.push((e.ids, e.offsets, e.word_ids));
+            one_at_a_time.push((e.ids, e.offsets, e.word_ids, e.surfaces));
         }
     }
     let mut flat_ids = Vec::new();
@@ -276,17 +281,13 @@ fn added_tokens_holding_whitespace_turn_chunks_off_and_stay_exact() {
         .iter()
         .map(|s| s.to_string())
         .collect();
-    let added = |content: &str, id| AddedToken {
-        content: content.into(),
-        id,
-        special: true,
-    };
+    let added = |content: &str| AddedToken::new(content, true);
     let tok = Tokenizer::new(
         Vocab::new(tokens).unwrap(),
         WordPieceConfig::default(),
         Some(NormalizerConfig::default()),
         PreTokenizer::Bert,
-        vec![added("[CLS]", 1), added("a b", 2), added("x\ty", 3)],
+        vec![added("[CLS]"), added("a b"), added("x\ty")],
         None,
         Decoder::default(),
     )
@@ -409,6 +410,68 @@ proptest! {
             &["[CLS]", "[SEP]"],
         )
         .unwrap();
+        let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+        if let Err(e) = check_all_paths(&tok, &refs) {
+            prop_assert!(false, "{}", e);
+        }
+    }
+}
+
+/// Added tokens for random sets: inside and outside the vocab, with and
+/// without whitespace, changed by lowercasing or not.
+fn added_token() -> impl Strategy<Value = AddedToken> {
+    let contents = vec![
+        "<m>", "Ab", "ab", "qq", "a b", "[CLS]", "é", "É!", "##x", ".", " x", "中", "<m>a",
+    ];
+    (
+        prop::sample::select(contents),
+        prop::collection::vec(prop::bool::ANY, 5),
+    )
+        .prop_map(|(content, f)| AddedToken {
+            content: content.to_owned(),
+            single_word: f[0],
+            lstrip: f[1],
+            rstrip: f[2],
+            normalized: f[3],
+            special: f[4],
+        })
+}
+
+fn text_with_added() -> impl Strategy<Value = String> {
+    let pieces = prop_oneof![
+        3 => prop::sample::select(alphabet()).prop_map(String::from),
+        2 => prop::sample::select(vec!["<m>", "AB", "ab", "qq", "a b", "[CLS]", "É!", "  ", "##x"])
+            .prop_map(String::from),
+    ];
+    prop::collection::vec(pieces, 0..40).prop_map(|p| p.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(150), ..ProptestConfig::default() })]
+
+    #[test]
+    fn fast_paths_equal_the_general_path_with_added_tokens_of_every_flag(
+        vocab in vocab(),
+        added in prop::collection::vec(added_token(), 0..6),
+        texts in prop::collection::vec(text_with_added(), 1..6),
+        normalize in prop::bool::ANY,
+        lowercase in prop::bool::ANY,
+        bert in prop::bool::ANY,
+    ) {
+        let normalizer = normalize.then_some(NormalizerConfig {
+            lowercase,
+            ..NormalizerConfig::default()
+        });
+        let pre = if bert { PreTokenizer::Bert } else { PreTokenizer::Whitespace };
+        let tok = Tokenizer::bert_like(
+            Vocab::new(vocab).unwrap(),
+            WordPieceConfig::default(),
+            normalizer,
+            pre,
+            &["[CLS]", "[SEP]"],
+        )
+        .unwrap();
+        let (tok, _) = tok.with_added_tokens(added).unwrap();
         let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
         if let Err(e) = check_all_paths(&tok, &refs) {
             prop_assert!(false, "{}", e);

@@ -78,8 +78,6 @@ def test_empty_vocab_rejected(tmp_path) -> None:
         (lambda d: d["model"].update(type="BPE"), "model type BPE"),
         (lambda d: d.update(decoder={"type": "ByteLevel"}), "decoder ByteLevel"),
         (lambda d: d.update(post_processor={"type": "ByteLevel"}), "post-processor ByteLevel"),
-        (lambda d: d["added_tokens"][0].update(lstrip=True), "lstrip"),
-        (lambda d: d["added_tokens"][1].update(normalized=True), "normalized"),
     ],
 )
 def test_unsupported_components_raise(tmp_path, mutate, message) -> None:

@@ -74,12 +74,12 @@ def run_training(
             tokenizer=None if through is not None else opts.tokenizer_options(),
             through=through,
         )
-        bar.update_to(core.get_vocab_size())
+        bar.update_to(core.get_vocab_size(False))
     finally:
         bar.close()
     record = TrainingRecord(
         score=opts.score,
-        vocab_size=core.get_vocab_size(),
+        vocab_size=core.get_vocab_size(False),
         base_vocab_size=run["base_vocab_size"],
         initial_tokens=run["initial_tokens"],
         total_words=run["total_words"],

@@ -73,6 +73,11 @@ impl AsciiTable {
         t
     }
 
+    /// What normalization makes of ASCII byte `b`.
+    pub(super) fn normalized(&self, b: u8) -> u8 {
+        self.lower[b as usize]
+    }
+
     fn classes_words_as_alnum(&self) -> bool {
         (0u8..=255)
             .all(|b| (self.class[b as usize] == AsciiClass::Word) == b.is_ascii_alphanumeric())

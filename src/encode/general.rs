@@ -1,15 +1,47 @@
-//! The general layer: any text. Added tokens are found in the raw text; the
-//! splitter normalizes each segment between them (every char remembering its
-//! source char) and pre-tokenizes it into words, and WordPiece splits each
-//! word (through the word cache). ASCII segments first offer themselves to
-//! the ASCII layer.
+//! The general layer: any text, in HF's order. Added tokens matched in raw
+//! text come first; each piece between them is normalized (every char
+//! remembering its source char), tokens matched by their normalized form
+//! come next, and each piece left is pre-tokenized into words, which
+//! WordPiece splits (through the word cache). ASCII pieces first offer
+//! themselves to the ASCII layer.
 
 use super::Encoder;
 use super::{Output, WordScratch};
-use crate::added_tokens::Segment;
+use crate::added_tokens::Split;
 use crate::cache::{Caches, WordCache};
 use crate::model::Piece;
-use crate::normalizers::span;
+use crate::normalizers::{span, Normalized};
+use crate::pre_tokenizers::WordSpan;
+use crate::splitter::SplitBuffers;
+
+/// Char index of byte offsets in a text, counted on from the last one asked
+/// for (recounted from the start when asked for an earlier one: a match
+/// stripping whitespace on its right may overlap the next one, as in HF).
+struct Chars<'t> {
+    text: &'t [u8],
+    byte: usize,
+    chars: u32,
+}
+
+impl<'t> Chars<'t> {
+    fn new(text: &'t str) -> Self {
+        Self {
+            text: text.as_bytes(),
+            byte: 0,
+            chars: 0,
+        }
+    }
+
+    fn at(&mut self, byte: usize) -> u32 {
+        if byte < self.byte {
+            (self.byte, self.chars) = (0, 0);
+        }
+        let step = &self.text[self.byte..byte];
+        self.chars += step.iter().filter(|&&b| (b & 0xC0) != 0x80).count() as u32;
+        self.byte = byte;
+        self.chars
+    }
+}
 
 impl Encoder {
     /// Encodes a text (or chunk) that starts at char `first_char` of the input.
@@ -25,72 +57,122 @@ impl Encoder {
         if self.try_ascii(text, first_char, true, out, words, caches) {
             return;
         }
-        self.added.split(text, first_char, |segment| match segment {
-            Segment::Token(t, start, end) => {
+        let mut chars = Chars::new(text);
+        self.added.split_raw(text, |split| match split {
+            Split::Token(id, r) => {
+                let (start, end) = (chars.at(r.start), chars.at(r.end));
                 out.begin_word();
-                out.push(t.id, (start, end))
+                out.push(id, (first_char + start, first_char + end));
+                let own = self.added.get(id).map_or("", |t| t.content.as_str());
+                out.show(&text[r], own);
             }
-            Segment::Text(s, at) => self.encode_segment(s, at, out, words, caches),
+            Split::Text(r) => {
+                let at = first_char + chars.at(r.start);
+                self.encode_piece(&text[r], at, out, words, caches);
+            }
         });
     }
 
-    /// A segment without added tokens; `first_char` is its char offset in the input.
-    fn encode_segment(
+    /// A piece between raw-text added tokens; `first_char` is its char
+    /// offset in the input.
+    fn encode_piece(
         &self,
-        segment: &str,
+        piece: &str,
         first_char: u32,
         out: &mut Output,
         words: &mut WordScratch,
         caches: &mut Caches,
     ) {
-        if self.try_ascii(segment, first_char, false, out, words, caches) {
+        if self.try_ascii(piece, first_char, false, out, words, caches) {
             return;
         }
-        let mut cache = self.paths.word_cache.then_some(&mut caches.words);
         let WordScratch {
             pieces,
             word: suffixed,
             split,
             ..
         } = words;
-        let suffix = self.model.config.end_of_word_suffix.as_bytes();
-        // Each word's pieces, with offsets mapped back through the source of
-        // each normalized char, as HF maps them: from the first char's start
-        // to the last char's end.
-        self.splitter
-            .split(segment, first_char, split, |normalized, w| {
-                out.begin_word();
-                let source = &normalized.source;
-                let word = &normalized.text.as_bytes()[w.start..w.end];
-                let first = w.first_char as usize;
-                let cache = cache.as_deref_mut();
-                if word.is_ascii() && suffix.is_empty() {
-                    // A piece's byte offsets are its char offsets.
-                    let offsets = |p: &Piece| {
-                        span(source, first + p.start as usize, first + p.end as usize - 1)
-                    };
-                    return self.emit_word(word, cache, pieces, out, offsets);
+        let mut cache = self.paths.word_cache.then_some(&mut caches.words);
+        let SplitBuffers {
+            normalized,
+            words: spans,
+            ..
+        } = split;
+        self.splitter.normalize(piece, first_char, normalized);
+        let normalized = &*normalized;
+        if !self.added.has_normalized() {
+            let all = 0..normalized.text.len();
+            self.splitter
+                .pre_tokenize(normalized, all, 0, spans, |n, w| {
+                    self.emit_span(n, w, cache.as_deref_mut(), pieces, suffixed, out)
+                });
+            return;
+        }
+        let mut chars = Chars::new(&normalized.text);
+        self.added
+            .split_normalized(&normalized.text, |split| match split {
+                Split::Token(id, r) => {
+                    let (first, last) = (chars.at(r.start), chars.at(r.end) - 1);
+                    let offsets = span(&normalized.source, first as usize, last as usize);
+                    out.begin_word();
+                    out.push(id, offsets);
+                    // The token shows the normalized text it matched, as in HF.
+                    let own = self.added.get(id).map_or("", |t| t.content.as_str());
+                    out.show(&normalized.text[r], own);
                 }
-                // Char index (within the word) of a piece boundary; a boundary
-                // inside the end-of-word suffix falls on the word's end.
-                let char_at = |byte: u32| {
-                    let byte = (byte as usize).min(word.len());
-                    first + word[..byte].iter().filter(|&&x| (x & 0xC0) != 0x80).count()
-                };
-                let offsets = |p: &Piece| {
-                    let (a, b) = (char_at(p.start), char_at(p.end));
-                    let a = a.min(b.saturating_sub(1)).max(first);
-                    span(source, a, b.max(a + 1) - 1)
-                };
-                if suffix.is_empty() {
-                    self.emit_word(word, cache, pieces, out, offsets);
-                } else {
-                    suffixed.clear();
-                    suffixed.extend_from_slice(word);
-                    suffixed.extend_from_slice(suffix);
-                    self.emit_word(suffixed, cache, pieces, out, offsets);
+                Split::Text(r) => {
+                    let at = chars.at(r.start);
+                    self.splitter
+                        .pre_tokenize(normalized, r, at, spans, |n, w| {
+                            self.emit_span(n, w, cache.as_deref_mut(), pieces, suffixed, out)
+                        });
                 }
             });
+    }
+
+    /// Pushes the pieces of one word of `normalized`, with offsets mapped
+    /// back through the source of each normalized char, as HF maps them:
+    /// from the first char's start to the last char's end.
+    #[inline]
+    fn emit_span(
+        &self,
+        normalized: &Normalized,
+        w: WordSpan,
+        cache: Option<&mut WordCache>,
+        pieces: &mut Vec<Piece>,
+        suffixed: &mut Vec<u8>,
+        out: &mut Output,
+    ) {
+        out.begin_word();
+        let suffix = self.model.config.end_of_word_suffix.as_bytes();
+        let source = &normalized.source;
+        let word = &normalized.text.as_bytes()[w.start..w.end];
+        let first = w.first_char as usize;
+        if word.is_ascii() && suffix.is_empty() {
+            // A piece's byte offsets are its char offsets.
+            let offsets =
+                |p: &Piece| span(source, first + p.start as usize, first + p.end as usize - 1);
+            return self.emit_word(word, cache, pieces, out, offsets);
+        }
+        // Char index (within the word) of a piece boundary; a boundary
+        // inside the end-of-word suffix falls on the word's end.
+        let char_at = |byte: u32| {
+            let byte = (byte as usize).min(word.len());
+            first + word[..byte].iter().filter(|&&x| (x & 0xC0) != 0x80).count()
+        };
+        let offsets = |p: &Piece| {
+            let (a, b) = (char_at(p.start), char_at(p.end));
+            let a = a.min(b.saturating_sub(1)).max(first);
+            span(source, a, b.max(a + 1) - 1)
+        };
+        if suffix.is_empty() {
+            self.emit_word(word, cache, pieces, out, offsets);
+        } else {
+            suffixed.clear();
+            suffixed.extend_from_slice(word);
+            suffixed.extend_from_slice(suffix);
+            self.emit_word(suffixed, cache, pieces, out, offsets);
+        }
     }
 
     /// Pushes the pieces of `word` (from the cache, or matched and cached),

@@ -36,7 +36,7 @@ pub use batch::{FlatBatch, Rows};
 
 use std::sync::Arc;
 
-use crate::added_tokens::AddedTokens;
+use crate::added_tokens::AddedVocabulary;
 use crate::cache;
 use crate::cut::Cut;
 use crate::error::{Error, Result};
@@ -91,11 +91,12 @@ pub struct Encoder {
     /// Text to words: the general layer calls it, the fast paths ask it
     /// whether they hold.
     pub splitter: Splitter,
-    pub added: AddedTokens,
+    pub added: AddedVocabulary,
     paths: FastPaths,
-    /// ASCII handling of segments between added tokens.
+    /// ASCII handling of segments between raw-text added tokens: bytes that
+    /// normalize to the start of a normalized one decline.
     ascii: AsciiTable,
-    /// The same for whole texts: bytes that may start an added token decline.
+    /// The same for whole texts: bytes that may start any added token decline.
     ascii_text: AsciiTable,
     /// ASCII fast path on: asked for, and no end-of-word suffix (the general
     /// path appends it to each word).
@@ -104,13 +105,21 @@ pub struct Encoder {
     /// each other: normalization keeps those bytes whitespace, the
     /// pre-tokenizer splits there, and no added token holds one.
     use_chunks: bool,
+    /// Bytes that may start an added token that strips whitespace: a text
+    /// holding one skips the chunks (its match reaches past a chunk).
+    strip_starts: [bool; 256],
+    strips: bool,
+    /// Added tokens' matches may show strings other than their content.
+    shows_other_strings: bool,
     /// Identifies this encoder's entries in the per-thread caches.
     cache_id: u64,
     /// Whether each token id starts a word, when that alone tells words
-    /// apart (see [`words_from_ids`]).
+    /// apart (see [`words_from_ids`]); added tokens' ids included.
     word_starts: Option<Arc<[bool]>>,
     /// Each token's width in chars, without the continuing prefix (capped at
-    /// 255): lets cached chunks keep ids only and rebuild offsets.
+    /// 255): lets cached chunks keep ids only and rebuild offsets. Added
+    /// tokens' ids included (a chunk whose widths do not tile its offsets
+    /// keeps them).
     token_widths: Vec<u8>,
 }
 
@@ -130,10 +139,10 @@ pub fn words_of<'a>(ids: &'a [u32], starts: &'a [bool]) -> impl Iterator<Item = 
 /// starts with it. Then a token starts a word exactly when
 /// its string does not start with the prefix.
 fn words_from_ids(
-    vocab: &Vocab,
+    strings: &[&str],
     model: &WordPiece,
     splitter: &Splitter,
-    added: &AddedTokens,
+    added: &AddedVocabulary,
 ) -> Option<Vec<bool>> {
     let cfg = &model.config;
     let prefix = cfg.continuing_subword_prefix.as_str();
@@ -144,17 +153,22 @@ fn words_from_ids(
         && cfg.unknown == UnknownPolicy::Word
         && cfg.end_of_word_suffix.is_empty()
         && !cfg.unk_token.starts_with(prefix)
-        && added
-            .tokens()
-            .iter()
-            .all(|t| !t.content.starts_with(prefix));
-    ok.then(|| {
-        vocab
-            .tokens()
-            .iter()
-            .map(|t| !t.starts_with(prefix))
-            .collect()
-    })
+        && added.iter().all(|(_, t)| !t.content.starts_with(prefix));
+    ok.then(|| strings.iter().map(|t| !t.starts_with(prefix)).collect())
+}
+
+/// Every id's string: the vocab's, then added tokens' past it.
+fn id_strings<'a>(vocab: &'a Vocab, added: &'a AddedVocabulary) -> Vec<&'a str> {
+    let mut strings: Vec<&str> = vocab.tokens().iter().map(String::as_str).collect();
+    for (id, t) in added.iter() {
+        let id = id as usize;
+        if id >= strings.len() {
+            // Ids past the vocab are dense (the vocabulary assigns them so).
+            strings.resize(id + 1, "");
+            strings[id] = &t.content;
+        }
+    }
+    strings
 }
 
 impl Encoder {
@@ -162,16 +176,34 @@ impl Encoder {
         vocab: &Vocab,
         model: WordPiece,
         splitter: Splitter,
-        added: AddedTokens,
+        added: AddedVocabulary,
         paths: FastPaths,
     ) -> Self {
-        let ascii = AsciiTable::new(&splitter, &model);
-        let ascii_text = ascii.declining(|b| added.may_start_with(b));
+        let plain = AsciiTable::new(&splitter, &model);
+        let normalized_start = |b: u8| added.normalized_may_start_with(plain.normalized(b));
+        let ascii = plain.declining(normalized_start);
+        let ascii_text = plain.declining(|b| added.raw_may_start_with(b) || normalized_start(b));
         let chunkable = splitter.splits_at_ascii_whitespace()
-            && !b" \t\n\r".iter().any(|&b| added.contain_byte(b));
+            && !added
+                .patterns()
+                .any(|p| p.bytes().any(|b| b" \t\n\r".contains(&b)));
+        let mut strip_starts = [false; 256];
+        for (id, t) in added.iter().filter(|(_, t)| t.lstrip || t.rstrip) {
+            let pattern = match t.normalized {
+                true => added.id_to_token(id).unwrap_or(&t.content),
+                false => &t.content,
+            };
+            // A normalized match may start from any raw byte: only ASCII
+            // text is known to map its first byte to itself or its case.
+            let first = pattern.as_bytes().first().copied().unwrap_or(0);
+            for b in 0..=255u8 {
+                strip_starts[b as usize] |=
+                    b == first || (t.normalized && (b >= 0x80 || plain.normalized(b) == first));
+            }
+        }
         let prefix = model.config.continuing_subword_prefix.as_str();
-        let token_widths = vocab
-            .tokens()
+        let strings = id_strings(vocab, &added);
+        let token_widths = strings
             .iter()
             .map(|t| {
                 let bare = t.strip_prefix(prefix).unwrap_or(t);
@@ -180,13 +212,16 @@ impl Encoder {
             .collect();
         let word_starts = match paths.words_from_ids {
             false => None,
-            true => words_from_ids(vocab, &model, &splitter, &added).map(Arc::from),
+            true => words_from_ids(&strings, &model, &splitter, &added).map(Arc::from),
         };
         Self {
             use_ascii: paths.ascii
                 && model.config.end_of_word_suffix.is_empty()
                 && splitter.ascii_classes().is_some(),
             use_chunks: paths.chunk_cache && chunkable,
+            strip_starts,
+            strips: added.strips(),
+            shows_other_strings: added.may_show_other_strings(),
             word_starts,
             splitter,
             model,
@@ -221,8 +256,14 @@ impl Encoder {
         // Words come off the ids when each word's first token says so;
         // otherwise the general layer records them and fast paths stand aside.
         out.recording_words = out.with_words && self.word_starts.is_none();
+        // Cached chunks keep no token strings, and a match stripping
+        // whitespace reaches past its chunk.
+        let chunks = self.use_chunks
+            && !out.recording_words
+            && (!out.with_surfaces || !self.shows_other_strings)
+            && !(self.strips && text.bytes().any(|b| self.strip_starts[b as usize]));
         cache::with_cache(self.cache_id, |caches| {
-            if self.use_chunks && !out.recording_words {
+            if chunks {
                 self.encode_chunks(text, next, out, scratch, caches);
             } else {
                 self.encode_text(text, 0, out, &mut scratch.words, caches);
@@ -274,6 +315,10 @@ pub struct Output {
     /// recorded by the general layer when words cannot be read off the ids.
     word_starts: Vec<usize>,
     recording_words: bool,
+    /// Tokens showing another string than their id's (added tokens' matches),
+    /// by token index, when asked for (`Encoding` objects).
+    pub surfaces: Vec<(usize, Box<str>)>,
+    pub with_surfaces: bool,
 }
 
 impl Output {
@@ -314,6 +359,15 @@ impl Output {
         if self.with_words {
             self.words.truncate(end);
             self.words.drain(drop);
+        }
+    }
+
+    /// The token just pushed shows `surface` (recorded when asked for and
+    /// not the id's own string).
+    #[inline]
+    fn show(&mut self, surface: &str, own: &str) {
+        if self.with_surfaces && surface != own {
+            self.surfaces.push((self.ids.len() - 1, surface.into()));
         }
     }
 

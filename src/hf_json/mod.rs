@@ -90,20 +90,17 @@ enum DecoderJson {
     WordPiece(WordPieceDecoderJson),
 }
 
+/// An added token; HF requires every field. Its id is not trusted: HF adds
+/// the tokens again in file order, each taking the vocab's id or the next.
 #[derive(Serialize, Deserialize)]
 struct AddedTokenJson {
     id: u32,
     content: String,
-    #[serde(default)]
-    single_word: Option<bool>,
-    #[serde(default)]
-    lstrip: Option<bool>,
-    #[serde(default)]
-    rstrip: Option<bool>,
-    #[serde(default)]
-    normalized: Option<bool>,
-    #[serde(default)]
-    special: Option<bool>,
+    single_word: bool,
+    lstrip: bool,
+    rstrip: bool,
+    normalized: bool,
+    special: bool,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -179,24 +176,15 @@ fn read_decoder(v: Option<Value>) -> Result<Decoder> {
     }
 }
 
-fn read_added_token(t: AddedTokenJson) -> Result<AddedToken> {
-    let flags = [
-        ("lstrip", t.lstrip),
-        ("rstrip", t.rstrip),
-        ("single_word", t.single_word),
-        ("normalized", t.normalized),
-    ];
-    if let Some((flag, _)) = flags.iter().find(|(_, on)| *on == Some(true)) {
-        return Err(unsupported(format!(
-            "added token {:?} with {flag}=true",
-            t.content
-        )));
-    }
-    Ok(AddedToken {
+fn read_added_token(t: AddedTokenJson) -> AddedToken {
+    AddedToken {
         content: t.content,
-        id: t.id,
-        special: t.special.unwrap_or(false),
-    })
+        single_word: t.single_word,
+        lstrip: t.lstrip,
+        rstrip: t.rstrip,
+        normalized: t.normalized,
+        special: t.special,
+    }
 }
 
 fn read_truncation(t: TruncationJson) -> Result<Truncation> {
@@ -258,7 +246,7 @@ pub fn tokenizer_from_json(text: &str) -> Result<Tokenizer> {
         .unwrap_or_default()
         .into_iter()
         .map(read_added_token)
-        .collect::<Result<_>>()?;
+        .collect();
     let mut tok = Tokenizer::with_splitter(
         vocab,
         model_config,
@@ -291,7 +279,6 @@ pub fn tokenizer_to_json(tok: &Tokenizer) -> Result<String> {
             "tokenizer.json cannot express an end-of-word suffix; save as vocab.txt instead",
         ));
     }
-    let off = Some(false);
     let file = FileOut {
         version: "1.0",
         truncation: tok.truncation.as_ref().map(|t| TruncationJson {
@@ -333,14 +320,14 @@ pub fn tokenizer_to_json(tok: &Tokenizer) -> Result<String> {
         added_tokens: tok
             .added_tokens()
             .iter()
-            .map(|t| AddedTokenJson {
-                id: t.id,
+            .map(|(id, t)| AddedTokenJson {
+                id,
                 content: t.content.clone(),
-                single_word: off,
-                lstrip: off,
-                rstrip: off,
-                normalized: off,
-                special: Some(t.special),
+                single_word: t.single_word,
+                lstrip: t.lstrip,
+                rstrip: t.rstrip,
+                normalized: t.normalized,
+                special: t.special,
             })
             .collect(),
         normalizer: normalizer_json(tok),

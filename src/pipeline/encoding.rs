@@ -24,6 +24,10 @@ pub struct Encoding {
     pub sequence_ranges: Vec<(usize, Range<usize>)>,
     /// The parts cut off by truncation, each an encoding of its own.
     pub overflowing: Vec<Encoding>,
+    /// Tokens that show another string than their id's (an added token's
+    /// match with the whitespace it stripped, or its normalized form), as
+    /// `(token index, string)` in index order; almost always empty.
+    pub surfaces: Vec<(usize, Box<str>)>,
 }
 
 impl Encoding {
@@ -48,6 +52,7 @@ impl Encoding {
             ids: out.ids,
             sequence_ranges: Vec::new(),
             overflowing: Vec::new(),
+            surfaces: out.surfaces,
         }
     }
 
@@ -63,6 +68,7 @@ impl Encoding {
             word_ids: vec![None; n],
             sequence_ranges: Vec::new(),
             overflowing: Vec::new(),
+            surfaces: Vec::new(),
         }
     }
 
@@ -77,10 +83,25 @@ impl Encoding {
             offsets: self.offsets[range.clone()].to_vec(),
             special_tokens_mask: self.special_tokens_mask[range.clone()].to_vec(),
             attention_mask: self.attention_mask[range.clone()].to_vec(),
-            word_ids: self.word_ids[range].to_vec(),
+            word_ids: self.word_ids[range.clone()].to_vec(),
             sequence_ranges: Vec::new(),
             overflowing: Vec::new(),
+            surfaces: self
+                .surfaces
+                .iter()
+                .filter(|(i, _)| range.contains(i))
+                .map(|(i, s)| (i - range.start, s.clone()))
+                .collect(),
         }
+    }
+
+    /// The string token `index` shows, if it is not its id's.
+    pub fn surface(&self, index: usize) -> Option<&str> {
+        let k = self
+            .surfaces
+            .binary_search_by_key(&index, |(i, _)| *i)
+            .ok()?;
+        Some(&self.surfaces[k].1)
     }
 
     // ----- sequences -------------------------------------------------------
@@ -249,6 +270,8 @@ impl Encoding {
         self.special_tokens_mask.extend(pair.special_tokens_mask);
         self.attention_mask.extend(pair.attention_mask);
         self.word_ids.extend(pair.word_ids);
+        let shifted = pair.surfaces.into_iter().map(|(i, s)| (base + i, s));
+        self.surfaces.extend(shifted);
         self.overflowing = overflowing;
     }
 
@@ -294,6 +317,9 @@ impl Encoding {
                 prepend(&mut self.word_ids, extra, None);
                 for (_, r) in &mut self.sequence_ranges {
                     *r = r.start + extra..r.end + extra;
+                }
+                for (i, _) in &mut self.surfaces {
+                    *i += extra;
                 }
             }
         }

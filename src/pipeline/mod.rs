@@ -13,7 +13,7 @@ pub mod rows;
 pub mod settings;
 pub mod truncation;
 
-pub use crate::added_tokens::{AddedToken, AddedTokens, BERT_SPECIAL_TOKENS};
+pub use crate::added_tokens::{AddedToken, AddedVocabulary, BERT_SPECIAL_TOKENS};
 pub use crate::cut::{Cut, PadDirection, Side, TruncationDirection};
 pub use batch::{BatchEncodings, BatchPlan};
 pub use call_settings::{CallSettings, PadRequest};
@@ -68,6 +68,7 @@ impl Tokenizer {
 
     /// [`Tokenizer::new`] with any splitter (a chain of normalizers and
     /// pre-tokenizers other than BERT's, from a tokenizer.json, included).
+    /// Added tokens are added in order, taking their ids as HF gives them.
     pub fn with_splitter(
         vocab: Vocab,
         model_config: WordPieceConfig,
@@ -82,15 +83,17 @@ impl Tokenizer {
                 model_config.unk_token
             ))
         })?;
-        let added = AddedTokens::new(added_tokens, &vocab)?;
+        let mut added = AddedVocabulary::default();
+        added.add(added_tokens, &vocab, |t| splitter.normalize_str(t))?;
         if let Some(p) = &post_processor {
             // A template may name a token otherwise than the vocab does (HF
             // shows the template's string there); one id, one name.
             let specials = p.special_ids();
             for &(name, id) in &specials {
-                if vocab.token(id).is_none() {
+                if vocab.token(id).is_none() && added.get(id).is_none() {
                     return Err(Error::Unsupported(format!(
-                        "post-processor token {name:?} with id {id}, past the vocabulary"
+                        "post-processor token {name:?} with id {id}, past the vocabulary \
+                         and the added tokens"
                     )));
                 }
                 if let Some((other, _)) = specials.iter().find(|(n, i)| *i == id && *n != name) {
@@ -99,6 +102,10 @@ impl Tokenizer {
                     )));
                 }
             }
+        }
+        let mut post_processor = post_processor;
+        if let Some(PostProcessor::Roberta(r)) = &mut post_processor {
+            r.note_added(&added, &vocab);
         }
         let model = WordPiece::new(&vocab, model_config, unk_id)?;
         let encoder = Encoder::new(&vocab, model, splitter, added, FastPaths::ALL);
@@ -121,20 +128,13 @@ impl Tokenizer {
         pre_tokenizer: PreTokenizer,
         special_tokens: &[&str],
     ) -> Result<Self> {
-        let mut added = Vec::new();
         let mut names: Vec<&str> = vec![model_config.unk_token.as_str()];
         names.extend(special_tokens.iter().copied());
-        for name in names {
-            if let Some(id) = vocab.id(name) {
-                if !added.iter().any(|a: &AddedToken| a.id == id) {
-                    added.push(AddedToken {
-                        content: name.to_owned(),
-                        id,
-                        special: true,
-                    });
-                }
-            }
-        }
+        let added = names
+            .into_iter()
+            .filter(|name| vocab.id(name).is_some())
+            .map(|name| AddedToken::new(name, true))
+            .collect();
         let post = match (vocab.id("[CLS]"), vocab.id("[SEP]")) {
             (Some(c), Some(s)) => Some(PostProcessor::Bert {
                 cls: ("[CLS]".into(), c),
@@ -177,7 +177,7 @@ impl Tokenizer {
             self.vocab.clone(),
             model_config,
             self.splitter().with_settings(normalizer, pre_tokenizer),
-            self.encoder.added.tokens().to_vec(),
+            self.added_token_list(),
             self.post_processor.clone(),
             decoder,
         )?;
@@ -190,24 +190,29 @@ impl Tokenizer {
     /// The same pipeline (normalizers, pre-tokenizers, added tokens,
     /// post-processor, decoder, truncation, padding) over another vocab: what
     /// training through this tokenizer's pipeline gives. Added and special
-    /// tokens keep their strings and take their ids in `vocab`.
+    /// tokens keep their strings and take their ids in `vocab`; special ones
+    /// must be there, others missing from it take ids after it.
     pub fn with_vocab(&self, vocab: Vocab) -> Result<Self> {
+        let added = self.added_token_list();
+        // Special tokens are the trainer's to place; other added tokens
+        // missing from `vocab` take ids after it.
+        if let Some(t) = added
+            .iter()
+            .find(|t| t.special && vocab.id(&t.content).is_none())
+        {
+            let name = &t.content;
+            return Err(Error::Value(format!(
+                "token {name:?} is not in the new vocabulary"
+            )));
+        }
+        let mut new_added = AddedVocabulary::default();
+        new_added.add(added.clone(), &vocab, |t| self.splitter().normalize_str(t))?;
         let id_of = |name: &str| {
-            vocab
-                .id(name)
+            new_added
+                .token_to_id(name)
+                .or_else(|| vocab.id(name))
                 .ok_or_else(|| Error::Value(format!("token {name:?} is not in the new vocabulary")))
         };
-        let added = self
-            .added_tokens()
-            .iter()
-            .map(|t| {
-                Ok(AddedToken {
-                    content: t.content.clone(),
-                    id: id_of(&t.content)?,
-                    special: t.special,
-                })
-            })
-            .collect::<Result<Vec<_>>>()?;
         let post_processor = match &self.post_processor {
             None => None,
             Some(PostProcessor::Bert { cls, sep }) => Some(PostProcessor::Bert {
@@ -286,8 +291,50 @@ impl Tokenizer {
         self.splitter().pre_tokenizer()
     }
 
-    pub fn added_tokens(&self) -> &[AddedToken] {
-        self.encoder.added.tokens()
+    /// The added tokens with their ids, HF's added vocabulary.
+    pub fn added_tokens(&self) -> &AddedVocabulary {
+        &self.encoder.added
+    }
+
+    /// The added tokens in id order, as they are added again to rebuild.
+    fn added_token_list(&self) -> Vec<AddedToken> {
+        self.added_tokens().iter().map(|(_, t)| t.clone()).collect()
+    }
+
+    /// This tokenizer with `tokens` added (HF's `add_tokens`), and how many
+    /// were added (not ignored as empty or already there with the same flags).
+    pub fn with_added_tokens(&self, tokens: Vec<AddedToken>) -> Result<(Self, usize)> {
+        let mut added = self.encoder.added.clone();
+        let n = added.add(tokens, &self.vocab, |t| self.splitter().normalize_str(t))?;
+        let e = &self.encoder;
+        let mut post_processor = self.post_processor.clone();
+        if let Some(PostProcessor::Roberta(r)) = &mut post_processor {
+            r.note_added(&added, &self.vocab);
+        }
+        let encoder = Encoder::new(
+            &self.vocab,
+            e.model.clone(),
+            e.splitter.clone(),
+            added,
+            e.fast_paths(),
+        );
+        let tok = Self {
+            encoder,
+            post_processor,
+            ..self.clone()
+        };
+        Ok((tok, n))
+    }
+
+    /// Number of ids: the vocab's, and with `with_added` the added tokens
+    /// outside it (HF's `get_vocab_size`).
+    pub fn vocab_size(&self, with_added: bool) -> usize {
+        let outside = self
+            .added_tokens()
+            .iter()
+            .filter(|(_, t)| self.vocab.id(&t.content).is_none())
+            .count();
+        self.vocab.len() + if with_added { outside } else { 0 }
     }
 
     pub fn is_special_id(&self, id: u32) -> bool {
@@ -302,6 +349,7 @@ impl Tokenizer {
     /// Encodes one sequence without post-processing; offsets start at 0.
     pub fn encode_sequence(&self, text: &str, type_id: u32) -> Encoding {
         let mut out = Output::with_words(true);
+        out.with_surfaces = true;
         self.encoder.encode_into(text, &mut out);
         Encoding::from_sequence(out, type_id)
     }
@@ -391,9 +439,12 @@ impl Tokenizer {
             .map_or(0, |p| p.added_tokens(is_pair))
     }
 
-    /// The token string of `id`, if any.
+    /// The token string of `id`, if any: an added token's (its normalized
+    /// form, if it has one), else the vocab's, as HF looks it up.
     pub fn id_to_token(&self, id: u32) -> Option<&str> {
-        self.vocab.token(id)
+        self.added_tokens()
+            .id_to_token(id)
+            .or_else(|| self.vocab.token(id))
     }
 
     /// The string a token shows where post-processing put it (`special`):
@@ -407,21 +458,33 @@ impl Tokenizer {
             .and_then(|p| p.special_ids().into_iter().find(|&(_, i)| i == id));
         match named {
             Some((name, _)) => Some(name),
-            None => self.vocab.token(id),
+            None => self.token_string(id),
         }
     }
 
-    /// The id of `token`, if any.
-    pub fn token_to_id(&self, token: &str) -> Option<u32> {
-        self.vocab.id(token)
+    /// The string an encoding shows for `id` where the model or an added
+    /// token's plain match put it: the vocab's, else the added token's
+    /// content (a match showing more records it, see `Encoding::surfaces`).
+    pub fn token_string(&self, id: u32) -> Option<&str> {
+        let added = || self.added_tokens().get(id).map(|t| t.content.as_str());
+        self.vocab.token(id).or_else(added)
     }
 
-    /// Text of `ids`; unknown ids are skipped, as HF does.
+    /// The id of `token`, if any: an added token's, else the vocab's.
+    pub fn token_to_id(&self, token: &str) -> Option<u32> {
+        self.added_tokens()
+            .token_to_id(token)
+            .or_else(|| self.vocab.id(token))
+    }
+
+    /// Text of `ids`; unknown ids are skipped, as HF does. HF skips a
+    /// special token by the string an id decodes as.
     pub fn decode(&self, ids: &[u32], skip_special_tokens: bool) -> String {
+        let added = self.added_tokens();
         let tokens = ids
             .iter()
-            .filter(|id| !(skip_special_tokens && self.is_special_id(**id)))
-            .filter_map(|&id| self.vocab.token(id));
+            .filter_map(|&id| self.id_to_token(id))
+            .filter(|t| !(skip_special_tokens && added.is_special_token(t)));
         self.decoder.decode(tokens)
     }
 }

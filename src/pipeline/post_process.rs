@@ -7,6 +7,7 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap;
 
 use super::encoding::Encoding;
+use crate::added_tokens::AddedVocabulary;
 use crate::model::Vocab;
 
 /// A piece of a template: a sequence (`$A`, `$B`) or a special token, each
@@ -68,6 +69,13 @@ fn is_space(c: char) -> bool {
     c == BYTE_LEVEL_SPACE || c.is_whitespace()
 }
 
+/// The leading and trailing spaces of a token's string, if it has any.
+fn spaces_of(token: &str) -> Option<(u32, u32)> {
+    let leading = token.chars().take_while(|&c| is_space(c)).count() as u32;
+    let trailing = token.chars().rev().take_while(|&c| is_space(c)).count() as u32;
+    (leading > 0 || trailing > 0).then_some((leading, trailing))
+}
+
 impl Roberta {
     /// `cls` and `sep` take their ids in `vocab`, as named.
     pub fn new(
@@ -80,10 +88,8 @@ impl Roberta {
         let mut spaces = FxHashMap::default();
         if trim_offsets {
             for (id, token) in vocab.tokens().iter().enumerate() {
-                let leading = token.chars().take_while(|&c| is_space(c)).count() as u32;
-                let trailing = token.chars().rev().take_while(|&c| is_space(c)).count() as u32;
-                if leading > 0 || trailing > 0 {
-                    spaces.insert(id as u32, (leading, trailing));
+                if let Some(s) = spaces_of(token) {
+                    spaces.insert(id as u32, s);
                 }
             }
         }
@@ -96,7 +102,21 @@ impl Roberta {
         }
     }
 
-    /// Whether trimming can change an offset (a token with spaces exists).
+    /// Notes the spaces of added tokens' strings past the vocab.
+    pub fn note_added(&mut self, added: &AddedVocabulary, vocab: &Vocab) {
+        if !self.trim_offsets {
+            return;
+        }
+        let spaces = Arc::make_mut(&mut self.spaces);
+        for (id, _) in added.iter().filter(|(id, _)| vocab.token(*id).is_none()) {
+            if let Some(s) = added.get(id).and_then(|t| spaces_of(&t.content)) {
+                spaces.insert(id, s);
+            }
+        }
+    }
+
+    /// Whether trimming can change an offset (a token with spaces exists;
+    /// an added token's match may show spaces too, but it never comes in rows).
     fn trims(&self) -> bool {
         self.trim_offsets && !self.spaces.is_empty()
     }
@@ -108,8 +128,15 @@ impl Roberta {
         for part in &mut e.overflowing {
             self.trim(part);
         }
+        // A token showing another string (an added token's match) is
+        // trimmed by that string, as HF trims by the token shown.
+        let mut shown = e.surfaces.iter().peekable();
         for (i, (id, offsets)) in e.ids.iter().zip(e.offsets.iter_mut()).enumerate() {
-            let Some(&(mut leading, trailing)) = self.spaces.get(id) else {
+            let spaces = match shown.next_if(|(k, _)| *k == i) {
+                Some((_, s)) => spaces_of(s),
+                None => self.spaces.get(id).copied(),
+            };
+            let Some((mut leading, trailing)) = spaces else {
                 continue;
             };
             if leading > 0 {
@@ -243,7 +270,7 @@ impl PostProcessor {
             }
             PostProcessor::Roberta(r) => {
                 for e in &mut seqs {
-                    if r.trims() {
+                    if r.trim_offsets {
                         r.trim(e);
                     }
                     // RoBERTa gives every token type id 0, overflowing ones too.

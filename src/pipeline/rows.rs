@@ -196,6 +196,9 @@ impl EncodingRows {
             word_ids: self.sequence_words(row).into_iter().map(Some).collect(),
             sequence_ranges: Vec::new(),
             overflowing: Vec::new(),
+            // Tokenizers whose added tokens may show other strings encode
+            // by input (`batch_plan`), never in rows.
+            surfaces: Vec::new(),
         };
         // The cut was checked when the rows were made.
         let _ = e.truncate(self.cut.keep, self.cut.stride, self.cut.side);

@@ -72,8 +72,8 @@ impl Tokenizer {
     pub fn special_tokens(&self) -> Vec<&str> {
         self.added_tokens()
             .iter()
-            .filter(|a| a.special)
-            .map(|a| a.content.as_str())
+            .filter(|(_, t)| t.special)
+            .map(|(_, t)| t.content.as_str())
             .collect()
     }
 }

@@ -179,6 +179,8 @@ impl EncodingState {
                 .map(|(id, s, e)| (id, s..e))
                 .collect(),
             overflowing,
+            // The token strings travel whole beside the columns.
+            surfaces: Vec::new(),
         };
         Ok((e, TokenStrings::Owned(self.tokens, strings)))
     }
@@ -228,19 +230,26 @@ impl PyEncoding {
             Source::Owned(e) => Cow::Borrowed(&e.special_tokens_mask[..]),
             Source::Row { rows, row } => Cow::Owned(rows.special_tokens_mask(*row)),
         };
+        let surface = |k: usize| match &self.enc {
+            Source::Owned(e) => e.surface(k),
+            Source::Row { .. } => None,
+        };
         self.enc
             .ids()
             .iter()
             .zip(self.enc.attention_mask().iter())
             .zip(special.iter())
-            .map(|((&i, &attended), &special)| match (pad_token, attended) {
-                // Only padding is not attended to.
-                (Some(pad), 0) => pad.to_string(),
-                _ => tok
-                    .special_token_string(i, special == 1)
-                    .unwrap_or_default()
-                    .to_owned(),
-            })
+            .enumerate()
+            .map(
+                |(k, ((&i, &attended), &special))| match (pad_token, attended) {
+                    // Only padding is not attended to.
+                    (Some(pad), 0) => pad.to_string(),
+                    _ => surface(k)
+                        .or_else(|| tok.special_token_string(i, special == 1))
+                        .unwrap_or_default()
+                        .to_owned(),
+                },
+            )
             .collect()
     }
 

@@ -8,6 +8,7 @@ mod encoding;
 mod errors;
 mod files;
 mod run;
+mod specs;
 mod text;
 mod tokenizer;
 mod training;

@@ -17,6 +17,10 @@ use super::arrow::ArrowChunk;
 use super::encoding::{PyEncoding, Source, TokenStrings};
 use super::errors::guard;
 use super::run::{run, Run};
+use super::specs::{
+    padding_setting, truncation_setting, AddedTokenSpec, AddedTokenTuple, PaddingArg, PaddingSpec,
+    TruncationArg, TruncationSpec,
+};
 use super::text::{text_bytes, TextList};
 use crate::cancel::Cancel;
 use crate::error::Error;
@@ -24,78 +28,10 @@ use crate::hf_json;
 use crate::io;
 use crate::model::{Vocab, WordPieceConfig};
 use crate::normalizers::NormalizerConfig;
-use crate::pipeline::call_settings::missing_pad_token;
 use crate::pipeline::{
     pad_batch, BatchEncodings, CallSettings, EncodingRows, PadLength, PadRequest, Padding,
     SettingsUpdate, Tokenizer, Truncation, BERT_SPECIAL_TOKENS,
 };
-
-/// Truncation as Python passes and gets it:
-/// `{"max_length", "stride", "strategy", "direction"}`.
-#[derive(FromPyObject, IntoPyObject)]
-pub(crate) struct TruncationSpec {
-    #[pyo3(item)]
-    max_length: usize,
-    #[pyo3(item)]
-    stride: usize,
-    #[pyo3(item)]
-    strategy: String,
-    #[pyo3(item)]
-    direction: String,
-}
-
-/// Padding as Python passes and gets it: a dict of these keys. `length`
-/// None pads to the longest; `pad_id` None is the id of `pad_token`.
-#[derive(FromPyObject, IntoPyObject)]
-pub(crate) struct PaddingSpec {
-    #[pyo3(item)]
-    length: Option<usize>,
-    #[pyo3(item)]
-    pad_to_multiple_of: Option<usize>,
-    #[pyo3(item)]
-    pad_id: Option<u32>,
-    #[pyo3(item)]
-    pad_token: String,
-    #[pyo3(item)]
-    pad_type_id: u32,
-    #[pyo3(item)]
-    direction: String,
-}
-
-type TruncationArg = Option<TruncationSpec>;
-type PaddingArg = Option<PaddingSpec>;
-
-fn truncation_setting(arg: TruncationArg) -> PyResult<Option<Truncation>> {
-    arg.map(|t| {
-        Ok(Truncation {
-            max_length: t.max_length,
-            strategy: t.strategy.parse()?,
-            stride: t.stride,
-            direction: t.direction.parse()?,
-        })
-    })
-    .transpose()
-}
-
-fn padding_setting(tok: &Tokenizer, arg: PaddingArg) -> PyResult<Option<Padding>> {
-    arg.map(|p| {
-        let pad_id = match p.pad_id {
-            Some(id) => id,
-            None => tok
-                .token_to_id(&p.pad_token)
-                .ok_or_else(|| missing_pad_token(&p.pad_token))?,
-        };
-        Ok(Padding {
-            length: p.length.map_or(PadLength::Longest, PadLength::Fixed),
-            direction: p.direction.parse()?,
-            pad_to_multiple_of: p.pad_to_multiple_of,
-            pad_id,
-            pad_type_id: p.pad_type_id,
-            pad_token: p.pad_token,
-        })
-    })
-    .transpose()
-}
 
 /// A batch call's `padding=` (`True`, `False`, `"longest"`, `"max_length"`),
 /// `truncation=` (`True`, `False` or None) and `max_length=`.
@@ -330,9 +266,29 @@ impl PyTokenizer {
     /// The special tokens (added tokens marked special), in id order.
     fn special_tokens_in_order(&self) -> Vec<String> {
         let tok = self.tokenizer();
-        let mut added: Vec<_> = tok.added_tokens().iter().filter(|t| t.special).collect();
-        added.sort_by_key(|t| t.id);
-        added.into_iter().map(|t| t.content.clone()).collect()
+        let added = tok.added_tokens().iter();
+        added
+            .filter(|(_, t)| t.special)
+            .map(|(_, t)| t.content.clone())
+            .collect()
+    }
+
+    /// Adds tokens `(content, single_word, lstrip, rstrip, normalized,
+    /// special)` in order, as HF's `add_tokens`; returns how many were added.
+    fn add_tokens(&self, tokens: Vec<AddedTokenSpec>) -> PyResult<usize> {
+        let tokens = tokens.into_iter().map(AddedTokenSpec::token).collect();
+        let mut guard = self.inner.write().unwrap_or_else(PoisonError::into_inner);
+        let (tok, n) = guard.with_added_tokens(tokens)?;
+        *guard = Arc::new(tok);
+        Ok(n)
+    }
+
+    /// The added tokens as `(id, (content, single_word, lstrip, rstrip,
+    /// normalized, special))`, in id order.
+    fn added_tokens(&self) -> Vec<(u32, AddedTokenSpec)> {
+        let tok = self.tokenizer();
+        let added = tok.added_tokens().iter();
+        added.map(|(id, t)| (id, AddedTokenSpec::of(t))).collect()
     }
 
     /// `tokenizer.json` text, truncation and padding included.
@@ -433,8 +389,11 @@ impl PyTokenizer {
         let enc = run(py, Run::serial(text.len()), |_| {
             tok.encode_with(&text, None, false, None)
         })?;
-        let token = |id: u32| tok.id_to_token(id).unwrap_or_default().to_owned();
-        Ok(enc.ids.iter().map(|&id| token(id)).collect())
+        let token = |(k, &id): (usize, &u32)| {
+            let shown = enc.surface(k).or_else(|| tok.token_string(id));
+            shown.unwrap_or_default().to_owned()
+        };
+        Ok(enc.ids.iter().enumerate().map(token).collect())
     }
 
     /// Encodes a batch; `padding`, `truncation` and `max_length` change the
@@ -688,12 +647,16 @@ impl PyTokenizer {
         self.tokenizer().id_to_token(id).map(str::to_owned)
     }
 
+    /// The model's vocab, index = id (added tokens are in `added_tokens`).
     fn get_vocab(&self) -> Vec<String> {
         self.tokenizer().vocab.tokens().to_vec()
     }
 
-    fn get_vocab_size(&self) -> usize {
-        self.tokenizer().vocab.len()
+    /// Number of ids: the model's, and with `with_added_tokens` the added
+    /// tokens outside it.
+    #[pyo3(signature = (with_added_tokens=true))]
+    fn get_vocab_size(&self, with_added_tokens: bool) -> usize {
+        self.tokenizer().vocab_size(with_added_tokens)
     }
 
     fn is_special_id(&self, id: u32) -> bool {

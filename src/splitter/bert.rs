@@ -1,6 +1,8 @@
 //! The BERT path: BERT's normalizer (or none), then BERT's pre-tokenizer or
 //! whitespace splitting; its one-pass ASCII table (`ascii.rs`) built once.
 
+use std::ops::Range;
+
 use super::AsciiClasses;
 use crate::normalizers::{Normalized, NormalizerConfig};
 use crate::pre_tokenizers::{PreTokenizer, WordSpan};
@@ -52,15 +54,8 @@ impl BertSplitter {
         })
     }
 
-    /// See [`super::Splitter::split`].
-    #[inline]
-    pub(super) fn split(
-        &self,
-        text: &str,
-        first_char: u32,
-        normalized: &mut Normalized,
-        mut word: impl FnMut(&Normalized, WordSpan),
-    ) {
+    /// See [`super::Splitter::normalize`].
+    pub(super) fn normalize(&self, text: &str, first_char: u32, normalized: &mut Normalized) {
         match &self.normalizer {
             Some(n) => n.normalize_into(text, first_char, normalized),
             None => {
@@ -71,9 +66,26 @@ impl BertSplitter {
                 normalized.source.extend(first_char..first_char + chars);
             }
         }
-        let normalized = &*normalized;
-        self.pre_tokenizer
-            .split(&normalized.text, |w| word(normalized, w));
+    }
+
+    /// See [`super::Splitter::pre_tokenize`].
+    #[inline]
+    pub(super) fn pre_tokenize(
+        &self,
+        normalized: &Normalized,
+        range: Range<usize>,
+        first_char: u32,
+        mut word: impl FnMut(&Normalized, WordSpan),
+    ) {
+        let base = range.start;
+        self.pre_tokenizer.split(&normalized.text[range], |w| {
+            let w = WordSpan {
+                start: base + w.start,
+                end: base + w.end,
+                first_char: first_char + w.first_char,
+            };
+            word(normalized, w)
+        });
     }
 
     /// See [`super::Splitter::words_general`]: normalized text only, without

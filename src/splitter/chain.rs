@@ -2,6 +2,8 @@
 //! than BERT's alone, chained as HF's `Sequence` chains them. It has no fast
 //! path: the encoder's fast paths stand aside for it.
 
+use std::ops::Range;
+
 use super::SplitBuffers;
 use crate::normalizers::{normalize_chain, Normalized, NormalizerStep};
 use crate::pre_tokenizers::{split_chain, PreTokenizerStep, WordSpan};
@@ -14,22 +16,25 @@ pub struct Chain {
 }
 
 impl Chain {
-    /// See [`super::Splitter::split`].
-    pub(super) fn split(
+    /// See [`super::Splitter::normalize`].
+    pub(super) fn normalize(&self, text: &str, first_char: u32, normalized: &mut Normalized) {
+        normalize_chain(&self.normalizers, text, first_char, normalized);
+    }
+
+    /// See [`super::Splitter::pre_tokenize`].
+    pub(super) fn pre_tokenize(
         &self,
-        text: &str,
+        normalized: &Normalized,
+        range: Range<usize>,
         first_char: u32,
-        buffers: &mut SplitBuffers,
+        words: &mut Vec<(usize, usize)>,
         mut word: impl FnMut(&Normalized, WordSpan),
     ) {
-        let SplitBuffers {
-            normalized, words, ..
-        } = buffers;
-        normalize_chain(&self.normalizers, text, first_char, normalized);
-        split_chain(&self.pre_tokenizers, &normalized.text, words);
-        let bytes = normalized.text.as_bytes();
+        let base = range.start;
+        split_chain(&self.pre_tokenizers, &normalized.text[range], words);
+        let bytes = &normalized.text.as_bytes()[base..];
         // Char index of each word's first byte, counted on from the last word.
-        let (mut byte, mut chars) = (0usize, 0usize);
+        let (mut byte, mut chars) = (0usize, first_char as usize);
         for &(start, end) in words.iter() {
             chars += bytes[byte..start]
                 .iter()
@@ -37,8 +42,8 @@ impl Chain {
                 .count();
             byte = start;
             let span = WordSpan {
-                start,
-                end,
+                start: base + start,
+                end: base + end,
                 first_char: chars as u32,
             };
             word(normalized, span);

@@ -25,6 +25,8 @@ pub use chain::Chain;
 
 pub use bert::BertSplitter;
 
+use std::ops::Range;
+
 use crate::normalizers::{Normalized, NormalizerConfig};
 use crate::pre_tokenizers::{PreTokenizer, WordSpan};
 
@@ -47,9 +49,9 @@ impl Default for Splitter {
 /// nothing once warm.
 #[derive(Debug, Default)]
 pub struct SplitBuffers {
-    normalized: Normalized,
+    pub normalized: Normalized,
     /// A chain's words (byte ranges of the normalized text).
-    words: Vec<(usize, usize)>,
+    pub words: Vec<(usize, usize)>,
     /// The normalized bytes of the word being found by the ASCII table.
     word: Vec<u8>,
 }
@@ -146,9 +148,45 @@ impl Splitter {
         buffers: &mut SplitBuffers,
         word: impl FnMut(&Normalized, WordSpan),
     ) {
+        let SplitBuffers {
+            normalized, words, ..
+        } = buffers;
+        self.normalize(text, first_char, normalized);
+        let all = 0..normalized.text.len();
+        self.pre_tokenize(normalized, all, 0, words, word);
+    }
+
+    /// Normalizes `text` (whose first char is char `first_char` of the
+    /// input) into `normalized`, each char with its source.
+    pub fn normalize(&self, text: &str, first_char: u32, normalized: &mut Normalized) {
         match self {
-            Self::Bert(b) => b.split(text, first_char, &mut buffers.normalized, word),
-            Self::Chain(c) => c.split(text, first_char, buffers, word),
+            Self::Bert(b) => b.normalize(text, first_char, normalized),
+            Self::Chain(c) => c.normalize(text, first_char, normalized),
+        }
+    }
+
+    /// `text` normalized (an added token's normalized form).
+    pub fn normalize_str(&self, text: &str) -> String {
+        let mut normalized = Normalized::default();
+        self.normalize(text, 0, &mut normalized);
+        normalized.text
+    }
+
+    /// Calls `word` with each word of the bytes `range` of normalized text,
+    /// in order; `first_char` is the char index where `range` starts (HF
+    /// pre-tokenizes each piece between added tokens on its own).
+    #[inline]
+    pub fn pre_tokenize(
+        &self,
+        normalized: &Normalized,
+        range: Range<usize>,
+        first_char: u32,
+        words: &mut Vec<(usize, usize)>,
+        word: impl FnMut(&Normalized, WordSpan),
+    ) {
+        match self {
+            Self::Bert(b) => b.pre_tokenize(normalized, range, first_char, word),
+            Self::Chain(c) => c.pre_tokenize(normalized, range, first_char, words, word),
         }
     }
 

@@ -1,0 +1,109 @@
+//! The values Python passes for settings and added tokens, and how they
+//! become the core's (truncation, padding, an added token's flags).
+
+use pyo3::prelude::*;
+
+use crate::pipeline::call_settings::missing_pad_token;
+use crate::pipeline::{AddedToken, PadLength, Padding, Tokenizer, Truncation};
+
+/// Truncation as Python passes and gets it:
+/// `{"max_length", "stride", "strategy", "direction"}`.
+#[derive(FromPyObject, IntoPyObject)]
+pub(crate) struct TruncationSpec {
+    #[pyo3(item)]
+    pub(crate) max_length: usize,
+    #[pyo3(item)]
+    pub(crate) stride: usize,
+    #[pyo3(item)]
+    pub(crate) strategy: String,
+    #[pyo3(item)]
+    pub(crate) direction: String,
+}
+
+/// Padding as Python passes and gets it: a dict of these keys. `length`
+/// None pads to the longest; `pad_id` None is the id of `pad_token`.
+#[derive(FromPyObject, IntoPyObject)]
+pub(crate) struct PaddingSpec {
+    #[pyo3(item)]
+    pub(crate) length: Option<usize>,
+    #[pyo3(item)]
+    pub(crate) pad_to_multiple_of: Option<usize>,
+    #[pyo3(item)]
+    pub(crate) pad_id: Option<u32>,
+    #[pyo3(item)]
+    pub(crate) pad_token: String,
+    #[pyo3(item)]
+    pub(crate) pad_type_id: u32,
+    #[pyo3(item)]
+    pub(crate) direction: String,
+}
+
+/// An added token as Python passes and gets it:
+/// `(content, single_word, lstrip, rstrip, normalized, special)`.
+pub(crate) type AddedTokenSpec = (String, bool, bool, bool, bool, bool);
+
+pub(crate) trait AddedTokenTuple {
+    fn token(self) -> AddedToken;
+    fn of(t: &AddedToken) -> Self;
+}
+
+impl AddedTokenTuple for AddedTokenSpec {
+    fn token(self) -> AddedToken {
+        let (content, single_word, lstrip, rstrip, normalized, special) = self;
+        AddedToken {
+            content,
+            single_word,
+            lstrip,
+            rstrip,
+            normalized,
+            special,
+        }
+    }
+
+    fn of(t: &AddedToken) -> Self {
+        let t = t.clone();
+        (
+            t.content,
+            t.single_word,
+            t.lstrip,
+            t.rstrip,
+            t.normalized,
+            t.special,
+        )
+    }
+}
+
+pub(crate) type TruncationArg = Option<TruncationSpec>;
+pub(crate) type PaddingArg = Option<PaddingSpec>;
+
+pub(crate) fn truncation_setting(arg: TruncationArg) -> PyResult<Option<Truncation>> {
+    arg.map(|t| {
+        Ok(Truncation {
+            max_length: t.max_length,
+            strategy: t.strategy.parse()?,
+            stride: t.stride,
+            direction: t.direction.parse()?,
+        })
+    })
+    .transpose()
+}
+
+pub(crate) fn padding_setting(tok: &Tokenizer, arg: PaddingArg) -> PyResult<Option<Padding>> {
+    arg.map(|p| {
+        let pad_id = match p.pad_id {
+            Some(id) => id,
+            None => tok
+                .token_to_id(&p.pad_token)
+                .ok_or_else(|| missing_pad_token(&p.pad_token))?,
+        };
+        Ok(Padding {
+            length: p.length.map_or(PadLength::Longest, PadLength::Fixed),
+            direction: p.direction.parse()?,
+            pad_to_multiple_of: p.pad_to_multiple_of,
+            pad_id,
+            pad_type_id: p.pad_type_id,
+            pad_token: p.pad_token,
+        })
+    })
+    .transpose()
+}
