@@ -11,12 +11,15 @@ import pytest
 from tokenizers import Tokenizer as HFTokenizer
 
 import wpiece
+import wpiece.added_tokens
 import wpiece.arrow
 import wpiece.counts
 import wpiece.documents
+import wpiece.persistence
 import wpiece.report
 import wpiece.tokenizer
 import wpiece.training
+import wpiece.transformers_bridge
 
 from conftest import TOKENIZER_JSON, VOCAB_TXT, hf_bert
 
@@ -24,6 +27,9 @@ from conftest import TOKENIZER_JSON, VOCAB_TXT, hf_bert
 def test_docstring_examples_run() -> None:
     for module in (
         wpiece,
+        wpiece.added_tokens,
+        wpiece.persistence,
+        wpiece.transformers_bridge,
         wpiece.arrow,
         wpiece.counts,
         wpiece.documents,

@@ -48,6 +48,20 @@ def test_encoded_dataset_holds_hf_ids_per_row(dataset: Any) -> None:
     assert table.column("text").to_pylist() == ROWS
 
 
+def test_added_tokens_past_the_vocab_reach_the_workers(dataset: Any) -> None:
+    import ray
+
+    tok, hf = wp_bert(), hf_bert()
+    for t in (tok, hf):
+        t.add_tokens(["thi", "<ent>"])
+        t.add_special_tokens(["[E]"])
+    encoded = wpiece.ray.encode(dataset, tok, concurrency=2, num_cpus=0.5, batch_size=500)
+    table = pa.concat_tables(ray.get(encoded.to_arrow_refs())).sort_by("id")
+    expected = [None if t is None else hf.encode(t).ids for t in ROWS]
+    assert table.column("input_ids").to_pylist() == expected
+    assert any(e is not None and 30522 in e for e in expected)
+
+
 def test_wrong_inputs_fail_on_the_driver(dataset: Any) -> None:
     with pytest.raises(ValueError, match="no column"):
         wpiece.ray.count_words(dataset, column="missing")

@@ -76,6 +76,17 @@ def test_encoded_frame_holds_hf_ids_per_row(frame: Any) -> None:
     assert got == want
 
 
+def test_added_tokens_past_the_vocab_reach_the_executors(frame: Any) -> None:
+    tok, hf = wp_bert(), hf_bert()
+    for t in (tok, hf):
+        t.add_tokens(["thi", "<ent>"])
+        t.add_special_tokens(["[E]"])
+    out = wpiece.spark.encode(frame, tok).orderBy("id").collect()
+    expected = [None if t is None else e for t, e in zip(ROWS, iter_hf(hf, ROWS))]
+    assert [r["input_ids"] for r in out] == expected
+    assert any(e is not None and 30522 in e for e in expected)
+
+
 def iter_hf(hf: Any, rows: list[str | None]) -> Iterator[list[int] | None]:
     for t in rows:
         yield None if t is None else hf.encode(t).ids

@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ._core import UnsupportedComponentError
+from .added_tokens import AddedToken
 from .counts import WordCounts, count_words
 from .tokenizer import BERT_SPECIAL_TOKENS, Encoding, Tokenizer
 from .training import (
@@ -26,6 +27,7 @@ from .training import (
 )
 
 __all__ = [
+    "AddedToken",
     "BERT_SPECIAL_TOKENS",
     "Encoding",
     "Merge",

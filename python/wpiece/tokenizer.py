@@ -8,13 +8,12 @@ the work itself is one call into the Rust core per method.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional, Union
 
-from . import _core
+from . import _core, persistence, transformers_bridge
 from ._args import (
     _U32_MAX,
     _U64_MAX,
@@ -25,12 +24,11 @@ from ._args import (
     _check_str,
     _check_threads,
     _ids,
-    _padding_spec,
     _path,
     _str_list,
-    _truncation_spec,
 )
 from ._core import Encoding
+from .added_tokens import AddedToken, TokenLike, _from_spec, _spec
 from .documents import Files, PathLike
 from .quality import TextStats
 from .trainer import train_through
@@ -43,9 +41,6 @@ __all__ = ["Tokenizer", "Encoding", "BERT_SPECIAL_TOKENS"]
 
 BERT_SPECIAL_TOKENS: tuple[str, ...] = _core.BERT_SPECIAL_TOKENS
 """BERT's special tokens in their conventional order (defined in the core)."""
-
-# The files a folder save writes; any of them the new set lacks is removed.
-_FOLDER_FILES = ("vocab.txt", "training_record.json", "tokenizer.json")
 
 _OPTION_NAMES = (
     "unk_token",
@@ -199,15 +194,9 @@ class Tokenizer:
         >>> tok.encode("Hello, WordPiece!").ids == hf.encode("Hello, WordPiece!").ids
         True
         """
-        backend = getattr(tokenizer, "backend_tokenizer", tokenizer)
-        to_str = getattr(backend, "to_str", None)
-        if to_str is None or not callable(to_str):
-            raise TypeError(
-                "expected a tokenizers.Tokenizer or a transformers fast tokenizer, got "
-                f"{type(tokenizer).__name__}"
-            )
-        core = _core.Tokenizer.from_json(to_str())
-        if backend is not tokenizer:
+        json_text, from_transformers = transformers_bridge.backend_json(tokenizer)
+        core = _core.Tokenizer.from_json(json_text)
+        if from_transformers:
             # transformers sets truncation and padding on its backend per
             # call: what a previous call left there is not the tokenizer's.
             core.set_truncation(None)
@@ -269,27 +258,7 @@ class Tokenizer:
         >>> Tokenizer.from_file(os.path.join(d, "tokenizer.json")).tokenize("ab")
         ['a', '##b']
         """
-        p = _path(path)
-        if p.is_dir() or not p.suffix:
-            files = [("vocab.txt", self._core.vocab_txt().encode())]
-            if self.training_record is not None:
-                record = json.dumps(self.training_record.to_dict(), ensure_ascii=False)
-                files.append(("training_record.json", record.encode()))
-            if self._json_expressible():
-                # Last: readers look for it first, so they see the old set until now.
-                files.append(("tokenizer.json", self.to_json().encode()))
-            written = {name for name, _ in files}
-            stale = [n for n in _FOLDER_FILES if n not in written]
-            _core.write_set_atomic(p, files, stale)
-            return
-        if p.suffix == ".json":
-            _core.write_atomic(p, self.to_json().encode())
-        else:
-            _core.write_atomic(p, self._core.vocab_txt().encode())
-
-    def _json_expressible(self) -> bool:
-        s = self._core.settings()
-        return s["unknown"] == "word" and not s["end_of_word_suffix"]
+        persistence.save(self._core, self.training_record, _path(path))
 
     def to_json(self) -> str:
         """The HF ``tokenizer.json`` text of this tokenizer (raises
@@ -306,67 +275,13 @@ class Tokenizer:
         >>> hf("Hello, world!")["input_ids"]
         [101, 7592, 1010, 2088, 999, 102]
         """
-        from tokenizers import Tokenizer as HFTokenizer
-        from transformers import PreTrainedTokenizerFast
-
-        backend = HFTokenizer.from_str(self.to_json())
-        vocab = self.get_vocab()
-        specials = self._core.special_tokens_in_order()
-
-        def special(token: str) -> bool:
-            return token in vocab and token in specials
-
-        roles = {
-            "unk_token": self.settings["unk_token"],
-            "pad_token": (self.padding or {}).get("pad_token", "[PAD]"),
-            "cls_token": "[CLS]",
-            "sep_token": "[SEP]",
-            "mask_token": "[MASK]",
-        }
-        # Only tokens this tokenizer treats as special: transformers would
-        # otherwise make them special, and split them out of raw text.
-        named = {role: token for role, token in roles.items() if special(token)}
-        others = [t for t in specials if t not in named.values()]
-        options: dict[str, Any] = {}
-        if others:
-            options["additional_special_tokens"] = others
-        truncation, padding = self.truncation, self.padding
-        if truncation is not None:
-            options["model_max_length"] = truncation["max_length"]
-            options["truncation_side"] = truncation["direction"]
-        if padding is not None:
-            options["padding_side"] = padding["direction"]
-        return PreTrainedTokenizerFast(
-            tokenizer_object=backend,
-            model_input_names=["input_ids", "token_type_ids", "attention_mask"],
-            **named,
-            **options,
-        )
+        return transformers_bridge.to_transformers(self)
 
     def __getstate__(self) -> dict[str, Any]:
-        settings = self._core.settings()
-        return {
-            "vocab": self._core.get_vocab(),
-            "json": self.to_json() if self._json_expressible() else None,
-            "settings": settings,
-            "truncation": self._core.truncation,
-            "padding": self._core.padding,
-            "cleanup": self._core.decoder_cleanup,
-            "training_record": self.training_record,
-        }
+        return {**persistence.state(self._core), "training_record": self.training_record}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        if state["json"] is not None:
-            core = _core.Tokenizer.from_json(state["json"])
-        else:
-            s = dict(state["settings"])
-            s.pop("pipeline", None)  # only BERT pipelines lack a tokenizer.json form
-            normalize = s.pop("normalize")
-            core = _core.Tokenizer(state["vocab"], normalize=normalize, **s)
-        core.decoder_cleanup = state["cleanup"]
-        core.set_truncation(_truncation_spec(state["truncation"]))
-        core.set_padding(_padding_spec(state["padding"]))
-        self._init_from_core(core)
+        self._init_from_core(persistence.core_from_state(state))
         self.training_record = state["training_record"]
 
     # ----- settings ----------------------------------------------------
@@ -776,16 +691,78 @@ class Tokenizer:
         """
         return self._core.id_to_token(_ids([id])[0])
 
-    def get_vocab(self) -> dict[str, int]:
-        """The vocabulary as a dict token -> id."""
-        return {t: i for i, t in enumerate(self._core.get_vocab())}
+    def get_vocab(self, with_added_tokens: bool = True) -> dict[str, int]:
+        """The vocabulary as a dict token -> id, with the added tokens (as HF).
 
-    def get_vocab_size(self) -> int:
-        """The number of tokens."""
-        return self._core.get_vocab_size()
+        >>> tok = Tokenizer(["[UNK]", "a"])
+        >>> tok.add_tokens(["<new>"])
+        1
+        >>> tok.get_vocab(), tok.get_vocab(with_added_tokens=False)
+        ({'[UNK]': 0, 'a': 1, '<new>': 2}, {'[UNK]': 0, 'a': 1})
+        """
+        vocab = {t: i for i, t in enumerate(self._core.get_vocab())}
+        if with_added_tokens:
+            for id, (content, *_) in self._core.added_tokens():
+                vocab[content] = id
+        return vocab
+
+    def get_vocab_size(self, with_added_tokens: bool = True) -> int:
+        """The number of ids: the vocabulary's, and added tokens outside it
+        (``with_added_tokens``, HF's default)."""
+        return self._core.get_vocab_size(bool(with_added_tokens))
 
     def __len__(self) -> int:
-        return self._core.get_vocab_size()
+        return self._core.get_vocab_size(True)
+
+    # ----- added tokens ------------------------------------------------
+
+    def add_tokens(self, tokens: Iterable[TokenLike]) -> int:
+        """Adds tokens matched whole in texts (HF's ``add_tokens``): strings
+        (matched in normalized text) or :class:`AddedToken` with their flags.
+        A token in the vocabulary keeps its id; a new one takes the next id
+        after the vocabulary and the tokens added before it. Returns how many
+        were added (empty ones, and ones already there with the same flags,
+        are ignored). Grow a model's embeddings by ``len(tokenizer)``.
+
+        >>> import wpiece
+        >>> tok = wpiece.Tokenizer.from_file(wpiece.sample_vocab_path())
+        >>> tok.add_tokens(["Covid19", wpiece.AddedToken("<ent>", single_word=True)])
+        2
+        >>> tok.encode("covid19 <ent>x <ent>").ids
+        [101, 30522, 1026, 4372, 2102, 1028, 1060, 30523, 102]
+        """
+        return self._add(tokens, special=False)
+
+    def add_special_tokens(self, tokens: Iterable[TokenLike]) -> int:
+        """Adds special tokens (HF's ``add_special_tokens``): as
+        :meth:`add_tokens`, marked special (skipped by ``decode``) and, unless
+        an :class:`AddedToken` says otherwise, matched in raw text.
+
+        >>> import wpiece
+        >>> tok = wpiece.Tokenizer.from_file(wpiece.sample_vocab_path())
+        >>> tok.add_special_tokens(["<ent>"])
+        1
+        >>> ids = tok.encode("a <ent> b").ids
+        >>> ids, tok.decode(ids)
+        ([101, 1037, 30522, 1038, 102], 'a b')
+        """
+        return self._add(tokens, special=True)
+
+    def _add(self, tokens: Iterable[TokenLike], special: bool) -> int:
+        if isinstance(tokens, (str, AddedToken)):
+            raise TypeError("tokens must be a list of str or AddedToken, not one token")
+        return self._core.add_tokens([_spec(t, special) for t in tokens])
+
+    def get_added_tokens_decoder(self) -> dict[int, AddedToken]:
+        """The added tokens by id, with their flags (HF's
+        ``get_added_tokens_decoder``).
+
+        >>> tok = Tokenizer(["[UNK]", "a"])
+        >>> tok.get_added_tokens_decoder()[0]
+        AddedToken(content='[UNK]', single_word=False, lstrip=False, rstrip=False, \
+normalized=False, special=True)
+        """
+        return {id: _from_spec(spec) for id, spec in self._core.added_tokens()}
 
     def __repr__(self) -> str:
         s = self._core.settings()

@@ -1,0 +1,78 @@
+"""The bridge to HF: a wpiece `Tokenizer` as a transformers fast tokenizer,
+and the tokenizer.json of what a user holds (a `tokenizers.Tokenizer` or a
+transformers fast tokenizer).
+
+>>> import wpiece
+>>> hf = wpiece.Tokenizer.from_file(wpiece.sample_vocab_path()).to_transformers()
+>>> hf("Hello, world!")["input_ids"]
+[101, 7592, 1010, 2088, 999, 102]
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["backend_json", "to_transformers"]
+
+# The strings each role goes by in WordPiece families (BERT's, then MPNet's
+# and Funnel's); a role is declared only if its token is special here.
+_ROLE_NAMES = {
+    "cls_token": ("[CLS]", "<s>", "<cls>"),
+    "sep_token": ("[SEP]", "</s>", "<sep>"),
+    "mask_token": ("[MASK]", "<mask>"),
+    "bos_token": ("<s>",),
+    "eos_token": ("</s>",),
+}
+
+
+def backend_json(tokenizer: Any) -> tuple[str, bool]:
+    """The tokenizer.json text of ``tokenizer``, and whether it is a
+    transformers tokenizer (whose backend's truncation and padding are what
+    its last call left, not its own)."""
+    backend = getattr(tokenizer, "backend_tokenizer", tokenizer)
+    to_str = getattr(backend, "to_str", None)
+    if to_str is None or not callable(to_str):
+        raise TypeError(
+            "expected a tokenizers.Tokenizer or a transformers fast tokenizer, got "
+            f"{type(tokenizer).__name__}"
+        )
+    return to_str(), backend is not tokenizer
+
+
+def to_transformers(tok: Any) -> Any:
+    """See :meth:`wpiece.Tokenizer.to_transformers` (``tok`` is a
+    ``wpiece.Tokenizer``; not imported here, which imports this module)."""
+    from tokenizers import Tokenizer as HFTokenizer
+    from transformers import PreTrainedTokenizerFast
+
+    backend = HFTokenizer.from_str(tok.to_json())
+    specials = tok._core.special_tokens_in_order()
+
+    def first_special(names: tuple[str, ...]) -> Any:
+        return next((n for n in names if n in specials), None)
+
+    pad = (tok.padding or {}).get("pad_token")
+    roles = {
+        "unk_token": first_special((tok.settings["unk_token"],)),
+        "pad_token": first_special((pad,) if pad else ("[PAD]", "<pad>")),
+        **{role: first_special(names) for role, names in _ROLE_NAMES.items()},
+    }
+    # Only tokens this tokenizer treats as special: transformers would
+    # otherwise make them special, and split them out of raw text.
+    named = {role: token for role, token in roles.items() if token is not None}
+    others = [t for t in specials if t not in named.values()]
+    options: dict[str, Any] = {}
+    if others:
+        options["additional_special_tokens"] = others
+    truncation, padding = tok.truncation, tok.padding
+    if truncation is not None:
+        options["model_max_length"] = truncation["max_length"]
+        options["truncation_side"] = truncation["direction"]
+    if padding is not None:
+        options["padding_side"] = padding["direction"]
+    return PreTrainedTokenizerFast(
+        tokenizer_object=backend,
+        model_input_names=["input_ids", "token_type_ids", "attention_mask"],
+        **named,
+        **options,
+    )
