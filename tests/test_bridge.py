@@ -104,6 +104,8 @@ def test_a_round_trip_through_save_pretrained_changes_no_encoding(tmp_path: Path
     ):
         if vocab is None:
             tok = wpiece.Tokenizer.from_file(wpiece.sample_vocab_path())
+            tok.add_tokens([wpiece.AddedToken("<ent>", lstrip=True), "covid19"])
+            tok.add_special_tokens(["<sys>"])
         else:
             tok = wpiece.Tokenizer(vocab, special_tokens=specials)
         folder = tmp_path / str(len(tok))
@@ -111,6 +113,8 @@ def test_a_round_trip_through_save_pretrained_changes_no_encoding(tmp_path: Path
         auto = transformers.AutoTokenizer.from_pretrained(folder)
         back = wpiece.Tokenizer.from_hf(auto)
         assert back.get_vocab() == tok.get_vocab()
+        assert back.get_added_tokens_decoder() == tok.get_added_tokens_decoder()
+        assert (back.truncation, back.padding) == (tok.truncation, tok.padding)
         assert back._core.special_tokens_in_order() == tok._core.special_tokens_in_order()
         for text in TEXTS:
             for pair in (None, "and a pair"):
@@ -118,3 +122,16 @@ def test_a_round_trip_through_save_pretrained_changes_no_encoding(tmp_path: Path
                 assert (a.ids, a.type_ids, a.offsets) == (b.ids, b.type_ids, b.offsets), text
                 assert auto(text, pair)["input_ids"] == a.ids, text
             assert back.decode(tok.encode(text).ids) == tok.decode(tok.encode(text).ids)
+
+
+def test_a_round_trip_keeps_the_tokenizers_own_truncation_and_padding(tmp_path: Path) -> None:
+    tok = wpiece.Tokenizer.from_file(wpiece.sample_vocab_path())
+    tok.enable_truncation(8, stride=2, direction="left")
+    tok.enable_padding(length=12, direction="left", pad_to_multiple_of=4)
+    hf = tok.to_transformers()
+    hf("a long text " * 20, truncation=True, max_length=5)  # a call leaves its own on the backend
+    hf.save_pretrained(tmp_path)
+    back = wpiece.Tokenizer.from_hf(transformers.AutoTokenizer.from_pretrained(tmp_path))
+    assert (back.truncation, back.padding) == (tok.truncation, tok.padding)
+    for text in TEXTS[:5]:
+        assert back.encode(text).ids == tok.encode(text).ids

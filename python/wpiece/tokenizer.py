@@ -24,8 +24,10 @@ from ._args import (
     _check_str,
     _check_threads,
     _ids,
+    _padding_spec,
     _path,
     _str_list,
+    _truncation_spec,
 )
 from ._core import Encoding
 from .added_tokens import AddedToken, TokenLike, _from_spec, _spec
@@ -185,7 +187,9 @@ class Tokenizer:
         ``UnsupportedComponentError`` naming it), and the truncation and
         padding of a ``tokenizers.Tokenizer``; a transformers tokenizer
         truncates and pads per call, so none is taken from it (whatever its
-        last call left on its backend).
+        last call left on its backend) but the settings a wpiece tokenizer had
+        when :meth:`to_transformers` made it (kept in its config, so they
+        survive ``save_pretrained``).
 
         >>> from tokenizers import BertWordPieceTokenizer
         >>> import wpiece
@@ -194,13 +198,13 @@ class Tokenizer:
         >>> tok.encode("Hello, WordPiece!").ids == hf.encode("Hello, WordPiece!").ids
         True
         """
-        json_text, from_transformers = transformers_bridge.backend_json(tokenizer)
+        json_text, kept = transformers_bridge.backend_json(tokenizer)
         core = _core.Tokenizer.from_json(json_text)
-        if from_transformers:
+        if kept is not None:
             # transformers sets truncation and padding on its backend per
             # call: what a previous call left there is not the tokenizer's.
-            core.set_truncation(None)
-            core.set_padding(None)
+            core.set_truncation(_truncation_spec(kept.get("truncation")))
+            core.set_padding(_padding_spec(kept.get("padding")))
         return cls._from_core(core)
 
     def train_new_from_iterator(

@@ -10,9 +10,13 @@ transformers fast tokenizer).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Optional
 
 __all__ = ["backend_json", "to_transformers"]
+
+# The config key that carries a wpiece tokenizer's own truncation and padding
+# through save_pretrained, so a round trip back to wpiece restores them.
+_SETTINGS_KEY = "wpiece_settings"
 
 # The strings each role goes by in WordPiece families (BERT's, then MPNet's
 # and Funnel's); a role is declared only if its token is special here.
@@ -25,10 +29,11 @@ _ROLE_NAMES = {
 }
 
 
-def backend_json(tokenizer: Any) -> tuple[str, bool]:
-    """The tokenizer.json text of ``tokenizer``, and whether it is a
-    transformers tokenizer (whose backend's truncation and padding are what
-    its last call left, not its own)."""
+def backend_json(tokenizer: Any) -> tuple[str, Optional[dict[str, Any]]]:
+    """The tokenizer.json text of ``tokenizer``, and, for a transformers
+    tokenizer (whose backend's truncation and padding are what its last call
+    left, not its own), the settings :func:`to_transformers` kept in its
+    config (``{}`` if none: a transformers tokenizer truncates per call)."""
     backend = getattr(tokenizer, "backend_tokenizer", tokenizer)
     to_str = getattr(backend, "to_str", None)
     if to_str is None or not callable(to_str):
@@ -36,7 +41,10 @@ def backend_json(tokenizer: Any) -> tuple[str, bool]:
             "expected a tokenizers.Tokenizer or a transformers fast tokenizer, got "
             f"{type(tokenizer).__name__}"
         )
-    return to_str(), backend is not tokenizer
+    if backend is tokenizer:
+        return to_str(), None
+    kept = getattr(tokenizer, "init_kwargs", {}).get(_SETTINGS_KEY)
+    return to_str(), dict(kept) if isinstance(kept, dict) else {}
 
 
 def to_transformers(tok: Any) -> Any:
@@ -70,6 +78,7 @@ def to_transformers(tok: Any) -> Any:
         options["truncation_side"] = truncation["direction"]
     if padding is not None:
         options["padding_side"] = padding["direction"]
+    options[_SETTINGS_KEY] = {"truncation": truncation, "padding": padding}
     return PreTrainedTokenizerFast(
         tokenizer_object=backend,
         model_input_names=["input_ids", "token_type_ids", "attention_mask"],
