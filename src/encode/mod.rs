@@ -258,10 +258,9 @@ impl Encoder {
         out.recording_words = out.with_words && self.word_starts.is_none();
         // Cached chunks keep no token strings, and a match stripping
         // whitespace reaches past its chunk.
-        let chunks = self.use_chunks
-            && !out.recording_words
-            && (!out.with_surfaces || !self.shows_other_strings)
-            && !(self.strips && text.bytes().any(|b| self.strip_starts[b as usize]));
+        let shows = out.with_surfaces && self.shows_other_strings;
+        let strips = self.strips && text.bytes().any(|b| self.strip_starts[b as usize]);
+        let chunks = self.use_chunks && !out.recording_words && !shows && !strips;
         cache::with_cache(self.cache_id, |caches| {
             if chunks {
                 self.encode_chunks(text, next, out, scratch, caches);
