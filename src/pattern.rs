@@ -35,6 +35,52 @@ impl RegexPattern {
     pub fn source(&self) -> &str {
         &self.source
     }
+
+    /// Whether some text may hold an empty match (conservative: true for
+    /// any pattern with a construct whose match depends on the text around
+    /// it). Without such constructs a pattern matches empty somewhere
+    /// exactly when it matches the empty text.
+    pub fn may_match_empty(&self) -> bool {
+        depends_on_context(&self.source) || self.regex.find("").is_some()
+    }
+}
+
+/// Whether an Oniguruma (Ruby syntax) pattern holds an anchor, a word or
+/// text-segment boundary, a lookaround, `\K`, a back-reference or
+/// subexpression call, a conditional, a callout or an absent operator
+/// (named groups are counted too, to stay on the safe side). Classes
+/// (`[...]`, nested) hold none of these, but escapes in them are counted.
+fn depends_on_context(source: &str) -> bool {
+    let mut chars = source.chars().peekable();
+    let mut class_depth = 0usize;
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some('b' | 'B' | 'A' | 'z' | 'Z' | 'G' | 'K' | 'y' | 'Y' | 'g' | 'k') => {
+                    return true
+                }
+                Some(d) if d.is_ascii_digit() => return true,
+                _ => {}
+            },
+            '[' => class_depth += 1,
+            ']' if class_depth > 0 => class_depth -= 1,
+            '^' | '$' if class_depth == 0 => return true,
+            '(' if class_depth == 0 => {
+                let next = chars.peek().copied();
+                if next == Some('*') {
+                    return true;
+                }
+                if next == Some('?') {
+                    chars.next();
+                    if matches!(chars.peek(), Some('=' | '!' | '<' | '(' | '~')) {
+                        return true;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 impl std::fmt::Debug for RegexPattern {
@@ -61,6 +107,33 @@ impl Pattern {
                     .map(|(at, m)| (at, at + m.len())),
             ),
             Pattern::Regex(r) => Box::new(r.regex.find_iter(text)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn patterns_that_may_match_empty_are_known() {
+        for p in [
+            "a*", "(?=b)", "(?<=a)", "^", "$", "\\b", "b|", "x?", "(a)\\1", "(?<n>a)", "\\Ka",
+            "[a]*",
+        ] {
+            assert!(RegexPattern::new(p).unwrap().may_match_empty(), "{p}");
+        }
+        for p in [
+            "\\s+",
+            "[^\\w\\s]+",
+            "a+",
+            "(?i)the",
+            "[$^]",
+            "''|``",
+            "\\p{P}",
+            "(?:ab)+",
+        ] {
+            assert!(!RegexPattern::new(p).unwrap().may_match_empty(), "{p}");
         }
     }
 }

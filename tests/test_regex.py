@@ -2,8 +2,9 @@
 every behavior, inverted or not, on patterns with classes, alternations,
 case folding, word boundaries and empty matches, compared with `tokenizers`
 on real, adversarial and Hypothesis text. A regex HF cannot compile is
-refused by name. (`Replace` with a regex stays refused: HF panics on the
-insertions its empty matches make at the end of a text.)"""
+refused by name. `Replace` with a regex that cannot match an empty string is
+exact too; one that may is refused by name (HF panics, in some pipelines, on
+the text its empty matches insert, e.g. `a*` on "ba" before BertPreTokenizer)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tokenizers import Regex
 from tokenizers import Tokenizer as HFTokenizer
+from tokenizers import normalizers as norm
 from tokenizers import pre_tokenizers as pre
 
 import wpiece
@@ -117,3 +119,68 @@ def test_a_regex_hf_cannot_compile_is_refused(bad: str) -> None:
         HFTokenizer.from_str(text)
     with pytest.raises(ValueError, match="Regex"):
         wpiece.Tokenizer.from_str(text)
+
+
+# Replace: patterns that cannot match an empty string, contents that shrink,
+# grow, hold spaces or other scripts; with and without a pre-tokenizer.
+REPLACE_PATTERNS = [
+    r"\s+",
+    r"[^\w\s]+",
+    r"\d+",
+    r"(?i)the",
+    r"''|``",
+    r"\p{L}{2}",
+    r"\X",
+    r"é|e\u0301",
+]
+CONTENTS = ["", "-", " ", "  x  ", "中"]
+
+
+def replacing(
+    pattern: str, content: str, pre_tokenized: bool
+) -> tuple[HFTokenizer, wpiece.Tokenizer]:
+    d: dict[str, Any] = json.loads(TOKENIZER_JSON.read_text(encoding="utf-8"))
+    d["truncation"] = d["padding"] = None
+    hf = HFTokenizer.from_str(json.dumps(d))
+    hf.normalizer = norm.Sequence([norm.Replace(Regex(pattern), content), norm.Lowercase()])
+    if not pre_tokenized:
+        hf.pre_tokenizer = None
+    return hf, wpiece.Tokenizer.from_str(hf.to_str())
+
+
+@pytest.mark.parametrize("pattern", REPLACE_PATTERNS)
+@pytest.mark.parametrize("content", CONTENTS)
+def test_regex_replace_as_hf(pattern: str, content: str) -> None:
+    for pre_tokenized in (True, False):
+        hf, wp = replacing(pattern, content, pre_tokenized)
+        for text in TEXTS:
+            assert_encode_as_hf(hf, wp, text, lookups=True)
+        assert json.loads(wp.to_json())["normalizer"] == json.loads(hf.to_str())["normalizer"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.sampled_from(REPLACE_PATTERNS),
+    st.sampled_from(CONTENTS),
+    st.booleans(),
+    st.text(alphabet=st.sampled_from(list("ab 1,'\u00e9e\u0301\u4e2dTHE\t`")), max_size=16),
+)
+def test_regex_replace_on_any_text(
+    pattern: str, content: str, pre_tokenized: bool, text: str
+) -> None:
+    key = ("replace", pattern, content, pre_tokenized)
+    if key not in _REPLACE_CACHE:
+        _REPLACE_CACHE[key] = replacing(pattern, content, pre_tokenized)
+    hf, wp = _REPLACE_CACHE[key]
+    assert_encode_as_hf(hf, wp, text, lookups=True)
+
+
+_REPLACE_CACHE: dict[tuple[str, str, str, bool], tuple[HFTokenizer, wpiece.Tokenizer]] = {}
+
+
+@pytest.mark.parametrize("pattern", ["a*", "(?=b)", "(?<=a)", "^", "$", r"\b", "b|", "x?"])
+def test_a_replace_regex_that_may_match_empty_is_refused(pattern: str) -> None:
+    hf, _ = replacing(r"\s+", "-", True)
+    hf.normalizer = norm.Replace(Regex(pattern), "-")
+    with pytest.raises(wpiece.UnsupportedComponentError, match="may match an empty"):
+        wpiece.Tokenizer.from_str(hf.to_str())
