@@ -165,3 +165,56 @@ def test_save_is_atomic(tmp_path, monkeypatch) -> None:
         os.chmod(tmp_path, 0o700)
     assert target.read_text(encoding="utf-8") == "previous content"
     assert sorted(os.listdir(tmp_path)) == ["tokenizer.json"]
+
+
+# ----- messages that name the argument (issue: trust, round 2) --------------
+
+
+def _counts() -> wpiece.WordCounts:
+    return wpiece.count_words(["a b c a"])
+
+
+@pytest.mark.parametrize(
+    "call, error, message",
+    [
+        (
+            lambda: wpiece.count_words(["a"], num_threads=-1),
+            ValueError,
+            "num_threads must be at least 1",
+        ),
+        (lambda: wpiece.WordCounts(num_threads=0), ValueError, "num_threads must be at least 1"),
+        (lambda: _counts().most_common(-1), ValueError, "n must be a non-negative int"),
+        (lambda: _counts().prune(-1), ValueError, "min_count must be a non-negative int"),
+        (
+            lambda: wpiece.train_from_counts(_counts(), 30, max_input_chars_per_word=-1),
+            ValueError,
+            "max_input_chars_per_word must be at least 0",
+        ),
+        (
+            lambda: wpiece.train_from_counts(_counts(), 30, max_input_chars_per_word="x"),
+            TypeError,
+            "max_input_chars_per_word must be an int",
+        ),
+    ],
+)
+def test_bad_calls_name_the_argument(call, error, message) -> None:
+    with pytest.raises(error, match=message):
+        call()
+
+
+def test_huge_counts_arguments_mean_everything_or_nothing() -> None:
+    assert _counts().most_common(10**30) == _counts().most_common()
+    assert len(_counts().prune(10**30)) == 0
+    assert _counts().prune(2).most_common() == [("a", 2)]
+
+
+def test_max_input_chars_per_word_is_a_training_option() -> None:
+    counts = wpiece.count_words(["abcdef abc ab"] * 3)
+    tok = wpiece.train_from_counts(counts, 40, max_input_chars_per_word=4)
+    assert tok.settings["max_input_chars_per_word"] == 4
+    assert tok.tokenize("abcdef abc") == ["[UNK]", *tok.tokenize("abc")]
+    again = wpiece.train_from_iterator(["abcdef abc ab"] * 3, 40, max_input_chars_per_word=4)
+    assert again.get_vocab() == tok.get_vocab() and again.settings == tok.settings
+    base = wpiece.Tokenizer.from_file(wpiece.sample_vocab_path())
+    with pytest.raises(TypeError, match="max_input_chars_per_word"):
+        base.train_new_from_iterator(["a b"], 100, max_input_chars_per_word=4)

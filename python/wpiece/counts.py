@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, Callable, Optional, Union
 
 from . import _core
-from ._args import PreTokenizer
+from ._args import _U64_MAX, PreTokenizer, _check_threads
 from .documents import Files, PathLike, resolve_files
 
 __all__ = ["COUNTING_OPTIONS", "WordCounts", "count_words"]
@@ -118,6 +118,7 @@ class WordCounts:
         pre_tokenizer: PreTokenizer = "bert",
         num_threads: Optional[int] = None,
     ) -> None:
+        _check_threads(num_threads)
         self._core = _core.WordCounter(
             normalize=normalize,
             lowercase=lowercase,
@@ -206,7 +207,8 @@ class WordCounts:
         ties in first-appearance order."""
         if n is not None and (not isinstance(n, int) or isinstance(n, bool) or n < 0):
             raise ValueError(f"n must be a non-negative int or None, got {n!r}")
-        return self._core.most_common(n)
+        # More than there can be words: all of them.
+        return self._core.most_common(None if n is not None and n > _U64_MAX else n)
 
     # Changing -------------------------------------------------------------
 
@@ -217,7 +219,11 @@ class WordCounts:
         can). Returns ``self``."""
         if not isinstance(min_count, int) or isinstance(min_count, bool) or min_count < 0:
             raise ValueError(f"min_count must be a non-negative int, got {min_count!r}")
-        self._core.prune(min_count)
+        if min_count > _U64_MAX:
+            # Past any count: every word goes.
+            self._core = self._core.fresh()
+        else:
+            self._core.prune(min_count)
         return self
 
     def update(self, other: WordCounts) -> None:

@@ -100,6 +100,7 @@ def run_training(
 # What a pipeline's own tokenizer fixes when training through it.
 _PIPELINE_OPTIONS = frozenset(COUNTING_OPTIONS) | {
     "unk_token",
+    "max_input_chars_per_word",
     "unknown",
     "continuing_subword_prefix",
     "end_of_word_suffix",

@@ -8,7 +8,7 @@ from dataclasses import dataclass, fields
 from typing import Any, Literal, Optional, get_args
 
 from . import _core
-from ._args import PreTokenizer, UnknownMode
+from ._args import _U64_MAX, PreTokenizer, UnknownMode, _check_int
 from ._rows import BertOptions
 
 __all__ = ["DEFAULT_VOCAB_SIZE", "Score", "TrainingOptions"]
@@ -59,6 +59,9 @@ class TrainingOptions:
     end_of_word_suffix: str = ""
     """Marks a piece that ends a word, e.g. ``"_"`` (D2L style)."""
     unk_token: str = "[UNK]"
+    max_input_chars_per_word: int = 100
+    """The trained tokenizer encodes a longer word (in chars) as one unknown
+    token, as HF's WordPiece does; training counts every word."""
     unknown: UnknownMode = "word"
     """A word with an unknown character becomes one unknown token
     (``"word"``, as BERT) or gets one per unknown character (``"char"``)."""
@@ -91,6 +94,7 @@ class TrainingOptions:
             raise ValueError("vocab_size must be positive")
         if self.min_frequency < 0:
             raise ValueError("min_frequency must be >= 0")
+        _check_int(self.max_input_chars_per_word, "max_input_chars_per_word", upper=_U64_MAX)
         if self.limit_alphabet is not None and self.limit_alphabet < 0:
             raise ValueError("limit_alphabet must be >= 0")
         for ch in alphabet:
@@ -106,7 +110,7 @@ class TrainingOptions:
         return {
             "unk_token": self.unk_token,
             "continuing_subword_prefix": self.continuing_subword_prefix,
-            "max_input_chars_per_word": 100,
+            "max_input_chars_per_word": self.max_input_chars_per_word,
             "unknown": self.unknown,
             "normalize": self.normalize,
             "lowercase": self.lowercase,
