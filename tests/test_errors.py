@@ -218,3 +218,22 @@ def test_max_input_chars_per_word_is_a_training_option() -> None:
     base = wpiece.Tokenizer.from_file(wpiece.sample_vocab_path())
     with pytest.raises(TypeError, match="max_input_chars_per_word"):
         base.train_new_from_iterator(["a b"], 100, max_input_chars_per_word=4)
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (
+            lambda tok: tok.encode_batch(["a", "b"], ["x", None]),
+            "item 1 of pairs is NoneType, not str",
+        ),
+        (lambda tok: tok.encode_batch(["a", 3]), "item 1 of texts is int, not str"),
+        (lambda tok: tok.encode_batch_flat(["a", b"x"]), "item 1 of texts is bytes, not str"),
+        (lambda tok: tok.encode_batch_numpy([None]), "item 0 of texts is NoneType, not str"),
+        (lambda tok: tok.encode_batch(("a", 3.5)), "item 1 of texts is float, not str"),
+    ],
+)
+def test_a_bad_item_in_a_batch_is_named_by_its_index(call, message) -> None:
+    tok = wpiece.Tokenizer.from_file(wpiece.sample_vocab_path())
+    with pytest.raises(TypeError, match=message):
+        call(tok)

@@ -1,6 +1,7 @@
 //! Python strings in, `&str` out: lists of texts taken with the GIL held,
 //! read after it is released.
 
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString};
 
@@ -24,11 +25,22 @@ pub(crate) struct TextList<'py> {
 const TEXTS_AHEAD: usize = 16;
 
 impl<'py> TextList<'py> {
-    pub(crate) fn extract(obj: &Bound<'py, PyAny>) -> PyResult<Self> {
+    /// The texts of `obj` (a list, or any sequence of str); `what` names
+    /// them in errors ("texts", "pairs"), with the index of a bad item.
+    pub(crate) fn extract(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Self> {
         let Ok(list) = obj.downcast::<PyList>() else {
-            return Ok(Self {
-                items: obj.extract()?,
-            });
+            let items: Vec<Bound<'py, PyAny>> = obj.extract().map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "{what} must be a list of str, not {}",
+                    type_name(obj)
+                ))
+            })?;
+            let items = items
+                .into_iter()
+                .enumerate()
+                .map(|(k, item)| as_str(item, what, k))
+                .collect::<PyResult<_>>()?;
+            return Ok(Self { items });
         };
         let n = list.len();
         let mut items = Vec::with_capacity(n);
@@ -40,7 +52,7 @@ impl<'py> TextList<'py> {
                 let ahead = unsafe { list_item(list, k + TEXTS_AHEAD) };
                 cache::prefetch_address(ahead as *const u8);
             }
-            items.push(list.get_item(k)?.downcast_into::<PyString>()?);
+            items.push(as_str(list.get_item(k)?, what, k)?);
         }
         Ok(Self { items })
     }
@@ -56,6 +68,20 @@ impl<'py> TextList<'py> {
         }
         Ok(out)
     }
+}
+
+/// Item `k` of `what` as a str, or a `TypeError` naming it.
+fn as_str<'py>(item: Bound<'py, PyAny>, what: &str, k: usize) -> PyResult<Bound<'py, PyString>> {
+    item.downcast_into::<PyString>().map_err(|e| {
+        let name = type_name(e.into_inner().as_any());
+        PyTypeError::new_err(format!("item {k} of {what} is {name}, not str"))
+    })
+}
+
+fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type()
+        .name()
+        .map_or_else(|_| "an object".into(), |n| n.to_string())
 }
 
 /// A borrowed pointer to item `k` of `list` (in bounds, GIL held).

@@ -159,7 +159,7 @@ impl PyTokenizer {
         num_threads: Option<usize>,
         op: impl Fn(&Tokenizer, &[&str], &Cancel) -> Result<T, Error> + Sync,
     ) -> PyResult<T> {
-        let items = TextList::extract(texts)?;
+        let items = TextList::extract(texts, "texts")?;
         let texts = items.strs()?;
         let tok = self.tokenizer();
         let how = Run::parallel(text_bytes(&texts), num_threads);
@@ -180,8 +180,8 @@ impl PyTokenizer {
         padding: Option<&Padding>,
         num_threads: Option<usize>,
     ) -> PyResult<BatchEncodings> {
-        let text_items = TextList::extract(texts)?;
-        let pair_items = pairs.map(TextList::extract).transpose()?;
+        let text_items = TextList::extract(texts, "texts")?;
+        let pair_items = pairs.map(|p| TextList::extract(p, "pairs")).transpose()?;
         let texts = text_items.strs()?;
         let pairs = pair_items.as_ref().map(TextList::strs).transpose()?;
         let bytes = text_bytes(&texts) + pairs.as_deref().map_or(0, text_bytes);
@@ -464,8 +464,8 @@ impl PyTokenizer {
         let call = call_settings(padding, truncation, max_length)?;
         let trunc = tok.call_truncation(&call)?;
         let pad = tok.call_padding(&call, true)?;
-        let text_items = TextList::extract(texts)?;
-        let pair_items = pairs.map(TextList::extract).transpose()?;
+        let text_items = TextList::extract(texts, "texts")?;
+        let pair_items = pairs.map(|p| TextList::extract(p, "pairs")).transpose()?;
         let texts = text_items.strs()?;
         let pairs = pair_items.as_ref().map(TextList::strs).transpose()?;
         let bytes = text_bytes(&texts) + pairs.as_deref().map_or(0, text_bytes);

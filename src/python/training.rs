@@ -178,7 +178,7 @@ impl PyWordCounter {
 
     /// Counts the words of documents (the GIL is released while counting).
     fn add_texts(&mut self, py: Python<'_>, texts: &Bound<'_, PyAny>) -> PyResult<()> {
-        let items = TextList::extract(texts)?;
+        let items = TextList::extract(texts, "texts")?;
         let texts = items.strs()?;
         self.count(py, &texts)
     }
