@@ -329,3 +329,37 @@ def test_random_token_sets_and_texts_as_hf(
         ids = hf.encode(text).ids
         for skip in (True, False):
             assert wp.decode(ids, skip) == hf.decode(ids, skip_special_tokens=skip)
+
+
+@pytest.mark.parametrize(
+    "tokens, texts",
+    [
+        ([AddedToken("\t", lstrip=True, rstrip=True, normalized=False)], ["\t\t", "a\t\t\tb"]),
+        ([AddedToken("x", rstrip=True), AddedToken(" ", lstrip=True)], ["x y", "x ", "xx y"]),
+        ([AddedToken("<", rstrip=True), AddedToken("\t", lstrip=True)], ["<\t", "a <\tb"]),
+    ],
+)
+def test_a_match_left_empty_by_an_earlier_strip_is_dropped_as_in_hf(tokens, texts) -> None:
+    hf, wp = both(tokens)
+    for text in texts:
+        assert_encode_as_hf(hf, wp, text, lookups=True)
+        assert_encode_as_hf(hf, wp, text, add=False)
+
+
+@pytest.mark.parametrize("content", ["\u200b", "\x00", "\u0301"])
+def test_a_token_the_normalizer_empties_is_refused(content: str) -> None:
+    """HF matches such a token as an empty string at every char, splitting
+    all text into single chars; wpiece refuses it by name."""
+    _, wp = both()
+    with pytest.raises(wpiece.UnsupportedComponentError, match="normalizer empties it"):
+        wp.add_tokens([content])
+    assert wp.get_vocab_size() == 30522  # unchanged
+    assert wp.add_tokens([AddedToken(content, normalized=False)]) == 1
+
+
+def test_a_match_inside_stripped_whitespace_fails_in_both() -> None:
+    hf, wp = both([AddedToken("x", rstrip=True), AddedToken(" ", lstrip=True)])
+    with pytest.raises(BaseException, match="bad split"):  # HF's PanicException
+        hf.encode("xx  x")
+    with pytest.raises(RuntimeError, match="inside whitespace an earlier match stripped"):
+        wp.encode("xx  x")

@@ -89,7 +89,18 @@ impl Matcher {
             if done < start {
                 each(Split::Text(done..start));
             }
-            each(Split::Token(id, start..end));
+            // A match an earlier one's stripping left empty is dropped, as
+            // HF drops empty pieces; one that starts past its own end (inside
+            // whitespace an earlier match took) makes HF fail ("AddedVocabulary
+            // bad split"), and wpiece too, never an output HF lacks.
+            assert!(
+                start <= end,
+                "an added token's match lies inside whitespace an earlier match stripped \
+                 (HF fails on this text too)"
+            );
+            if start < end {
+                each(Split::Token(id, start..end));
+            }
             done = end;
         }
         if done < text.len() {
@@ -158,6 +169,9 @@ mod tests {
         );
         assert_eq!(splits("<m> <m>"), [Token(2, 0..4), Token(2, 4..7)]);
         assert_eq!(splits(""), []);
+        // "<m> " strips the space a second "<m>"-like whitespace token would
+        // take: nothing empty is emitted.
+        assert_eq!(splits("<m> <m>"), [Token(2, 0..4), Token(2, 4..7)]);
     }
 
     #[test]

@@ -63,6 +63,14 @@ impl AddedVocabulary {
             };
             if token.normalized {
                 let form = normalize(&token.content);
+                if form.is_empty() {
+                    // HF's matcher then matches empty at every char and
+                    // splits all text apart: refused, not reproduced.
+                    return Err(Error::Unsupported(format!(
+                        "added token {:?} with normalized=true: the normalizer empties it",
+                        token.content
+                    )));
+                }
                 if form != token.content {
                     self.forms.insert(id, form);
                 }
@@ -78,8 +86,8 @@ impl AddedVocabulary {
         Ok(added)
     }
 
-    /// Builds the two matchers, patterns in id order. A normalized form that
-    /// normalization empties matches nothing (as in HF).
+    /// Builds the two matchers, patterns in id order (a normalized form is
+    /// never empty: `add` refuses such tokens).
     fn index(&mut self) -> Result<()> {
         let (mut raw, mut normalized) = (Vec::new(), Vec::new());
         for (&id, t) in &self.by_id {
