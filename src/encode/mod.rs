@@ -238,6 +238,12 @@ impl Encoder {
         self.paths
     }
 
+    /// Whether added tokens' matches may show strings other than their
+    /// content (computed once, with the tables).
+    pub fn shows_other_strings(&self) -> bool {
+        self.shows_other_strings
+    }
+
     /// Appends the ids (and, if asked, offsets and words) of one sequence to `out`.
     pub fn encode_into(&self, text: &str, out: &mut Output) {
         self.encode_before(text, None, out, &mut Scratch::default());

@@ -59,7 +59,7 @@ impl Tokenizer {
         let frame = match (&self.post_processor, add_special_tokens) {
             _ if has_pairs => None,
             // Rows keep no token strings; these matches may show their own.
-            _ if self.added_tokens().may_show_other_strings() => None,
+            _ if self.encoder.shows_other_strings() => None,
             (None, _) => Some(None),
             (Some(p), true) => p.single_frame().map(Some),
             (Some(p), false) => p.single_is_plain().then_some(None),
