@@ -4,7 +4,7 @@
 //! nothing written, or writes exactly what the general path writes. Each
 //! test encodes the same texts with every combination of `FastPaths` and
 //! compares ids and offsets with `FastPaths::NONE` (added tokens, normalize,
-//! pre-tokenize, trie; no cache, no ASCII pass), twice over so the second
+//! pre-tokenize, trie; no cache, no ASCII pass, texts whole), twice over so the second
 //! pass runs on warm caches, one text at a time and as flat batches.
 
 mod common;
@@ -28,6 +28,8 @@ fn every_path_set() -> Vec<FastPaths> {
             ascii: bits & 2 != 0,
             word_cache: bits & 4 != 0,
             words_from_ids: bits & 8 != 0,
+            // Long texts in pieces: every piece size with each path set.
+            pieces: [usize::MAX, 1, 7][bits % 3],
         })
         .collect()
 }
@@ -56,7 +58,7 @@ fn run(tok: &Tokenizer, texts: &[&str]) -> Run {
     let mut one_at_a_time = Vec::new();
     for _ in 0..2 {
         for t in texts {
-            let e = tok.encode_sequence(t, 0);
+            let e = tok.encode_sequence(t, 0, Cancel::never()).unwrap();
             one_at_a_time.push((e.ids, e.offsets, e.word_ids, e.surfaces));
         }
     }
@@ -421,7 +423,7 @@ proptest! {
 /// without whitespace, changed by lowercasing or not.
 fn added_token() -> impl Strategy<Value = AddedToken> {
     let contents = vec![
-        "<m>", "Ab", "ab", "qq", "a b", "[CLS]", "é", "É!", "##x", ".", " x", "中", "<m>a",
+        "<m>", "Ab", "ab", "qq", "a b", "[CLS]", "é", "É!", "##x", ".", " x", "中", "<m>a", "a中",
     ];
     (
         prop::sample::select(contents),
@@ -440,7 +442,7 @@ fn added_token() -> impl Strategy<Value = AddedToken> {
 fn text_with_added() -> impl Strategy<Value = String> {
     let pieces = prop_oneof![
         3 => prop::sample::select(alphabet()).prop_map(String::from),
-        2 => prop::sample::select(vec!["<m>", "AB", "ab", "qq", "a b", "[CLS]", "É!", "  ", "##x"])
+        2 => prop::sample::select(vec!["<m>", "AB", "ab", "qq", "a b", "[CLS]", "É!", "  ", "##x", "ab中", "xa中"])
             .prop_map(String::from),
     ];
     prop::collection::vec(pieces, 0..40).prop_map(|p| p.concat())

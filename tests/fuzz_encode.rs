@@ -171,7 +171,7 @@ proptest! {
         let flat = tok.encode_batch_flat(&refs, false, None, true, true, Cancel::never()).unwrap();
         for (k, t) in texts.iter().enumerate() {
             let (ids, offsets) = reference(&vocab, t, bert, "##", max_chars);
-            let one = tok.encode_with(t, None, false, None).unwrap();
+            let one = tok.encode_with(t, None, false, None, Cancel::never()).unwrap();
             prop_assert_eq!(&one.ids, &ids, "text {:?}", t);
             prop_assert_eq!(&one.offsets, &offsets, "text {:?}", t);
             let row = &flat.ids[flat.rows[k]..flat.rows[k + 1]];

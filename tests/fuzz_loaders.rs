@@ -9,6 +9,7 @@ use common::cases;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
+use wpiece::cancel::Cancel;
 use wpiece::hf_json::{tokenizer_from_json, tokenizer_to_json};
 use wpiece::model::Vocab;
 use wpiece::normalizers::NormalizerConfig;
@@ -145,7 +146,9 @@ fn replace(v: &mut Value, path: &[Value], with: Value) {
 fn exercise(tok: &Tokenizer, texts: &[String]) {
     for t in texts {
         for pair in [None, Some("a b. 中")] {
-            if let Ok(mut e) = tok.encode_with(t, pair, true, tok.truncation.as_ref()) {
+            if let Ok(mut e) =
+                tok.encode_with(t, pair, true, tok.truncation.as_ref(), Cancel::never())
+            {
                 let n =
                     (t.chars().count() as u32).max(pair.map_or(0, |p| p.chars().count() as u32));
                 assert!(e.offsets.iter().all(|&(s, end)| s <= end && end <= n));

@@ -96,7 +96,7 @@ impl Encoder {
                     }
                     let start = out.ids.len();
                     let next = part.get(k + 1).copied();
-                    self.encode_before(text, next, &mut out, &mut scratch);
+                    self.encode_before(text, next, &mut out, &mut scratch, cancel)?;
                     out.cut_sequence(start, cut);
                     if let Some((_, sep)) = frame {
                         out.push_special(sep);

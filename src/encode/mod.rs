@@ -38,11 +38,12 @@ use std::sync::Arc;
 
 use crate::added_tokens::AddedVocabulary;
 use crate::cache;
+use crate::cancel::Cancel;
 use crate::cut::Cut;
 use crate::error::{Error, Result};
 use crate::model::{Piece, UnknownPolicy, Vocab, WordPiece};
-use crate::splitter::{SplitBuffers, Splitter};
-use crate::unicode::is_bert_punctuation;
+use crate::splitter::{Cuts, SplitBuffers, Splitter, PIECE_BYTES};
+use crate::unicode::{is_bert_punctuation, is_chinese_char};
 use ascii::AsciiTable;
 use chunks::ChunkScratch;
 
@@ -59,6 +60,9 @@ pub struct FastPaths {
     /// Word ids read off the ids (see [`words_from_ids`]) instead of
     /// recorded by the general layer.
     pub words_from_ids: bool,
+    /// Texts longer than this many bytes are encoded in pieces of about
+    /// that size, cut where the pipeline splits anyway (`usize::MAX`: whole).
+    pub pieces: usize,
 }
 
 impl FastPaths {
@@ -67,12 +71,14 @@ impl FastPaths {
         ascii: true,
         word_cache: true,
         words_from_ids: true,
+        pieces: PIECE_BYTES,
     };
     pub const NONE: Self = Self {
         chunk_cache: false,
         ascii: false,
         word_cache: false,
         words_from_ids: false,
+        pieces: usize::MAX,
     };
 }
 
@@ -105,6 +111,8 @@ pub struct Encoder {
     /// each other: normalization keeps those bytes whitespace, the
     /// pre-tokenizer splits there, and no added token holds one.
     use_chunks: bool,
+    /// Where a long text is cut into pieces encoded one after the other.
+    cuts: Cuts,
     /// Bytes that may start an added token that strips whitespace: a text
     /// holding one skips the chunks (its match reaches past a chunk).
     strip_starts: [bool; 256],
@@ -157,6 +165,22 @@ fn words_from_ids(
     ok.then(|| strings.iter().map(|t| !t.starts_with(prefix)).collect())
 }
 
+/// Where the splitter lets a long text be cut, less what added tokens
+/// forbid: a cut inside a match, whitespace a match strips, or a word
+/// `single_word` looks at on the other side of a cut before an ideograph.
+fn piece_cuts(splitter: &Splitter, added: &AddedVocabulary) -> Cuts {
+    let mut cuts = splitter.cuts();
+    if added.strips() || added.patterns().any(|p| p.chars().any(char::is_whitespace)) {
+        return Cuts::NONE;
+    }
+    if added.iter().any(|(_, t)| t.single_word)
+        || added.patterns().any(|p| p.chars().any(is_chinese_char))
+    {
+        cuts.before_cjk = false;
+    }
+    cuts
+}
+
 /// Every id's string: the vocab's, then added tokens' past it.
 fn id_strings<'a>(vocab: &'a Vocab, added: &'a AddedVocabulary) -> Vec<&'a str> {
     let mut strings: Vec<&str> = vocab.tokens().iter().map(String::as_str).collect();
@@ -183,6 +207,7 @@ impl Encoder {
         let normalized_start = |b: u8| added.normalized_may_start_with(plain.normalized(b));
         let ascii = plain.declining(normalized_start);
         let ascii_text = plain.declining(|b| added.raw_may_start_with(b) || normalized_start(b));
+        let cuts = piece_cuts(&splitter, &added);
         let chunkable = splitter.splits_at_ascii_whitespace()
             && !added
                 .patterns()
@@ -219,6 +244,7 @@ impl Encoder {
                 && model.config.end_of_word_suffix.is_empty()
                 && splitter.ascii_classes().is_some(),
             use_chunks: paths.chunk_cache && chunkable,
+            cuts,
             strip_starts,
             strips: added.strips(),
             shows_other_strings: added.may_show_other_strings(),
@@ -244,24 +270,62 @@ impl Encoder {
         self.shows_other_strings
     }
 
-    /// Appends the ids (and, if asked, offsets and words) of one sequence to `out`.
-    pub fn encode_into(&self, text: &str, out: &mut Output) {
-        self.encode_before(text, None, out, &mut Scratch::default());
+    /// Appends the ids (and, if asked, offsets and words) of one sequence to
+    /// `out`; stops with `Error::Interrupted` soon after `cancel` is raised.
+    pub fn encode_into(&self, text: &str, out: &mut Output, cancel: &Cancel) -> Result<()> {
+        self.encode_before(text, None, out, &mut Scratch::default(), cancel)
     }
 
     /// [`Encoder::encode_into`], told which text comes next (so its first
-    /// chunks can be looked for while this one is encoded).
+    /// chunks can be looked for while this one is encoded). A long text is
+    /// encoded in pieces that encode as the whole does (see `Cuts`), so its
+    /// buffers stay the size of a piece and `cancel` is looked at between
+    /// them.
     fn encode_before(
         &self,
         text: &str,
         next: Option<&str>,
         out: &mut Output,
         scratch: &mut Scratch,
-    ) {
+        cancel: &Cancel,
+    ) -> Result<()> {
         let start = out.ids.len();
         // Words come off the ids when each word's first token says so;
         // otherwise the general layer records them and fast paths stand aside.
         out.recording_words = out.with_words && self.word_starts.is_none();
+        let piece_bytes = self.paths.pieces;
+        if text.len() <= piece_bytes || !self.cuts.any() {
+            self.encode_bounded(text, next, out, scratch);
+        } else {
+            let mut pieces = self.cuts.pieces(text, piece_bytes).peekable();
+            let mut first_char = 0u32;
+            while let Some((_, piece)) = pieces.next() {
+                cancel.check()?;
+                let from = out.offsets.len();
+                let after = pieces.peek().map(|&(_, p)| p).or(next);
+                self.encode_bounded(piece, after, out, scratch);
+                if out.with_offsets && first_char > 0 {
+                    out.offsets[from..]
+                        .iter_mut()
+                        .for_each(|o| *o += first_char);
+                }
+                first_char += scan::count_utf8_chars(piece.as_bytes());
+            }
+        }
+        if out.with_words {
+            self.finish_words(out, start);
+        }
+        Ok(())
+    }
+
+    /// Encodes a short text, or one piece of a long one, from char 0.
+    fn encode_bounded(
+        &self,
+        text: &str,
+        next: Option<&str>,
+        out: &mut Output,
+        scratch: &mut Scratch,
+    ) {
         // Cached chunks keep no token strings, and a match stripping
         // whitespace reaches past its chunk.
         let shows = out.with_surfaces && self.shows_other_strings;
@@ -274,9 +338,6 @@ impl Encoder {
                 self.encode_text(text, 0, out, &mut scratch.words, caches);
             }
         });
-        if out.with_words {
-            self.finish_words(out, start);
-        }
     }
 
     /// Whether each id starts a word, when words can be read off the ids.

@@ -82,7 +82,7 @@ impl Tokenizer {
             .map(|(i, t)| {
                 cancel.check()?;
                 let pair = pairs.map(|p| p[i]);
-                self.encode_with(t, pair, add_special_tokens, truncation)
+                self.encode_with(t, pair, add_special_tokens, truncation, cancel)
             })
             .collect()
     }

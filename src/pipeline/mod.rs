@@ -24,6 +24,7 @@ pub use rows::{EncodingRows, RowLayout};
 pub use settings::SettingsUpdate;
 pub use truncation::{Truncation, TruncationStrategy};
 
+use crate::cancel::Cancel;
 use crate::decoder::Decoder;
 use crate::encode::{check_length, Encoder, FastPaths, Output};
 use crate::error::{Error, Result};
@@ -347,11 +348,11 @@ impl Tokenizer {
     }
 
     /// Encodes one sequence without post-processing; offsets start at 0.
-    pub fn encode_sequence(&self, text: &str, type_id: u32) -> Encoding {
+    pub fn encode_sequence(&self, text: &str, type_id: u32, cancel: &Cancel) -> Result<Encoding> {
         let mut out = Output::with_words(true);
         out.with_surfaces = true;
-        self.encoder.encode_into(text, &mut out);
-        Encoding::from_sequence(out, type_id)
+        self.encoder.encode_into(text, &mut out, cancel)?;
+        Ok(Encoding::from_sequence(out, type_id))
     }
 
     /// Encodes `text` (and `pair`), adding special tokens and truncating as configured.
@@ -362,7 +363,8 @@ impl Tokenizer {
         pair: Option<&str>,
         add_special_tokens: bool,
     ) -> Result<Encoding> {
-        self.encode_with(text, pair, add_special_tokens, self.truncation.as_ref())
+        let truncation = self.truncation.as_ref();
+        self.encode_with(text, pair, add_special_tokens, truncation, Cancel::never())
     }
 
     /// [`Tokenizer::encode`] with an explicit truncation setting.
@@ -372,11 +374,15 @@ impl Tokenizer {
         pair: Option<&str>,
         add_special_tokens: bool,
         truncation: Option<&Truncation>,
+        cancel: &Cancel,
     ) -> Result<Encoding> {
         check_length(text.len())?;
         check_length(pair.map_or(0, str::len))?;
-        let mut a = self.encode_sequence(text, 0);
-        let mut b = pair.map(|p| self.encode_sequence(p, 1));
+        let mut a = self.encode_sequence(text, 0, cancel)?;
+        let mut b = match pair {
+            Some(p) => Some(self.encode_sequence(p, 1, cancel)?),
+            None => None,
+        };
         if let Some(t) = truncation {
             let n_added = self.n_added(add_special_tokens, b.is_some());
             t.check_stride(self.n_added(true, false))?;

@@ -371,8 +371,10 @@ impl PyTokenizer {
     ) -> PyResult<PyEncoding> {
         let tok = self.tokenizer();
         let bytes = text.len() + pair.as_ref().map_or(0, |p| p.len());
-        let enc = run(py, Run::serial(bytes), |_| {
-            let mut e = tok.encode(&text, pair.as_deref(), add_special_tokens)?;
+        let enc = run(py, Run::serial(bytes), |cancel| {
+            let truncation = tok.truncation.as_ref();
+            let pair = pair.as_deref();
+            let mut e = tok.encode_with(&text, pair, add_special_tokens, truncation, cancel)?;
             pad_batch(std::slice::from_mut(&mut e), tok.padding.as_ref())?;
             Ok(e)
         })?;
@@ -386,8 +388,8 @@ impl PyTokenizer {
     /// The tokens of `text` alone: no special tokens, truncation or padding.
     fn tokenize(&self, py: Python<'_>, text: Cow<'_, str>) -> PyResult<Vec<String>> {
         let tok = self.tokenizer();
-        let enc = run(py, Run::serial(text.len()), |_| {
-            tok.encode_with(&text, None, false, None)
+        let enc = run(py, Run::serial(text.len()), |cancel| {
+            tok.encode_with(&text, None, false, None, cancel)
         })?;
         let token = |(k, &id): (usize, &u32)| {
             let shown = enc.surface(k).or_else(|| tok.token_string(id));

@@ -3,7 +3,7 @@
 
 use std::ops::Range;
 
-use super::AsciiClasses;
+use super::{AsciiClasses, Cuts};
 use crate::normalizers::{Normalized, NormalizerConfig};
 use crate::pre_tokenizers::{PreTokenizer, WordSpan};
 
@@ -52,6 +52,18 @@ impl BertSplitter {
                 .map_or(Some(c), |n| n.normalize_ascii(c))
                 .is_some_and(char::is_whitespace)
         })
+    }
+
+    /// See [`super::Splitter::cuts`]: BERT's normalizer isolating CJK
+    /// ideographs makes each a word of its own.
+    pub(super) fn cuts(&self) -> Cuts {
+        Cuts {
+            after_whitespace: self.splits_at_ascii_whitespace(),
+            before_cjk: self
+                .normalizer
+                .as_ref()
+                .is_some_and(|n| n.handle_chinese_chars),
+        }
     }
 
     /// See [`super::Splitter::normalize`].

@@ -4,8 +4,9 @@
 
 use std::ops::Range;
 
-use super::SplitBuffers;
+use super::{Cuts, SplitBuffers};
 use crate::normalizers::{normalize_chain, Normalized, NormalizerStep};
+use crate::pattern::Pattern;
 use crate::pre_tokenizers::{split_chain, PreTokenizerStep, WordSpan};
 
 /// Normalizers and pre-tokenizers other than BERT's (from a tokenizer.json).
@@ -16,6 +17,44 @@ pub struct Chain {
 }
 
 impl Chain {
+    /// See [`super::Splitter::cuts`]. A chain may be cut after ASCII
+    /// whitespace when its first pre-tokenizer splits there and drops the
+    /// whitespace (later ones then act within words, as HF's `Sequence`
+    /// does), and no normalizer acts across whitespace: each maps chars
+    /// alone or composes and reorders only up to a starter, and a literal
+    /// `Replace` without whitespace cannot match one. `Prepend`, `Strip` and
+    /// regex `Replace` act on the whole text, so they keep it whole.
+    pub(super) fn cuts(&self) -> Cuts {
+        let splits = matches!(
+            self.pre_tokenizers.first(),
+            Some(
+                PreTokenizerStep::Bert
+                    | PreTokenizerStep::Whitespace
+                    | PreTokenizerStep::WhitespaceSplit
+            )
+        );
+        let local = self.normalizers.iter().all(|n| match n {
+            NormalizerStep::Bert(_)
+            | NormalizerStep::Nfd
+            | NormalizerStep::Nfkd
+            | NormalizerStep::Nfc
+            | NormalizerStep::Nfkc
+            | NormalizerStep::Lowercase
+            | NormalizerStep::StripAccents => true,
+            NormalizerStep::Replace {
+                pattern: Pattern::Literal(p),
+                ..
+            } => !p.bytes().any(|b| b" \t\n\r".contains(&b)),
+            NormalizerStep::Replace { .. }
+            | NormalizerStep::Strip { .. }
+            | NormalizerStep::Prepend(_) => false,
+        });
+        Cuts {
+            after_whitespace: splits && local,
+            before_cjk: false,
+        }
+    }
+
     /// See [`super::Splitter::normalize`].
     pub(super) fn normalize(&self, text: &str, first_char: u32, normalized: &mut Normalized) {
         normalize_chain(&self.normalizers, text, first_char, normalized);

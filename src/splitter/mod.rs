@@ -8,6 +8,7 @@
 //! |------------|----------------------------------------------------------------|
 //! | `bert.rs`  | BERT's normalizer (or none) and BERT's or whitespace pre-tokenization; its fast path is `ascii.rs` |
 //! | `ascii.rs` | an ASCII text in one pass over its bytes (a 256-entry table), declining any byte it does not handle |
+//! | `pieces.rs` | where a long text may be cut into pieces that split as the whole does |
 //! | `chain.rs` | any other normalizers and pre-tokenizers of a tokenizer.json, chained as HF's `Sequence`: no fast path |
 //!
 //! Each fast path either declines, having written nothing, or gives exactly
@@ -19,9 +20,11 @@
 mod ascii;
 mod bert;
 mod chain;
+mod pieces;
 
 pub use ascii::{AsciiClass, AsciiClasses};
 pub use chain::Chain;
+pub use pieces::{Cuts, Pieces, PIECE_BYTES};
 
 pub use bert::BertSplitter;
 
@@ -129,6 +132,15 @@ impl Splitter {
         match self {
             Self::Bert(b) => b.splits_at_ascii_whitespace(),
             Self::Chain(_) => false,
+        }
+    }
+
+    /// Where a long text may be cut into pieces that split into the words of
+    /// the whole (see `pieces.rs`).
+    pub fn cuts(&self) -> Cuts {
+        match self {
+            Self::Bert(b) => b.cuts(),
+            Self::Chain(c) => c.cuts(),
         }
     }
 

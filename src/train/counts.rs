@@ -15,7 +15,7 @@ use super::short_words::{IndexedCounts, ShortWords};
 use crate::cancel::Cancel;
 use crate::error::{Error, Result};
 use crate::io::{read_file_blocks, DocSource};
-use crate::splitter::{SplitBuffers, Splitter};
+use crate::splitter::{SplitBuffers, Splitter, PIECE_BYTES};
 
 /// Word types in first-appearance order with their counts (each word stored once).
 #[derive(Clone, Debug, Default)]
@@ -224,10 +224,25 @@ struct CountScratch {
 /// methods live here, with the counting they serve).
 impl Splitter {
     /// Counts the words of `doc` (an ASCII document in one pass over its
-    /// bytes when the splitter's table handles all of them).
-    fn count_into(&self, doc: &str, out: &mut WordCounts, scratch: &mut CountScratch) {
+    /// bytes when the splitter's table handles all of them); a long one in
+    /// pieces that split as the whole does, looking for `cancel` between them.
+    fn count_into(
+        &self,
+        doc: &str,
+        out: &mut WordCounts,
+        scratch: &mut CountScratch,
+        cancel: &Cancel,
+    ) -> Result<()> {
         let CountScratch { short, split } = scratch;
-        self.words(doc, split, |w| short.add(w, out));
+        if doc.len() <= PIECE_BYTES {
+            self.words(doc, split, |w| short.add(w, out));
+            return Ok(());
+        }
+        for (_, piece) in self.cuts().pieces(doc, PIECE_BYTES) {
+            cancel.check()?;
+            self.words(piece, split, |w| short.add(w, out));
+        }
+        Ok(())
     }
 
     /// [`Splitter::count_into`] through the splitter's general path alone.
@@ -262,7 +277,7 @@ impl Splitter {
             let mut scratch = CountScratch::default();
             for d in docs {
                 cancel.check()?;
-                self.count_into(d.as_ref(), into, &mut scratch);
+                self.count_into(d.as_ref(), into, &mut scratch, cancel)?;
             }
             scratch.short.flush_into(into);
             return Ok(());
@@ -291,7 +306,7 @@ impl Splitter {
                 let mut scratch = CountScratch::default();
                 for d in &docs[b[0]..b[1]] {
                     cancel.check()?;
-                    self.count_into(d.as_ref(), &mut local, &mut scratch);
+                    self.count_into(d.as_ref(), &mut local, &mut scratch, cancel)?;
                 }
                 scratch.short.flush_into(&mut local);
                 Ok(local)
@@ -449,7 +464,9 @@ mod tests {
                 let mut short = ShortWords::default();
                 for d in &docs {
                     fast_taken += ascii.words(d, &mut Vec::new(), |_| ()) as usize;
-                    splitter.count_into(d, &mut fast, &mut scratch);
+                    splitter
+                        .count_into(d, &mut fast, &mut scratch, Cancel::never())
+                        .unwrap();
                     splitter.count_general(d, &mut general, &mut short);
                 }
                 scratch.short.flush_into(&mut fast);
