@@ -48,6 +48,20 @@ def test_encoded_dataset_holds_hf_ids_per_row(dataset: Any) -> None:
     assert table.column("text").to_pylist() == ROWS
 
 
+def test_padding_set_on_the_tokenizer_pads_every_row_as_hf(dataset: Any) -> None:
+    import ray
+
+    tok, hf = wp_bert(), hf_bert()
+    for t in (tok, hf):
+        t.enable_truncation(max_length=24)
+        t.enable_padding(length=20, pad_to_multiple_of=8, direction="left")
+    encoded = wpiece.ray.encode(dataset, tok, concurrency=2, num_cpus=0.5, batch_size=500)
+    table = pa.concat_tables(ray.get(encoded.to_arrow_refs())).sort_by("id")
+    expected = [None if t is None else hf.encode(t).ids for t in ROWS]
+    assert table.column("input_ids").to_pylist() == expected
+    assert {len(e) for e in expected if e is not None} == {24}
+
+
 def test_added_tokens_past_the_vocab_reach_the_workers(dataset: Any) -> None:
     import ray
 

@@ -87,6 +87,17 @@ def test_added_tokens_past_the_vocab_reach_the_executors(frame: Any) -> None:
     assert any(e is not None and 30522 in e for e in expected)
 
 
+def test_padding_set_on_the_tokenizer_pads_every_row_as_hf(frame: Any) -> None:
+    tok, hf = wp_bert(), hf_bert()
+    for t in (tok, hf):
+        t.enable_truncation(max_length=24)
+        t.enable_padding(length=20, pad_to_multiple_of=8, direction="left")
+    out = wpiece.spark.encode(frame, tok).orderBy("id").collect()
+    expected = [None if t is None else hf.encode(t).ids for t in ROWS]
+    assert [r["input_ids"] for r in out] == expected
+    assert {len(e) for e in expected if e is not None} == {24}
+
+
 def iter_hf(hf: Any, rows: list[str | None]) -> Iterator[list[int] | None]:
     for t in rows:
         yield None if t is None else hf.encode(t).ids

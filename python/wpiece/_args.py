@@ -53,6 +53,16 @@ def _check_int(
         raise ValueError(f"{name} must be at least 0{bound}, got {n}")
 
 
+def _check_call(
+    padding: Padding, max_length: Optional[int], pad_to_multiple_of: Optional[int]
+) -> None:
+    """Types of a batch call's own settings (the core resolves them)."""
+    if padding == "max_length" and max_length is not None:
+        _check_int(max_length, "max_length", upper=_U64_MAX)
+    if pad_to_multiple_of is not None:
+        _check_int(pad_to_multiple_of, "pad_to_multiple_of", upper=_U64_MAX)
+
+
 def _ids(ids: Iterable[int]) -> list[int]:
     """Token ids as ints in 0..2^32-1 (numpy integer arrays taken whole)."""
     if isinstance(ids, (str, bytes)):

@@ -214,6 +214,7 @@ class Tokenizer:
         truncation: Optional[bool],
         max_length: Optional[int],
         num_threads: Optional[int] = None,
+        pad_to_multiple_of: Optional[int] = None,
     ) -> list[Encoding]: ...
     def encode_batch_numpy(
         self,
@@ -225,6 +226,7 @@ class Tokenizer:
         max_length: Optional[int],
         num_threads: Optional[int] = None,
         return_word_ids: bool = False,
+        pad_to_multiple_of: Optional[int] = None,
     ) -> dict[str, npt.NDArray[np.int64]]: ...
     def encode_batch_flat(
         self,

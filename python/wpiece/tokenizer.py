@@ -20,6 +20,7 @@ from ._args import (
     Padding,
     PreTokenizer,
     UnknownMode,
+    _check_call,
     _check_int,
     _check_str,
     _check_threads,
@@ -387,12 +388,6 @@ class Tokenizer:
 
     # ----- encoding ----------------------------------------------------
 
-    @staticmethod
-    def _check_call(padding: Padding, max_length: Optional[int]) -> None:
-        """Types of a batch call's own settings (the core resolves them)."""
-        if padding == "max_length" and max_length is not None:
-            _check_int(max_length, "max_length", upper=_U64_MAX)
-
     def encode(
         self,
         text: str,
@@ -424,12 +419,17 @@ class Tokenizer:
         truncation: Optional[bool] = None,
         max_length: Optional[int] = None,
         num_threads: Optional[int] = None,
+        pad_to_multiple_of: Optional[int] = None,
     ) -> list[Encoding]:
         """Encodes many texts in parallel (the GIL is released).
 
-        ``padding`` (``True``/``"longest"`` or ``"max_length"``), ``truncation`` and
-        ``max_length`` apply to this call only; by default the tokenizer's own
-        settings (:meth:`enable_padding`, :meth:`enable_truncation`) apply.
+        ``padding`` (``True``/``"longest"`` or ``"max_length"``), ``truncation``,
+        ``max_length`` and ``pad_to_multiple_of`` (0: none) apply to this call
+        only; what a call does not give comes from the tokenizer's own settings
+        (:meth:`enable_padding`, :meth:`enable_truncation`). Every batch form
+        (these objects, :meth:`encode_batch_numpy`, :meth:`encode_batch_flat`,
+        :meth:`encode_arrow`, :meth:`encode_files`, Spark and Ray) pads by that
+        one rule, as HF pads its ``Encoding`` objects.
         ``num_threads`` caps the worker threads (default: ``RAYON_NUM_THREADS``,
         else one per core); results never depend on it.
 
@@ -439,10 +439,17 @@ class Tokenizer:
         """
         texts = _str_list(texts, "texts")
         pair_list = None if pairs is None else _str_list(pairs, "pairs")
-        self._check_call(padding, max_length)
+        _check_call(padding, max_length, pad_to_multiple_of)
         _check_threads(num_threads)
         return self._core.encode_batch(
-            texts, pair_list, add_special_tokens, padding, truncation, max_length, num_threads
+            texts,
+            pair_list,
+            add_special_tokens,
+            padding,
+            truncation,
+            max_length,
+            num_threads,
+            pad_to_multiple_of,
         )
 
     def encode_batch_numpy(
@@ -451,16 +458,18 @@ class Tokenizer:
         pairs: Optional[Sequence[str]] = None,
         add_special_tokens: bool = True,
         *,
-        padding: Padding = "longest",
+        padding: Padding = False,
         truncation: Optional[bool] = None,
         max_length: Optional[int] = None,
         num_threads: Optional[int] = None,
         return_word_ids: bool = False,
+        pad_to_multiple_of: Optional[int] = None,
     ) -> dict[str, np.ndarray]:
         """Encodes a batch into padded 2-D int64 numpy arrays: ``input_ids``,
         ``attention_mask``, ``token_type_ids`` and ``special_tokens_mask``
         (and ``word_ids``, -1 where a token has no word, with
-        ``return_word_ids``).
+        ``return_word_ids``). Padded as :meth:`encode_batch` pads, and to the
+        longest row when no padding is set or asked for (an array needs it).
 
         >>> tok = Tokenizer(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "a"])
         >>> out = tok.encode_batch_numpy(["a", "a a a"], max_length=4, truncation=True)
@@ -471,7 +480,7 @@ class Tokenizer:
         """
         texts = _str_list(texts, "texts")
         pair_list = None if pairs is None else _str_list(pairs, "pairs")
-        self._check_call(padding, max_length)
+        _check_call(padding, max_length, pad_to_multiple_of)
         _check_threads(num_threads)
         return self._core.encode_batch_numpy(
             texts,
@@ -482,6 +491,7 @@ class Tokenizer:
             max_length,
             num_threads,
             return_word_ids,
+            pad_to_multiple_of,
         )
 
     def encode_batch_flat(
@@ -498,6 +508,8 @@ class Tokenizer:
         ``return_offsets`` a ``(n_tokens, 2)`` array of char offsets follows,
         with ``return_word_ids`` an ``int64`` array of each token's word in
         its row (-1 for special tokens), as ``Encoding.word_ids`` gives them.
+        Padding set by :meth:`enable_padding` pads the rows (pad ids, offsets
+        ``(0, 0)``, word -1), as :meth:`encode_batch` pads.
 
         >>> tok = Tokenizer(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "a"])
         >>> ids, rows = tok.encode_batch_flat(["a", "a a"], add_special_tokens=False)
@@ -532,7 +544,8 @@ class Tokenizer:
         same chunks. With ``return_offsets``, each row is a struct of
         ``input_ids`` and ``offsets`` (``list<fixed_size_list<uint32, 2>>``,
         char offsets as :meth:`encode_batch_flat` gives them). Ids are those
-        of :meth:`encode_batch_flat` on the same texts; truncation as set.
+        of :meth:`encode_batch_flat` on the same texts; truncation and padding
+        as set (padding applies to the rows that are not null).
 
         >>> import pyarrow as pa
         >>> tok = Tokenizer(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "a"])

@@ -26,6 +26,9 @@ pub struct CallSettings {
     /// `Some(false)`: do not truncate; `None`: as set.
     pub truncation: Option<bool>,
     pub max_length: Option<usize>,
+    /// Pad lengths rounded up to a multiple of this (None: as set; 0: not
+    /// rounded).
+    pub pad_to_multiple_of: Option<usize>,
 }
 
 impl Tokenizer {
@@ -55,13 +58,28 @@ impl Tokenizer {
         }
     }
 
-    /// The padding a call with `call` applies: the pad token, its id and
-    /// type id stay those of the tokenizer's padding (by default `[PAD]`).
-    /// With `rectangular` (rows become one array), a `[PAD]` missing from
-    /// the vocab gives None (the caller pads with id 0) instead of an error.
+    /// The padding a call with `call` applies, one rule for every output
+    /// form: the tokenizer's padding, with the length the call asks for
+    /// (`padding=`) and its `pad_to_multiple_of` if it gives one; the pad
+    /// token, its id and type id, the side and (unless the call gives its
+    /// own) the multiple stay the tokenizer's (by default `[PAD]`, none).
+    /// With `rectangular` (rows become one array) there is always padding:
+    /// as set, else to the longest row, and a `[PAD]` missing from the vocab
+    /// pads with id 0 instead of failing.
     pub fn call_padding(&self, call: &CallSettings, rectangular: bool) -> Result<Option<Padding>> {
         let length = match call.padding {
-            PadRequest::AsSet => return Ok(self.padding.clone()),
+            PadRequest::AsSet => match &self.padding {
+                Some(p) => p.length,
+                None if rectangular => PadLength::Longest,
+                None if call.pad_to_multiple_of.is_some() => {
+                    return Err(Error::Value(
+                        "pad_to_multiple_of needs padding: pass padding=True or \
+                         'max_length', or call enable_padding"
+                            .into(),
+                    ))
+                }
+                None => return Ok(None),
+            },
             PadRequest::Longest => PadLength::Longest,
             PadRequest::MaxLength => PadLength::Fixed(
                 call.max_length
@@ -74,7 +92,14 @@ impl Tokenizer {
                 let pad_token = "[PAD]";
                 let pad_id = match self.token_to_id(pad_token) {
                     Some(id) => id,
-                    None if rectangular => return Ok(None),
+                    None if rectangular => {
+                        let id_0 = self.id_to_token(0).unwrap_or_default();
+                        return Ok(Some(Padding {
+                            length,
+                            pad_to_multiple_of: call.pad_to_multiple_of.filter(|&m| m > 0),
+                            ..Padding::longest_with_id_0(id_0)
+                        }));
+                    }
                     None => return Err(missing_pad_token(pad_token)),
                 };
                 Padding {
@@ -87,9 +112,14 @@ impl Tokenizer {
                 }
             }
         };
+        let pad_to_multiple_of = match call.pad_to_multiple_of {
+            Some(0) => None,
+            Some(m) => Some(m),
+            None => base.pad_to_multiple_of,
+        };
         Ok(Some(Padding {
             length,
-            pad_to_multiple_of: None,
+            pad_to_multiple_of,
             ..base
         }))
     }
@@ -144,6 +174,7 @@ mod tests {
             padding: PadRequest::MaxLength,
             truncation: Some(true),
             max_length: Some(5),
+            pad_to_multiple_of: None,
         };
         let t = tok.call_truncation(&call).unwrap().unwrap();
         assert_eq!((t.max_length, t.stride, t.direction), (5, 2, Side::Left));
@@ -151,8 +182,14 @@ mod tests {
         let p = tok.call_padding(&call, false).unwrap().unwrap();
         assert_eq!(
             (p.length, p.pad_to_multiple_of),
-            (PadLength::Fixed(5), None)
+            (PadLength::Fixed(5), Some(4))
         );
+        let own_multiple = CallSettings {
+            pad_to_multiple_of: Some(0),
+            ..call
+        };
+        let p = tok.call_padding(&own_multiple, false).unwrap().unwrap();
+        assert_eq!(p.pad_to_multiple_of, None);
         assert_eq!((p.pad_id, p.pad_type_id, p.direction), (3, 1, Side::Left));
         let off = CallSettings {
             truncation: Some(false),
@@ -175,11 +212,23 @@ mod tests {
         };
         let err = tok.call_padding(&longest, false).unwrap_err();
         assert!(err.to_string().contains("\"[PAD]\""), "{err}");
-        assert_eq!(tok.call_padding(&longest, true).unwrap(), None);
+        let id_0 = tok.call_padding(&longest, true).unwrap().unwrap();
+        assert_eq!((id_0.pad_id, id_0.pad_token.as_str()), (0, "[UNK]"));
         let max = CallSettings {
             padding: PadRequest::MaxLength,
             ..Default::default()
         };
         assert!(tok.call_padding(&max, false).is_err());
+        let multiple_alone = CallSettings {
+            pad_to_multiple_of: Some(8),
+            ..Default::default()
+        };
+        let err = tok.call_padding(&multiple_alone, false).unwrap_err();
+        assert!(err.to_string().contains("needs padding"), "{err}");
+        let p = tok.call_padding(&multiple_alone, true).unwrap().unwrap();
+        assert_eq!(
+            (p.length, p.pad_to_multiple_of),
+            (PadLength::Longest, Some(8))
+        );
     }
 }

@@ -18,7 +18,7 @@ pub use crate::cut::{Cut, PadDirection, Side, TruncationDirection};
 pub use batch::{BatchEncodings, BatchPlan};
 pub use call_settings::{CallSettings, PadRequest};
 pub use encoding::Encoding;
-pub use padding::{columns, pad_batch, pad_target, Columns, PadLength, Padding};
+pub use padding::{columns, pad_batch, pad_flat, pad_target, Columns, PadLength, Padding};
 pub use post_process::{Piece, PostProcessor, Roberta, SpecialTokens, Template};
 pub use rows::{EncodingRows, RowLayout};
 pub use settings::SettingsUpdate;

@@ -2,6 +2,7 @@
 
 use super::encoding::Encoding;
 use crate::cut::PadDirection;
+use crate::encode::FlatBatch;
 use crate::error::{Error, Result};
 use crate::memory;
 
@@ -87,6 +88,55 @@ pub fn pad_batch(encodings: &mut [Encoding], padding: Option<&Padding>) -> Resul
     for e in encodings.iter_mut() {
         e.pad(target, p.pad_id, p.pad_type_id, p.direction)?;
     }
+    Ok(())
+}
+
+/// Pads the rows of a flat batch as [`pad_batch`] pads encodings: pad ids
+/// on `p`'s side, offsets `(0, 0)` and no word (when the batch has them).
+pub fn pad_flat(flat: &mut FlatBatch, padding: Option<&Padding>) -> Result<()> {
+    let Some(p) = padding else { return Ok(()) };
+    let lengths = flat.rows.windows(2).map(|r| r[1] - r[0]);
+    let target = pad_target(lengths.clone(), p)?;
+    if lengths.clone().all(|n| n >= target) {
+        return Ok(());
+    }
+    let total = lengths.map(|n| n.max(target)).sum::<usize>();
+    let (with_offsets, with_words) = (!flat.offsets.is_empty(), !flat.words.is_empty());
+    let mut out = FlatBatch {
+        ids: Vec::with_capacity(total),
+        offsets: Vec::with_capacity(if with_offsets { 2 * total } else { 0 }),
+        words: Vec::with_capacity(if with_words { total } else { 0 }),
+        rows: Vec::with_capacity(flat.rows.len()),
+    };
+    out.rows.push(0);
+    for r in flat.rows.windows(2) {
+        let pads = target.saturating_sub(r[1] - r[0]);
+        let pad = |out: &mut FlatBatch| {
+            out.ids.extend(std::iter::repeat_n(p.pad_id, pads));
+            if with_offsets {
+                out.offsets.extend(std::iter::repeat_n(0, 2 * pads));
+            }
+            if with_words {
+                out.words.extend(std::iter::repeat_n(u32::MAX, pads));
+            }
+        };
+        if p.direction == PadDirection::Left {
+            pad(&mut out);
+        }
+        out.ids.extend_from_slice(&flat.ids[r[0]..r[1]]);
+        if with_offsets {
+            out.offsets
+                .extend_from_slice(&flat.offsets[2 * r[0]..2 * r[1]]);
+        }
+        if with_words {
+            out.words.extend_from_slice(&flat.words[r[0]..r[1]]);
+        }
+        if p.direction == PadDirection::Right {
+            pad(&mut out);
+        }
+        out.rows.push(out.ids.len());
+    }
+    *flat = out;
     Ok(())
 }
 

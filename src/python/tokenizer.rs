@@ -29,8 +29,8 @@ use crate::io;
 use crate::model::{Vocab, WordPieceConfig};
 use crate::normalizers::NormalizerConfig;
 use crate::pipeline::{
-    pad_batch, BatchEncodings, CallSettings, EncodingRows, PadLength, PadRequest, Padding,
-    SettingsUpdate, Tokenizer, Truncation, BERT_SPECIAL_TOKENS,
+    pad_batch, pad_flat, BatchEncodings, CallSettings, EncodingRows, PadLength, PadRequest,
+    Padding, SettingsUpdate, Tokenizer, Truncation, BERT_SPECIAL_TOKENS,
 };
 
 /// A batch call's `padding=` (`True`, `False`, `"longest"`, `"max_length"`),
@@ -39,6 +39,7 @@ fn call_settings(
     padding: &Bound<'_, PyAny>,
     truncation: &Bound<'_, PyAny>,
     max_length: Option<usize>,
+    pad_to_multiple_of: Option<usize>,
 ) -> PyResult<CallSettings> {
     let request = if let Ok(b) = padding.downcast::<PyBool>() {
         if b.is_true() {
@@ -69,6 +70,7 @@ fn call_settings(
         padding,
         truncation,
         max_length,
+        pad_to_multiple_of,
     })
 }
 
@@ -400,7 +402,7 @@ impl PyTokenizer {
 
     /// Encodes a batch; `padding`, `truncation` and `max_length` change the
     /// tokenizer's settings for this call only.
-    #[pyo3(signature = (texts, pairs, add_special_tokens, padding, truncation, max_length, num_threads=None))]
+    #[pyo3(signature = (texts, pairs, add_special_tokens, padding, truncation, max_length, num_threads=None, pad_to_multiple_of=None))]
     #[allow(clippy::too_many_arguments)]
     fn encode_batch(
         &self,
@@ -412,9 +414,10 @@ impl PyTokenizer {
         truncation: &Bound<'_, PyAny>,
         max_length: Option<usize>,
         num_threads: Option<usize>,
+        pad_to_multiple_of: Option<usize>,
     ) -> PyResult<Vec<PyEncoding>> {
         let tok = self.tokenizer();
-        let call = call_settings(padding, truncation, max_length)?;
+        let call = call_settings(padding, truncation, max_length, pad_to_multiple_of)?;
         let trunc = tok.call_truncation(&call)?;
         let pad = tok.call_padding(&call, false)?;
         let pad_token: Option<Arc<str>> = pad.as_ref().map(|p| Arc::from(p.pad_token.as_str()));
@@ -447,8 +450,9 @@ impl PyTokenizer {
     }
 
     /// Padded 2-D int64 arrays `input_ids`, `attention_mask`, `token_type_ids`
-    /// (and `special_tokens_mask`); pads to the longest row unless padding is set.
-    #[pyo3(signature = (texts, pairs, add_special_tokens, padding, truncation, max_length, num_threads=None, return_word_ids=false))]
+    /// (and `special_tokens_mask`), padded as `encode_batch` pads (to the
+    /// longest row when no padding is set or asked for).
+    #[pyo3(signature = (texts, pairs, add_special_tokens, padding, truncation, max_length, num_threads=None, return_word_ids=false, pad_to_multiple_of=None))]
     #[allow(clippy::too_many_arguments)]
     fn encode_batch_numpy<'py>(
         &self,
@@ -461,9 +465,10 @@ impl PyTokenizer {
         max_length: Option<usize>,
         num_threads: Option<usize>,
         return_word_ids: bool,
+        pad_to_multiple_of: Option<usize>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let tok = self.tokenizer();
-        let call = call_settings(padding, truncation, max_length)?;
+        let call = call_settings(padding, truncation, max_length, pad_to_multiple_of)?;
         let trunc = tok.call_truncation(&call)?;
         let pad = tok.call_padding(&call, true)?;
         let text_items = TextList::extract(texts, "texts")?;
@@ -511,14 +516,16 @@ impl PyTokenizer {
         return_word_ids: bool,
     ) -> PyResult<Bound<'py, PyTuple>> {
         let flat = self.over_texts(py, texts, num_threads, |tok, t, c| {
-            tok.encode_batch_flat(
+            let mut flat = tok.encode_batch_flat(
                 t,
                 add_special_tokens,
                 tok.truncation.as_ref(),
                 return_offsets,
                 return_word_ids,
                 c,
-            )
+            )?;
+            pad_flat(&mut flat, tok.padding.as_ref())?;
+            Ok(flat)
         })?;
         let rows: Vec<i64> = flat.rows.into_iter().map(|r| r as i64).collect();
         let mut items = vec![
@@ -563,14 +570,16 @@ impl PyTokenizer {
         let tok = self.tokenizer();
         let how = Run::parallel(text_bytes(&texts), num_threads);
         let flat = run(py, how, |cancel| {
-            tok.encode_batch_flat(
+            let mut flat = tok.encode_batch_flat(
                 &texts,
                 add_special_tokens,
                 tok.truncation.as_ref(),
                 return_offsets,
                 false,
                 cancel,
-            )
+            )?;
+            pad_flat(&mut flat, tok.padding.as_ref())?;
+            Ok(flat)
         })?;
         // Null rows take no tokens: their bounds repeat the one before.
         let mut bounds: Vec<i64> = Vec::with_capacity(rows.len() + 1);
@@ -614,7 +623,9 @@ impl PyTokenizer {
         };
         // Files are of any size: always watch for Ctrl-C.
         let flat = run(py, Run::parallel(usize::MAX, num_threads), |cancel| {
-            tok.encode_files(&paths, &source, mmap, add_special_tokens, cancel)
+            let mut flat = tok.encode_files(&paths, &source, mmap, add_special_tokens, cancel)?;
+            pad_flat(&mut flat, tok.padding.as_ref())?;
+            Ok(flat)
         })?;
         let rows: Vec<i64> = flat.rows.into_iter().map(|r| r as i64).collect();
         PyTuple::new(
