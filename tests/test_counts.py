@@ -345,3 +345,76 @@ def test_each_call_adds_all_or_nothing(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="UTF-8"):
         c.add_files([tmp_path / "a.txt", tmp_path / "b.txt"])
     assert c.items() == [("kept", 1)]
+
+
+@pytest.mark.parametrize(
+    "options, word",
+    [
+        ({}, "Hello"),  # lowercased counts cannot hold a capital
+        ({}, "a b"),
+        ({}, ""),
+        ({}, "日本"),  # each ideograph is a word of its own
+        ({"lowercase": False}, "é"),  # accents stripped by default... when lowercasing
+        ({"lowercase": False, "strip_accents": True}, "é"),
+        ({"pre_tokenizer": "bert"}, "a,"),
+    ],
+)
+def test_forged_counts_files_are_refused_naming_the_word(
+    tmp_path: Path, options: dict[str, object], word: str
+) -> None:
+    counts = WordCounts(**options)  # type: ignore[arg-type]
+    counts._core.add_counts([("the", 2), (word, 3)])  # as a forger would write them
+    path = tmp_path / "forged.wpc"
+    counts.save(path)
+    if word == "é" and options == {"lowercase": False}:
+        # strip_accents follows lowercase: "é" is a word cased counting makes.
+        assert WordCounts.load(path)["é"] == 3
+        return
+    with pytest.raises(ValueError, match=f"word 1 \\({json.dumps(word, ensure_ascii=False)}\\)"):
+        WordCounts.load(path)
+    with pytest.raises(ValueError, match="is not a word that counting"):
+        WordCounts.from_bytes(counts.to_bytes())
+    assert not [p for p in tmp_path.iterdir() if p.name != "forged.wpc"]
+
+
+def test_words_counted_zero_are_dropped_on_load(tmp_path: Path) -> None:
+    counts = WordCounts()
+    counts._core.add_counts([("the", 0), ("cat", 2), ("sat", 0)])
+    back = WordCounts.from_bytes(counts.to_bytes())
+    assert back.items() == [("cat", 2)]
+
+
+def test_one_object_is_safe_to_share_across_threads() -> None:
+    import threading
+
+    shared, part = WordCounts(), count_words(LINES[:200])
+    docs = LINES[:300]
+    errors: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            for _ in range(10):
+                shared.update(part)
+                shared.add_texts(docs)
+                shared.most_common(3)
+                assert len(shared) > 0 and shared.total() > 0
+                shared.items()
+        except BaseException as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    # Every call counted once: 40 merges of `part` and 40 counts of `docs`.
+    once = count_words(docs)
+    assert shared["the"] == 40 * part["the"] + 40 * once["the"]
+    # Merging two objects into each other from two threads cannot deadlock.
+    a, b = count_words(["x y"]), count_words(["y z"])
+    ab = threading.Thread(target=lambda: [a.update(b) for _ in range(20)])
+    ba = threading.Thread(target=lambda: [b.update(a) for _ in range(20)])
+    ab.start(), ba.start()
+    ab.join(timeout=60), ba.join(timeout=60)
+    assert not ab.is_alive() and not ba.is_alive()

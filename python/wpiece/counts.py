@@ -22,7 +22,9 @@ True
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Iterable, Iterator, Mapping
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any, Callable, Optional, Union
 
@@ -93,9 +95,9 @@ class WordCounts:
     split with other options refuse to merge), savable (:meth:`save`,
     :meth:`load`: a compact, versioned, checksummed file). Made by
     :func:`count_words`; :func:`wpiece.train_from_counts` trains on it.
-    Each call adds all or nothing. One object serves one thread at a time:
-    a call while another runs on it (from another thread) raises
-    ``RuntimeError``; give each thread its own and merge them.
+    Each call adds all or nothing. Safe to share across threads: calls on
+    one object take turns (counting itself runs in parallel, into a part of
+    each call's own, added under the object's lock).
 
     >>> counts = WordCounts(lowercase=False)
     >>> counts.add_texts(["Hello hello world"])
@@ -105,7 +107,7 @@ class WordCounts:
     False
     """
 
-    __slots__ = ("_core",)
+    __slots__ = ("_core", "_lock")
 
     def __init__(
         self,
@@ -119,6 +121,7 @@ class WordCounts:
         num_threads: Optional[int] = None,
     ) -> None:
         _check_threads(num_threads)
+        self._lock = threading.RLock()
         self._core = _core.WordCounter(
             normalize=normalize,
             lowercase=lowercase,
@@ -133,6 +136,7 @@ class WordCounts:
     def _wrap(cls, core: _core.WordCounter) -> WordCounts:
         counts = cls.__new__(cls)
         counts._core = core
+        counts._lock = threading.RLock()
         return counts
 
     # Counting -------------------------------------------------------------
@@ -140,9 +144,11 @@ class WordCounts:
     def _count(self, count: Callable[[_core.WordCounter], object]) -> None:
         """Counts into an empty part, then adds it: on an error (a bad item,
         a missing file, Ctrl-C) these counts stay as they were."""
-        part = self._core.fresh()
+        with self._lock:
+            part = self._core.fresh()
         count(part)
-        self._core.absorb(part)
+        with self._lock:
+            self._core.absorb(part)
 
     def add_texts(self, texts: Iterable[str]) -> None:
         """Counts the words of documents (buffered; counting runs without the GIL)."""
@@ -177,30 +183,38 @@ class WordCounts:
     @property
     def options(self) -> dict[str, Any]:
         """How words were split: the :data:`COUNTING_OPTIONS` as a dict."""
-        return dict(self._core.options())
+        with self._lock:
+            return dict(self._core.options())
 
     def __len__(self) -> int:
-        return len(self._core)
+        with self._lock:
+            return len(self._core)
 
     def __getitem__(self, word: str) -> int:
         """The count of ``word``; 0 if it was never counted (as ``Counter``)."""
         if not isinstance(word, str):
             raise TypeError(f"words are str, got {type(word).__name__}")
-        return self._core.get(word)
+        with self._lock:
+            return self._core.get(word)
 
     def __contains__(self, word: object) -> bool:
-        return isinstance(word, str) and self._core.contains(word)
+        if not isinstance(word, str):
+            return False
+        with self._lock:
+            return self._core.contains(word)
 
     def __iter__(self) -> Iterator[str]:
-        return (w for w, _ in self._core.items())
+        return (w for w, _ in self.items())
 
     def items(self) -> list[tuple[str, int]]:
         """``(word, count)`` pairs in first-appearance order."""
-        return self._core.items()
+        with self._lock:
+            return self._core.items()
 
     def total(self) -> int:
         """The sum of all counts: the number of words counted."""
-        return self._core.total()
+        with self._lock:
+            return self._core.total()
 
     def most_common(self, n: Optional[int] = None) -> list[tuple[str, int]]:
         """The ``n`` most frequent words (all if None), most frequent first,
@@ -208,7 +222,8 @@ class WordCounts:
         if n is not None and (not isinstance(n, int) or isinstance(n, bool) or n < 0):
             raise ValueError(f"n must be a non-negative int or None, got {n!r}")
         # More than there can be words: all of them.
-        return self._core.most_common(None if n is not None and n > _U64_MAX else n)
+        with self._lock:
+            return self._core.most_common(None if n is not None and n > _U64_MAX else n)
 
     # Changing -------------------------------------------------------------
 
@@ -219,11 +234,12 @@ class WordCounts:
         can). Returns ``self``."""
         if not isinstance(min_count, int) or isinstance(min_count, bool) or min_count < 0:
             raise ValueError(f"min_count must be a non-negative int, got {min_count!r}")
-        if min_count > _U64_MAX:
-            # Past any count: every word goes.
-            self._core = self._core.fresh()
-        else:
-            self._core.prune(min_count)
+        with self._lock:
+            if min_count > _U64_MAX:
+                # Past any count: every word goes.
+                self._core = self._core.fresh()
+            else:
+                self._core.prune(min_count)
         return self
 
     def update(self, other: WordCounts) -> None:
@@ -231,10 +247,12 @@ class WordCounts:
         ``ValueError`` if ``other`` was split with other options."""
         if not isinstance(other, WordCounts):
             raise TypeError(f"can only merge WordCounts, got {type(other).__name__}")
-        self._core.update(other._core.copy() if other is self else other._core)
+        with _locked(self, other):
+            self._core.update(other._core.copy() if other is self else other._core)
 
     def copy(self) -> WordCounts:
-        return WordCounts._wrap(self._core.copy())
+        with self._lock:
+            return WordCounts._wrap(self._core.copy())
 
     def __add__(self, other: object) -> WordCounts:
         if not isinstance(other, WordCounts):
@@ -253,7 +271,8 @@ class WordCounts:
         """Same options, words, counts and order."""
         if not isinstance(other, WordCounts):
             return NotImplemented
-        return self._core.same_as(other._core)
+        with _locked(self, other):
+            return self._core.same_as(other._core)
 
     __hash__ = None  # type: ignore[assignment]  # mutable
 
@@ -272,7 +291,8 @@ class WordCounts:
         >>> WordCounts.load(path).most_common(1)
         [('to', 2)]
         """
-        self._core.save(Path(path))
+        with self._lock:
+            self._core.save(Path(path))
 
     @classmethod
     def load(cls, path: PathLike) -> WordCounts:
@@ -282,7 +302,8 @@ class WordCounts:
 
     def to_bytes(self) -> bytes:
         """The bytes :meth:`save` writes."""
-        return self._core.to_bytes()
+        with self._lock:
+            return self._core.to_bytes()
 
     @classmethod
     def from_bytes(cls, data: bytes) -> WordCounts:
@@ -297,6 +318,16 @@ Source = Union[PathLike, Iterable[str], Any]
 """What :func:`count_words` counts: a path or glob (``str`` or
 ``os.PathLike``), a list of ``os.PathLike``, an iterable of ``str`` documents,
 or a pyarrow string array."""
+
+
+@contextmanager
+def _locked(*counts: WordCounts) -> Iterator[None]:
+    """Holds the locks of several counts, taken in one global order (so two
+    threads merging ``a`` into ``b`` and ``b`` into ``a`` cannot deadlock)."""
+    with ExitStack() as stack:
+        for c in sorted({id(c): c for c in counts}.values(), key=id):
+            stack.enter_context(c._lock)
+        yield
 
 
 def _is_arrow(source: object) -> bool:

@@ -270,7 +270,8 @@ def train_from_counts(
                 f"{', '.join(differ)} would encode text otherwise than it was counted"
             )
         opts = _training_options("train_from_counts", vocab_size, options)
-        return _train(counts._core, opts)
+        with counts._lock:  # another thread may be adding to them
+            return _train(counts._core, opts)
     opts = _training_options("train_from_counts", vocab_size, options)
     items = list(counts.items()) if isinstance(counts, Mapping) else list(counts)
     for w, c in items:

@@ -4,6 +4,7 @@
 
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
+use pyo3::types::PyList;
 
 use super::errors::guard;
 use crate::cancel::Cancel;
@@ -110,4 +111,22 @@ pub(crate) fn run<T: Send>(
         Some(e) => Err(e),
         None => result,
     }
+}
+
+/// A Python list of `items`, looking for Ctrl-C every `SIGNAL_ITEMS` items:
+/// making Python objects needs the GIL, so this cannot run apart, and
+/// millions of items take seconds.
+pub(crate) fn watched_list<'py, T: IntoPyObject<'py>>(
+    py: Python<'py>,
+    items: impl IntoIterator<Item = T>,
+) -> PyResult<Bound<'py, PyList>> {
+    const SIGNAL_ITEMS: usize = 1 << 15;
+    let list = PyList::empty(py);
+    for (k, item) in items.into_iter().enumerate() {
+        if k % SIGNAL_ITEMS == SIGNAL_ITEMS - 1 {
+            py.check_signals()?;
+        }
+        list.append(item)?;
+    }
+    Ok(list)
 }

@@ -4,11 +4,11 @@
 use std::borrow::Cow;
 
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBytes, PyList};
 
 use super::arrow::ArrowChunk;
 use super::errors::guard;
-use super::run::{run, Run};
+use super::run::{run, watched_list, Run};
 use super::text::{text_bytes, TextList};
 use super::tokenizer::{BertOptions, PyTokenizer};
 use crate::error::Error;
@@ -303,12 +303,11 @@ impl PyWordCounter {
 
     /// The `n` most frequent words (all if None), ties in first-appearance order.
     #[pyo3(signature = (n=None))]
-    fn most_common(&self, n: Option<usize>) -> Vec<(String, u64)> {
-        self.counts
-            .most_common(n)
-            .into_iter()
-            .map(|(w, c)| (w.to_owned(), c))
-            .collect()
+    fn most_common<'py>(&self, py: Python<'py>, n: Option<usize>) -> PyResult<Bound<'py, PyList>> {
+        let counts = &self.counts;
+        let how = Run::serial(counts.len().saturating_mul(16));
+        let order = run(py, how, |_| Ok(counts.most_common(n)))?;
+        watched_list(py, order)
     }
 
     /// Same options, words, counts and order.
@@ -375,8 +374,8 @@ impl PyWordCounter {
     }
 
     /// `(word, count)` pairs in first-appearance order.
-    fn items(&self) -> Vec<(String, u64)> {
-        self.counts.iter().map(|(w, c)| (w.to_owned(), c)).collect()
+    fn items<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        watched_list(py, self.counts.iter())
     }
 
     /// Trains a vocabulary on the counted words; returns the tokenizer over

@@ -20,7 +20,7 @@ use crate::cancel::Cancel;
 use crate::error::{Error, Result};
 use crate::memory::check_fits;
 use crate::normalizers::NormalizerConfig;
-use crate::splitter::Splitter;
+use crate::splitter::{SplitBuffers, Splitter};
 
 pub const MAGIC: &[u8; 8] = b"wpcounts";
 pub const VERSION: u32 = 1;
@@ -37,6 +37,23 @@ pub struct CountingOptions {
     pub clean_text: bool,
     pub handle_chinese_chars: bool,
     pub pre_tokenizer: String,
+}
+
+impl CountingOptions {
+    /// `name=value, ...` as Python names them.
+    pub fn describe(&self) -> String {
+        let py = |b: bool| if b { "True" } else { "False" };
+        let strip = self.strip_accents.map_or("None", py);
+        format!(
+            "normalize={}, lowercase={}, strip_accents={strip}, clean_text={}, \
+             handle_chinese_chars={}, pre_tokenizer={:?}",
+            py(self.normalize),
+            py(self.lowercase),
+            py(self.clean_text),
+            py(self.handle_chinese_chars),
+            self.pre_tokenizer
+        )
+    }
 }
 
 impl From<&Splitter> for CountingOptions {
@@ -247,6 +264,7 @@ pub fn from_bytes(data: &[u8], name: &str, cancel: &Cancel) -> Result<(Splitter,
     let splitter = Splitter::try_from(&options)?;
     let words = body.varint()?;
     let mut counts = WordCounts::default();
+    let mut split = SplitBuffers::default();
     for i in 0..words {
         if i.is_multiple_of(CANCEL_STRIDE as u64) {
             cancel.check()?;
@@ -256,6 +274,17 @@ pub fn from_bytes(data: &[u8], name: &str, cancel: &Cancel) -> Result<(Splitter,
             .map_err(|_| bad("a word that is not UTF-8"))?
             .to_owned();
         let count = body.varint()?;
+        // Words counted 0 are dropped (as counting never makes them).
+        if count == 0 {
+            continue;
+        }
+        if !makes_word(&splitter, &word, &mut split) {
+            return Err(Error::Value(format!(
+                "{name}: word {i} ({word:?}) is not a word that counting with the \
+                 file's options ({}) makes: the file was changed or made otherwise",
+                options.describe()
+            )));
+        }
         // A map entry besides the word's bytes.
         body.hold(ENTRY_BYTES)?;
         counts.try_reserve(1)?;
@@ -275,6 +304,18 @@ pub fn from_bytes(data: &[u8], name: &str, cancel: &Cancel) -> Result<(Splitter,
     Ok((splitter, counts))
 }
 
+/// Whether splitting `word` gives `word` alone: every word counting makes
+/// does (normalization and pre-tokenization leave their own output as it
+/// is; `tests/test_counts.py` checks it), so any other word was forged.
+fn makes_word(splitter: &Splitter, word: &str, split: &mut SplitBuffers) -> bool {
+    let (mut n, mut same) = (0usize, false);
+    splitter.words(word, split, |w| {
+        n += 1;
+        same = w == word;
+    });
+    n == 1 && same
+}
+
 /// Bytes held between two memory checks.
 const CHECK_EVERY: u64 = 16 << 20;
 /// What a word's map entry costs besides its bytes (about).
@@ -289,9 +330,9 @@ mod tests {
         let mut c = WordCounts::default();
         for (w, n) in [
             ("the", 5u64),
-            ("##a", 0),
-            ("日本", u64::MAX),
-            ("", 1),
+            ("##", 1),
+            ("日", u64::MAX),
+            ("Ab", 1),
             ("x", 127),
         ] {
             c.add(w, n);
@@ -312,6 +353,34 @@ mod tests {
         let (s2, c2) = from_bytes(&data, "x", Cancel::never()).unwrap();
         assert!(c2.same_as(&c));
         assert_eq!(CountingOptions::from(&s2), CountingOptions::from(&s));
+    }
+
+    /// The file of `sample()` with `words` in place of its words.
+    fn forged(words: &[(&str, u64)]) -> Vec<u8> {
+        let (s, _) = sample();
+        let mut c = WordCounts::default();
+        for &(w, n) in words {
+            c.add(w, n);
+        }
+        to_bytes(&c, &s, Cancel::never()).unwrap()
+    }
+
+    #[test]
+    fn words_the_options_cannot_make_are_refused_and_zero_counts_dropped() {
+        // Cased, accents stripped, whitespace words, CJK isolated.
+        for word in ["", "a b", "日本", "é", "a\u{7}", "\u{301}", " x", "a\tb"] {
+            let data = forged(&[("the", 1), (word, 2)]);
+            let err = from_bytes(&data, "f", Cancel::never())
+                .unwrap_err()
+                .to_string();
+            assert!(
+                err.contains(&format!("word 1 ({word:?})")) && err.contains("lowercase=False"),
+                "{word:?}: {err}"
+            );
+        }
+        let data = forged(&[("the", 0), ("Ab", 3), ("a b", 0)]);
+        let (_, c) = from_bytes(&data, "f", Cancel::never()).unwrap();
+        assert_eq!(c.iter().collect::<Vec<_>>(), [("Ab", 3)]);
     }
 
     #[test]
