@@ -1,6 +1,6 @@
 """The `wpiece` command line (also `python -m wpiece`).
 
-Why this file is long: six subcommands (train, encode, decode, stats, report,
+Why this file is long: six subcommands (train, encode, decode, stats, bench,
 demo), each an argparse definition with its help text and a short handler
 that calls the library; exit codes and atomic outputs are shared helpers.
 """
