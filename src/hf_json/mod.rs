@@ -10,10 +10,12 @@
 
 mod components;
 mod fields;
+mod parse;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::cancel::{self, CHECKPOINT_STEPS};
 use crate::decoder::{Decoder, DecoderKind};
 use crate::error::{Error, Result};
 use crate::model::{UnknownPolicy, Vocab, WordPieceConfig};
@@ -72,7 +74,6 @@ enum ModelJson<'a> {
 /// The WordPiece model's fields as read (the vocab is checked by hand).
 #[derive(Deserialize)]
 struct WordPieceIn {
-    vocab: Option<Map<String, Value>>,
     unk_token: Option<String>,
     continuing_subword_prefix: Option<String>,
     max_input_chars_per_word: Option<u64>,
@@ -135,11 +136,23 @@ fn read_model(v: Option<Value>) -> Result<(Vocab, WordPieceConfig)> {
         Some((kind, _)) if kind != "WordPiece" => {
             return Err(unsupported(format!("model type {kind} (only WordPiece)")))
         }
-        Some((_, o)) => fields::<WordPieceIn>(o, "model")?,
+        Some((_, mut o)) => {
+            // Taken out, not copied through serde: it may hold millions of
+            // tokens, read below looking for Ctrl-C.
+            let vocab = o.as_object_mut().and_then(|m| m.remove("vocab"));
+            (fields::<WordPieceIn>(o, "model")?, vocab)
+        }
     };
-    let vocab_map = model.vocab.ok_or_else(|| bad("model has no vocab"))?;
+    let (model, vocab_map) = match model {
+        (_, None | Some(Value::Null)) => return Err(bad("model has no vocab")),
+        (m, Some(Value::Object(vocab))) => (m, vocab),
+        (_, Some(_)) => return Err(bad("model: vocab should be an object of token: id")),
+    };
     let mut pairs = Vec::with_capacity(vocab_map.len());
-    for (token, id) in vocab_map {
+    for (k, (token, id)) in vocab_map.into_iter().enumerate() {
+        if k % CHECKPOINT_STEPS == 0 {
+            cancel::checkpoint()?;
+        }
         let id = id
             .as_u64()
             .ok_or_else(|| bad(format!("id of {token:?} should be a non-negative integer")))?;
@@ -224,7 +237,7 @@ fn read_padding(p: PaddingJson) -> Result<Padding> {
 /// Parses an HF `tokenizer.json`. Components we cannot reproduce exactly are
 /// rejected with `Error::Unsupported`, never approximated.
 pub fn tokenizer_from_json(text: &str) -> Result<Tokenizer> {
-    let root: Value = serde_json::from_str(text).map_err(|e| bad(e.to_string()))?;
+    let root = parse::parse(text)?;
     if !root.is_object() {
         return Err(bad("top level should be an object"));
     }

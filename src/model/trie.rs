@@ -1,5 +1,6 @@
 //! A byte trie for longest-prefix lookups without allocating candidates.
 
+use crate::cancel::{self, CHECKPOINT_STEPS};
 use crate::error::{Error, Result};
 use crate::memory::check_fits;
 
@@ -170,7 +171,7 @@ impl Trie {
     fn build<'a>(entries: impl IntoIterator<Item = (&'a [u8], u32)>) -> Result<(Self, u64)> {
         let mut keys: Vec<(&[u8], u32)> = entries.into_iter().collect();
         // Stable: of equal keys, the first given stays first and wins.
-        keys.sort_by(|a, b| a.0.cmp(b.0));
+        sort_keys(&mut keys)?;
         let key_bytes = keys.iter().fold(0usize, |n, k| n.saturating_add(k.0.len()));
         // At most one state per key byte, and about as many free cells again.
         let per_cell = std::mem::size_of::<Cell>() + 2 * std::mem::size_of::<u32>() + 1;
@@ -185,7 +186,12 @@ impl Trie {
         // sharing `depth` bytes; siblings still sit together at their base.
         let mut stack = vec![(0u32, 0usize, keys.len(), 0usize)];
         let mut kids: Vec<(u8, usize, usize)> = Vec::new();
+        let mut steps = 0usize;
         while let Some((state, mut lo, hi, depth)) = stack.pop() {
+            steps += 1;
+            if steps.is_multiple_of(CHECKPOINT_STEPS) {
+                cancel::checkpoint()?;
+            }
             if lo < hi && keys[lo].0.len() == depth {
                 builder.cells[state as usize].token = keys[lo].1;
                 while lo < hi && keys[lo].0.len() == depth {
@@ -242,9 +248,60 @@ impl Trie {
     }
 }
 
+/// Sorts keys stably by their bytes, looking for Ctrl-C as it goes (a
+/// vocabulary of millions of tokens takes seconds): runs of
+/// `CHECKPOINT_STEPS` keys are sorted apart, then merged pairwise.
+fn sort_keys(keys: &mut Vec<(&[u8], u32)>) -> Result<()> {
+    let n = keys.len();
+    for run in keys.chunks_mut(CHECKPOINT_STEPS) {
+        cancel::checkpoint()?;
+        run.sort_by(|a, b| a.0.cmp(b.0));
+    }
+    let mut merged = Vec::new();
+    let mut width = CHECKPOINT_STEPS;
+    while width < n {
+        merged.clear();
+        merged.reserve(n);
+        for start in (0..n).step_by(2 * width) {
+            let (mid, end) = ((start + width).min(n), (start + 2 * width).min(n));
+            let (mut l, mut r) = (start, mid);
+            while l < mid || r < end {
+                if merged.len() % CHECKPOINT_STEPS == 0 {
+                    cancel::checkpoint()?;
+                }
+                // Of equal keys, the left run's (given earlier) comes first.
+                let take_left = r == end || (l < mid && keys[l].0 <= keys[r].0);
+                if take_left {
+                    merged.push(keys[l]);
+                    l += 1;
+                } else {
+                    merged.push(keys[r]);
+                    r += 1;
+                }
+            }
+        }
+        std::mem::swap(keys, &mut merged);
+        width *= 2;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sorting_in_runs_is_the_stable_sort() {
+        // Past one run, with many equal keys (the first given must stay first).
+        let words: Vec<Vec<u8>> = (0..3 * CHECKPOINT_STEPS + 123)
+            .map(|i| format!("{}", (i * 7919) % 50_000).into_bytes())
+            .collect();
+        let mut keys: Vec<(&[u8], u32)> = words.iter().map(|w| w.as_slice()).zip(0..).collect();
+        let mut expected = keys.clone();
+        expected.sort_by(|a, b| a.0.cmp(b.0));
+        sort_keys(&mut keys).unwrap();
+        assert_eq!(keys, expected);
+    }
 
     #[test]
     fn agrees_with_a_naive_search_on_many_keys() {

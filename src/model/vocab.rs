@@ -2,6 +2,7 @@
 
 use rustc_hash::FxHashMap;
 
+use crate::cancel::{self, CHECKPOINT_STEPS};
 use crate::error::{Error, Result};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -16,6 +17,9 @@ impl Vocab {
         let mut ids = FxHashMap::default();
         ids.reserve(tokens.len());
         for (i, t) in tokens.iter().enumerate() {
+            if i % CHECKPOINT_STEPS == 0 {
+                cancel::checkpoint()?;
+            }
             if let Some(prev) = ids.insert(t.clone(), i as u32) {
                 return Err(Error::Value(format!(
                     "duplicate token {t:?} in vocabulary (ids {prev} and {i})"
@@ -32,7 +36,10 @@ impl Vocab {
         let pairs: Vec<(String, u64)> = pairs.into_iter().collect();
         let n = pairs.len();
         let mut slots: Vec<Option<String>> = vec![None; n];
-        for (token, id) in pairs {
+        for (k, (token, id)) in pairs.into_iter().enumerate() {
+            if k % CHECKPOINT_STEPS == 0 {
+                cancel::checkpoint()?;
+            }
             let slot = usize::try_from(id)
                 .ok()
                 .and_then(|i| slots.get_mut(i))

@@ -2,12 +2,14 @@
 //! call's thread pool, stopping on Ctrl-C and reporting progress. Every
 //! binding method that does real work goes through [`run`].
 
-use pyo3::exceptions::PyRuntimeError;
+use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::PyList;
+use pyo3::types::{PyList, PyString};
 
 use super::errors::guard;
-use crate::cancel::Cancel;
+use std::sync::Arc;
+
+use crate::cancel::{self, Cancel};
 use crate::error::Error;
 use crate::parallel;
 
@@ -71,13 +73,14 @@ pub(crate) fn run<T: Send>(
     if how.bytes < WATCHED_BYTES && how.progress.is_none() {
         return py.allow_threads(|| guard(|| on_pool(Cancel::never())));
     }
-    let cancel = Cancel::new();
+    let cancel = Arc::new(Cancel::new());
     let mut raised: Option<PyErr> = None;
     let result = py.allow_threads(|| {
         std::thread::scope(|scope| {
             let (waiter, cancel) = (std::thread::current(), &cancel);
             let worker = scope.spawn(move || {
-                let r = guard(|| on_pool(cancel));
+                // Loops deep in one thread's work (loading) see the flag too.
+                let r = cancel::with_ambient(cancel, || guard(|| on_pool(cancel)));
                 waiter.unpark();
                 r
             });
@@ -129,4 +132,34 @@ pub(crate) fn watched_list<'py, T: IntoPyObject<'py>>(
         list.append(item)?;
     }
     Ok(list)
+}
+
+/// The strs of a list (or any sequence) as owned strings, looking for
+/// Ctrl-C as [`watched_list`] does; `what` names the argument in errors.
+pub(crate) fn watched_strings(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<String>> {
+    const SIGNAL_ITEMS: usize = 1 << 15;
+    let not_strs = || {
+        let kind = obj
+            .get_type()
+            .name()
+            .map_or_else(|_| "?".into(), |n| n.to_string());
+        PyTypeError::new_err(format!("{what} must be a list of str, not {kind}"))
+    };
+    let n = obj.len().map_err(|_| not_strs())?;
+    let mut out = Vec::with_capacity(n.min(1 << 24));
+    for (k, item) in obj.try_iter().map_err(|_| not_strs())?.enumerate() {
+        if k % SIGNAL_ITEMS == SIGNAL_ITEMS - 1 {
+            obj.py().check_signals()?;
+        }
+        let item = item?;
+        let s = item.downcast::<PyString>().map_err(|_| {
+            let kind = item
+                .get_type()
+                .name()
+                .map_or_else(|_| "?".into(), |n| n.to_string());
+            PyTypeError::new_err(format!("item {k} of {what} is {kind}, not str"))
+        })?;
+        out.push(s.to_cow()?.into_owned());
+    }
+    Ok(out)
 }

@@ -16,7 +16,7 @@ use pyo3::types::{PyBool, PyDict, PyString, PyTuple};
 use super::arrow::ArrowChunk;
 use super::encoding::{PyEncoding, Source, TokenStrings};
 use super::errors::guard;
-use super::run::{run, Run};
+use super::run::{run, watched_strings, Run};
 use super::specs::{
     padding_setting, truncation_setting, AddedTokenSpec, AddedTokenTuple, PaddingArg, PaddingSpec,
     TruncationArg, TruncationSpec,
@@ -109,7 +109,7 @@ pub(crate) struct BertOptions {
 
 impl BertOptions {
     /// The tokenizer of these settings over `vocab` (index = id).
-    pub(crate) fn build(&self, vocab: Vec<String>) -> PyResult<Tokenizer> {
+    pub(crate) fn build(&self, vocab: Vec<String>) -> Result<Tokenizer, Error> {
         let model = WordPieceConfig {
             unk_token: self.unk_token.clone(),
             continuing_subword_prefix: self.continuing_subword_prefix.clone(),
@@ -125,7 +125,7 @@ impl BertOptions {
         });
         let pre = self.pre_tokenizer.parse()?;
         let specials: Vec<&str> = self.special_tokens.iter().map(String::as_str).collect();
-        guard(|| Tokenizer::bert_like(Vocab::new(vocab)?, model, normalizer, pre, &specials))
+        Tokenizer::bert_like(Vocab::new(vocab)?, model, normalizer, pre, &specials)
     }
 }
 
@@ -221,7 +221,8 @@ impl PyTokenizer {
         special_tokens=None, end_of_word_suffix=String::new()))]
     #[allow(clippy::too_many_arguments)]
     fn new(
-        vocab: Vec<String>,
+        py: Python<'_>,
+        vocab: &Bound<'_, PyAny>,
         unk_token: String,
         continuing_subword_prefix: String,
         max_input_chars_per_word: usize,
@@ -250,13 +251,20 @@ impl PyTokenizer {
                 .unwrap_or_else(|| BERT_SPECIAL_TOKENS.iter().map(|s| s.to_string()).collect()),
             end_of_word_suffix,
         };
-        Ok(Self::of(options.build(vocab)?))
+        let vocab = watched_strings(vocab, "vocab")?;
+        let bytes = vocab.iter().map(String::len).sum();
+        Ok(Self::of(run(py, Run::serial(bytes), |_| {
+            options.build(vocab)
+        })?))
     }
 
     /// Parses the text of an HF `tokenizer.json`.
     #[staticmethod]
-    fn from_json(json: Cow<'_, str>) -> PyResult<Self> {
-        Ok(Self::of(guard(|| hf_json::tokenizer_from_json(&json))?))
+    fn from_json(py: Python<'_>, json: Cow<'_, str>) -> PyResult<Self> {
+        let how = Run::serial(json.len());
+        Ok(Self::of(run(py, how, |_| {
+            hf_json::tokenizer_from_json(&json)
+        })?))
     }
 
     /// The same pipeline over another vocab (a list of tokens, index = id).
