@@ -106,7 +106,8 @@ test-sdist: wheel ## Build and install the sdist in a fresh venv, then import an
 # cases in Rust (proptest) and 20x the Hypothesis examples, plus the hostile
 # files and Ctrl-C tests.
 fuzz: $(INSTALLED) ## Longer property and hostile-input runs (Rust and Python)
-	PROPTEST_CASES=20000 cargo test --release --quiet --test fuzz_encode --test fuzz_loaders --test fuzz_train
+	PROPTEST_CASES=20000 cargo test --release --quiet --test fuzz_encode --test fuzz_loaders --test fuzz_train \
+		--test pieces --test counts_files --test fast_paths
 	WPIECE_FUZZ_SCALE=20 $(PY) -m pytest tests
 
 fmt: ## Format Rust and Python, apply ruff's fixes

@@ -2,6 +2,9 @@
 //! formed (a valid gzip body, checksums right) load only if every word is one
 //! counting with the file's options makes, and words counted 0 are dropped.
 
+mod common;
+
+use common::cases;
 use proptest::prelude::*;
 
 use wpiece::cancel::Cancel;
@@ -55,7 +58,7 @@ fn made(splitter: &Splitter, word: &str) -> bool {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(300))]
+    #![proptest_config(ProptestConfig { cases: cases(300), ..ProptestConfig::default() })]
 
     #[test]
     fn counted_files_load_and_forged_words_are_refused(

@@ -9,6 +9,9 @@
 //! cut the splitter allows is exercised, beside chars that compose,
 //! reorder, change case or width across it.
 
+mod common;
+
+use common::cases;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
@@ -130,7 +133,7 @@ fn encode(tok: &Tokenizer, text: &str) -> impl PartialEq + std::fmt::Debug {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(400))]
+    #![proptest_config(ProptestConfig { cases: cases(400), ..ProptestConfig::default() })]
 
     #[test]
     fn pieces_split_and_encode_as_the_whole_text(

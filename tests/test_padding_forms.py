@@ -15,8 +15,10 @@ from typing import Any, Optional
 
 import pyarrow as pa
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from conftest import EN_FIXTURE, hf_bert, wp_bert
+from conftest import EN_FIXTURE, examples, hf_bert, wp_bert
 
 TEXTS = EN_FIXTURE.read_text(encoding="utf-8").splitlines()[:40] + ["x", "日本 ##a", "Ünïcode!"]
 PAIRS = list(reversed(TEXTS))
@@ -130,3 +132,32 @@ def test_a_multiple_without_padding_is_refused_by_name() -> None:
     for bad in (-1, 1.5, "8", True):
         with pytest.raises((ValueError, TypeError), match="pad_to_multiple_of"):
             tok.encode_batch(TEXTS, padding=True, pad_to_multiple_of=bad)
+
+
+padding_settings = st.fixed_dictionaries(
+    {},
+    optional={
+        "length": st.integers(0, 40),
+        "pad_to_multiple_of": st.integers(1, 9),
+        "direction": st.sampled_from(["left", "right"]),
+        "pad_type_id": st.integers(0, 3),
+    },
+)
+texts = st.lists(
+    st.lists(st.sampled_from([*"ab ,Z東é\n", "[SEP]", "xyz"]), max_size=30).map("".join),
+    max_size=6,
+)
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(setting=padding_settings, batch=texts)
+def test_every_form_pads_as_hf_on_random_settings(
+    setting: dict[str, Any], batch: list[str]
+) -> None:
+    hf, tok = pair(setting)
+    want = [e.ids for e in hf.encode_batch(batch)]
+    assert [e.ids for e in tok.encode_batch(batch)] == want
+    assert rows(*tok.encode_batch_flat(batch)) == want
+    assert tok.encode_arrow(pa.array(batch, pa.string())).to_pylist() == want
+    if batch and len({len(r) for r in want}) == 1:
+        assert tok.encode_batch_numpy(batch)["input_ids"].tolist() == want
