@@ -5,10 +5,11 @@ A leaf module: every other module may use it."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal, Optional, Union
 
+from . import _core
 from ._rows import PaddingSpec, TruncationSpec
 from .documents import PathLike
 
@@ -30,72 +31,242 @@ def _path(path: PathLike) -> Path:
     return Path(os.fsdecode(path))
 
 
-def _check_threads(num_threads: Optional[int]) -> None:
-    if num_threads is not None and num_threads < 1:
-        raise ValueError("num_threads must be at least 1")
-
-
 _U32_MAX = 2**32 - 1
 _U64_MAX = 2**64 - 1
+_MAX_THREADS = 1024
+"""The most worker threads a call may ask for (the core's limit)."""
+
+
+def _kind(value: object) -> str:
+    return type(value).__name__
+
+
+def _is_bool(value: object) -> bool:
+    """A bool, or a numpy bool (which the core takes as one)."""
+    kind = type(value)
+    return isinstance(value, bool) or (
+        kind.__module__ == "numpy" and kind.__name__ in ("bool", "bool_")
+    )
+
+
+def _check_bool(value: object, name: str, *, optional: bool = False) -> None:
+    """True or False (or None when ``optional``); 0, 1 and "yes" are refused."""
+    if (value is None and optional) or _is_bool(value):
+        return
+    what = "a bool or None" if optional else "a bool"
+    raise TypeError(f"{name} must be {what}, got {_kind(value)}")
+
+
+def _flag(value: object, name: str) -> bool:
+    """``value``, checked to be a bool."""
+    _check_bool(value, name)
+    return bool(value)
+
+
+def _check_bools(**flags: object) -> None:
+    """Each keyword is a flag that must be a bool."""
+    for name, value in flags.items():
+        _check_bool(value, name)
 
 
 def _check_int(
-    value: object, name: str, *, optional: bool = False, upper: Optional[int] = None
+    value: object,
+    name: str,
+    *,
+    optional: bool = False,
+    lower: int = 0,
+    upper: Optional[int] = None,
 ) -> None:
-    """An int (numpy ints too, not bool or float) in 0..=upper."""
+    """An int (numpy ints too, not bool or float) in lower..=upper."""
     if value is None and optional:
         return
     if isinstance(value, bool) or not hasattr(value, "__index__"):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
+        what = "an int or None" if optional else "an int"
+        raise TypeError(f"{name} must be {what}, got {_kind(value)}")
     n = value.__index__()
-    if n < 0 or (upper is not None and n > upper):
+    if n < lower or (upper is not None and n > upper):
         bound = "" if upper is None else f" and at most {upper}"
-        raise ValueError(f"{name} must be at least 0{bound}, got {n}")
+        raise ValueError(f"{name} must be at least {lower}{bound}, got {n}")
+
+
+def _check_threads(num_threads: object) -> None:
+    """None (the default pool) or a thread count the core accepts."""
+    _check_int(num_threads, "num_threads", optional=True, lower=1, upper=_MAX_THREADS)
+
+
+def _check_str(value: object, name: str, *, optional: bool = False) -> None:
+    """A str (or None when ``optional``); bytes are refused."""
+    if (value is None and optional) or isinstance(value, str):
+        return
+    what = "str or None" if optional else "str"
+    raise TypeError(f"{name} must be {what}, got {_kind(value)}")
+
+
+def _text(value: object, name: str) -> str:
+    """``value``, checked to be a str."""
+    _check_str(value, name)
+    return str(value)
+
+
+def _iterate(values: object, name: str, what: str) -> Iterable[Any]:
+    """``values`` as an iterable; a str, bytes or a non-iterable is refused
+    naming ``name``, which must be ``what``."""
+    if isinstance(values, (str, bytes)):
+        one = "a str" if isinstance(values, str) else "bytes"
+        raise TypeError(f"{name} must be {what}, not {one}")
+    try:
+        iter(values)  # type: ignore[call-overload]
+    except TypeError:
+        raise TypeError(f"{name} must be {what}, got {_kind(values)}") from None
+    return values  # type: ignore[return-value]
+
+
+def _str_list(values: Iterable[str], name: str) -> list[str]:
+    """A list of the values; the Rust side checks each is a str (TypeError
+    naming the item's index)."""
+    if isinstance(values, list):
+        return values
+    return list(_iterate(values, name, "a sequence of str"))
+
+
+def _str_items(values: Iterable[str], name: str) -> list[str]:
+    """A list of the values, each checked to be a str here."""
+    items = list(_iterate(values, name, "a sequence of str"))
+    for k, item in enumerate(items):
+        if not isinstance(item, str):
+            raise TypeError(f"item {k} of {name} is {_kind(item)}, not str")
+    return items
+
+
+def _batch_texts(
+    texts: Iterable[str], pairs: Optional[Iterable[str]]
+) -> tuple[list[str], Optional[list[str]]]:
+    """The texts and pairs of a batch call as lists (the core checks each
+    item, naming its index)."""
+    return _str_list(texts, "texts"), None if pairs is None else _str_list(pairs, "pairs")
 
 
 def _check_call(
-    padding: Padding, max_length: Optional[int], pad_to_multiple_of: Optional[int]
+    truncation: object, max_length: object, num_threads: object, pad_to_multiple_of: object
 ) -> None:
-    """Types of a batch call's own settings (the core resolves them)."""
-    if padding == "max_length" and max_length is not None:
-        _check_int(max_length, "max_length", upper=_U64_MAX)
-    if pad_to_multiple_of is not None:
-        _check_int(pad_to_multiple_of, "pad_to_multiple_of", upper=_U64_MAX)
+    """Types of a batch call's own settings (the core resolves them, and
+    checks ``padding``'s value, naming it)."""
+    _check_bool(truncation, "truncation", optional=True)
+    _check_int(max_length, "max_length", optional=True, upper=_U64_MAX)
+    _check_int(pad_to_multiple_of, "pad_to_multiple_of", optional=True, upper=_U64_MAX)
+    _check_threads(num_threads)
 
 
-def _ids(ids: Iterable[int]) -> list[int]:
+def _check_files_call(
+    separator: object,
+    jsonl_field: object,
+    num_threads: object,
+    add_special_tokens: object,
+    mmap: object,
+) -> None:
+    """The settings of ``Tokenizer.encode_files``."""
+    _check_str(separator, "separator")
+    _check_str(jsonl_field, "jsonl_field", optional=True)
+    _check_threads(num_threads)
+    _check_bools(add_special_tokens=add_special_tokens, mmap=mmap)
+
+
+_OPTION_CHECKS: dict[str, Any] = {
+    **dict.fromkeys(
+        ("unk_token", "continuing_subword_prefix", "end_of_word_suffix")
+        + ("unknown", "pre_tokenizer", "score"),
+        _check_str,
+    ),
+    **dict.fromkeys(
+        ("normalize", "lowercase", "clean_text", "handle_chinese_chars", "show_progress"),
+        _check_bool,
+    ),
+    "strip_accents": lambda v, n: _check_bool(v, n, optional=True),
+    "max_input_chars_per_word": lambda v, n: _check_int(v, n, upper=_U64_MAX),
+    "vocab_size": lambda v, n: _check_int(v, n, lower=1, upper=_U64_MAX),
+    "min_frequency": lambda v, n: _check_int(v, n, upper=_U64_MAX),
+    "limit_alphabet": lambda v, n: _check_int(v, n, optional=True, upper=_U64_MAX),
+}
+"""How each tokenizer, counting and training option is checked (by name)."""
+
+
+def _check_options(options: Mapping[str, object]) -> None:
+    """Checks the type (and range) of each option that ``_OPTION_CHECKS``
+    names; the core checks the values of the named choices (``unknown``,
+    ``pre_tokenizer``, ``score``) and says which are allowed."""
+    for name, value in options.items():
+        check = _OPTION_CHECKS.get(name)
+        if check is not None:
+            check(value, name)
+
+
+def _checked_options(**options: Any) -> dict[str, Any]:
+    """The options, each checked (see :func:`_check_options`)."""
+    _check_options(options)
+    return options
+
+
+def _special_tokens(special_tokens: Optional[Iterable[str]]) -> list[str]:
+    """The special tokens of a tokenizer (BERT's when None), each a str."""
+    if special_tokens is None:
+        return list(_core.BERT_SPECIAL_TOKENS)
+    return _str_items(special_tokens, "special_tokens")
+
+
+def _vocab_list(vocab: Union[Sequence[str], Mapping[str, int]]) -> list[str]:
+    """The tokens in id order, from a list or a dict token -> id (the core
+    checks each token is a str, naming the item)."""
+    what = "a list of tokens or a dict token -> id"
+    if isinstance(vocab, Mapping):
+        for token, i in vocab.items():
+            if isinstance(i, bool) or not hasattr(i, "__index__"):
+                raise TypeError(f"vocab ids must be int, got {_kind(i)} for token {token!r}")
+        ordered = sorted(vocab.items(), key=lambda kv: kv[1])
+        if [i for _, i in ordered] != list(range(len(ordered))):
+            raise ValueError("vocab ids must be 0..n-1 without gaps")
+        return [t for t, _ in ordered]
+    return list(_iterate(vocab, "vocab", what))
+
+
+def _ids(ids: Iterable[int], name: str = "ids") -> list[int]:
     """Token ids as ints in 0..2^32-1 (numpy integer arrays taken whole)."""
-    if isinstance(ids, (str, bytes)):
-        raise TypeError("ids must be a sequence of int, not a str")
+    ids = _iterate(ids, name, "a sequence of int")
     array: Any = ids  # duck-typed: a numpy (or alike) integer array has dtype, size, min...
     dtype, size = getattr(array, "dtype", None), getattr(array, "size", 1)
     if dtype is not None and getattr(dtype, "kind", "") in "iu" and size:
         lo, hi = int(array.min()), int(array.max())
         if lo < 0 or hi > _U32_MAX:
-            raise OverflowError(f"token id {lo if lo < 0 else hi} is outside 0..{_U32_MAX}")
+            k = int(array.argmin() if lo < 0 else array.argmax())
+            raise OverflowError(
+                f"item {k} of {name}: token id {lo if lo < 0 else hi} is outside 0..{_U32_MAX}"
+            )
         values: list[int] = array.tolist()
         return values
     out = []
-    for i in ids:
-        if not hasattr(i, "__index__"):
-            raise TypeError(f"token ids must be int, got {type(i).__name__} {i!r}")
+    for k, i in enumerate(ids):
+        if isinstance(i, bool) or not hasattr(i, "__index__"):
+            raise TypeError(f"item {k} of {name}: token ids must be int, got {_kind(i)} {i!r}")
         n = i.__index__()
         if n < 0 or n > _U32_MAX:
-            raise OverflowError(f"token id {n} is outside 0..{_U32_MAX}")
+            raise OverflowError(f"item {k} of {name}: token id {n} is outside 0..{_U32_MAX}")
         out.append(n)
     return out
 
 
-def _check_str(value: object, name: str) -> None:
-    if not isinstance(value, str):
-        raise TypeError(f"{name} must be str, got {type(value).__name__}")
+def _id_lists(sequences: Iterable[Iterable[int]]) -> list[list[int]]:
+    """Each sequence of ids as :func:`_ids` takes it, named by its index."""
+    items = _iterate(sequences, "sequences", "a sequence of id sequences")
+    return [_ids(ids, f"sequences[{k}]") for k, ids in enumerate(items)]
 
 
-def _str_list(values: Iterable[str], name: str) -> list[str]:
-    """A list of the values; the Rust side checks each is a str (TypeError)."""
-    if isinstance(values, str):
-        raise TypeError(f"{name} must be a sequence of str, not a str")
-    return values if isinstance(values, list) else list(values)
+def _check_id(id: object) -> int:
+    """One token id: an int in 0..2^32-1."""
+    if isinstance(id, bool) or not hasattr(id, "__index__"):
+        raise TypeError(f"id must be an int, got {_kind(id)} {id!r}")
+    n: int = id.__index__()
+    if n < 0 or n > _U32_MAX:
+        raise OverflowError(f"id {n} is outside 0..{_U32_MAX}")
+    return n
 
 
 def _truncation_spec(value: Any) -> Optional[TruncationSpec]:

@@ -10,6 +10,7 @@ import pickle
 from collections.abc import Iterable
 from typing import Any
 
+from ._args import _check_bool, _check_str
 from .counts import WordCounts
 from .tokenizer import Tokenizer
 
@@ -32,10 +33,30 @@ def merge_in_order(parts: Iterable[bytes], options: dict[str, Any]) -> WordCount
     return total
 
 
+def check_source(data: Any, name: str, kind: str, method: str, column: object) -> None:
+    """The data of a Spark or Ray call, checked before either is touched:
+    ``data`` (given as ``name``) must be a ``kind``, known by its ``method``,
+    and ``column`` a column name."""
+    if not callable(getattr(data, method, None)):
+        raise TypeError(f"{name} must be {kind}, got {type(data).__name__}")
+    _check_str(column, "column")
+
+
+def check_encode(tokenizer: object, output: object, add_special_tokens: object) -> None:
+    """The other arguments of a Spark or Ray ``encode``."""
+    _check_tokenizer(tokenizer)
+    _check_str(output, "output")
+    _check_bool(add_special_tokens, "add_special_tokens")
+
+
+def _check_tokenizer(tokenizer: object) -> None:
+    if not isinstance(tokenizer, Tokenizer):
+        raise TypeError(f"tokenizer must be a wpiece.Tokenizer, got {type(tokenizer).__name__}")
+
+
 def ship(tokenizer: Tokenizer) -> bytes:
     """The tokenizer as bytes for the workers, without its training record."""
-    if not isinstance(tokenizer, Tokenizer):
-        raise TypeError(f"expected a wpiece.Tokenizer, got {type(tokenizer).__name__}")
+    _check_tokenizer(tokenizer)
     slim = copy.copy(tokenizer)
     slim.training_record = None
     return pickle.dumps(slim)

@@ -11,10 +11,11 @@ with HF's flags (``tokenizers.AddedToken``).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Optional, Union
 
-from ._args import _check_str
+from ._args import _check_str, _iterate
 
 __all__ = ["AddedToken"]
 
@@ -65,6 +66,23 @@ def _spec(token: TokenLike, special: bool) -> tuple[str, bool, bool, bool, bool,
     special = special or token.special
     normalized = token.normalized if token.normalized is not None else not special
     return (token.content, token.single_word, token.lstrip, token.rstrip, normalized, special)
+
+
+def _specs(
+    tokens: Iterable[TokenLike], special: bool
+) -> list[tuple[str, bool, bool, bool, bool, bool]]:
+    """The core's form of each token of ``add_tokens`` / ``add_special_tokens``."""
+    what = "a list of str or AddedToken"
+    if isinstance(tokens, (str, AddedToken)):
+        raise TypeError(f"tokens must be {what}, not one token")
+    specs = []
+    for k, token in enumerate(_iterate(tokens, "tokens", what)):
+        if not isinstance(token, (str, AddedToken)):
+            raise TypeError(
+                f"item {k} of tokens is {type(token).__name__}, not str or wpiece.AddedToken"
+            )
+        specs.append(_spec(token, special))
+    return specs
 
 
 def _from_spec(spec: tuple[str, bool, bool, bool, bool, bool]) -> AddedToken:

@@ -27,8 +27,9 @@ def _pyarrow() -> Any:
     return pyarrow
 
 
-def string_chunks(array: Any) -> Iterator[ArrowChunk]:
-    """The buffers of each chunk of a string column.
+def string_chunks(array: Any, name: str = "array") -> Iterator[ArrowChunk]:
+    """The buffers of each chunk of a string column (``name``: the
+    argument it was given as, for errors).
 
     >>> import pyarrow as pa
     >>> chunks = string_chunks(pa.array(["ab", "c"]))
@@ -43,13 +44,14 @@ def string_chunks(array: Any) -> Iterator[ArrowChunk]:
         chunks = [array]
         kind = array.type
     else:
-        raise TypeError(f"expected a pyarrow Array or ChunkedArray, got {type(array).__name__}")
+        kind_name = type(array).__name__
+        raise TypeError(f"{name} must be a pyarrow Array or ChunkedArray, got {kind_name}")
     if pa.types.is_string(kind):
         offset_type: Any = np.int32
     elif pa.types.is_large_string(kind):
         offset_type = np.int64
     else:
-        raise TypeError(f"expected an Arrow string or large_string column, got {kind}")
+        raise TypeError(f"{name} must be an Arrow string or large_string column, got {kind}")
     for chunk in chunks:
         validity, offsets, data = chunk.buffers()[:3]
         n = len(chunk)

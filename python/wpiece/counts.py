@@ -25,11 +25,10 @@ import os
 import threading
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import ExitStack, contextmanager
-from pathlib import Path
 from typing import Any, Callable, Optional, Union
 
 from . import _core
-from ._args import _U64_MAX, PreTokenizer, _check_threads
+from ._args import _U64_MAX, PreTokenizer, _check_options, _check_str, _check_threads, _path
 from .documents import Files, PathLike, resolve_files
 
 __all__ = ["COUNTING_OPTIONS", "WordCounts", "count_words"]
@@ -56,24 +55,32 @@ def check_counting_options(caller: str, options: Mapping[str, Any]) -> None:
     WordCounts(**options)
 
 
-def check_not_one_str(texts: object) -> None:
+def check_not_one_str(texts: object, name: str = "texts") -> None:
+    """Refuses one str (or bytes) given for many, and what is not iterable."""
     if isinstance(texts, (str, bytes)):
-        raise TypeError("expected an iterable of str, got a single str; wrap it in a list")
+        raise TypeError(
+            f"{name} must be an iterable of str, got a single {type(texts).__name__}; "
+            "wrap it in a list"
+        )
+    if not isinstance(texts, Iterable) and not hasattr(texts, "__getitem__"):
+        raise TypeError(f"{name} must be an iterable of str, got {type(texts).__name__}")
 
 
 def feed_texts(
     counter: _core.WordCounter,
     texts: Iterable[str],
     counted: Optional[Callable[[int], object]] = None,
+    name: str = "texts",
 ) -> None:
     """Counts documents in buffers of ``_BUFFER_DOCS`` (the GIL is held only
-    to fill one); ``counted(n)`` hears how many documents are done."""
-    check_not_one_str(texts)
+    to fill one); ``counted(n)`` hears how many documents are done. ``name``:
+    the argument ``texts`` was given as, for errors."""
+    check_not_one_str(texts, name)
     buffer: list[str] = []
     done = 0
     for i, t in enumerate(texts):
         if not isinstance(t, str):
-            raise TypeError(f"item {i} of the corpus is {type(t).__name__}, not str")
+            raise TypeError(f"{name}: item {i} of the corpus is {type(t).__name__}, not str")
         buffer.append(t)
         if len(buffer) >= _BUFFER_DOCS:
             counter.add_texts(buffer)
@@ -121,6 +128,16 @@ class WordCounts:
         num_threads: Optional[int] = None,
     ) -> None:
         _check_threads(num_threads)
+        _check_options(
+            {
+                "normalize": normalize,
+                "lowercase": lowercase,
+                "strip_accents": strip_accents,
+                "clean_text": clean_text,
+                "handle_chinese_chars": handle_chinese_chars,
+                "pre_tokenizer": pre_tokenizer,
+            }
+        )
         self._lock = threading.RLock()
         self._core = _core.WordCounter(
             normalize=normalize,
@@ -157,6 +174,7 @@ class WordCounts:
     def add_files(self, files: Files, *, jsonl_field: Optional[str] = None) -> None:
         """Counts text files (paths, globs; ``.gz``; ``.jsonl`` with ``jsonl_field``)."""
         paths = resolve_files(files)
+        _check_str(jsonl_field, "jsonl_field", optional=True)
 
         def count(part: _core.WordCounter) -> None:
             for p in paths:
@@ -193,7 +211,7 @@ class WordCounts:
     def __getitem__(self, word: str) -> int:
         """The count of ``word``; 0 if it was never counted (as ``Counter``)."""
         if not isinstance(word, str):
-            raise TypeError(f"words are str, got {type(word).__name__}")
+            raise TypeError(f"word must be str, got {type(word).__name__}")
         with self._lock:
             return self._core.get(word)
 
@@ -246,7 +264,7 @@ class WordCounts:
         """Adds ``other``'s counts in place; its new words come after these.
         ``ValueError`` if ``other`` was split with other options."""
         if not isinstance(other, WordCounts):
-            raise TypeError(f"can only merge WordCounts, got {type(other).__name__}")
+            raise TypeError(f"can only merge WordCounts: other is {type(other).__name__}")
         with _locked(self, other):
             self._core.update(other._core.copy() if other is self else other._core)
 
@@ -291,14 +309,15 @@ class WordCounts:
         >>> WordCounts.load(path).most_common(1)
         [('to', 2)]
         """
+        target = _path(path)
         with self._lock:
-            self._core.save(Path(path))
+            self._core.save(target)
 
     @classmethod
     def load(cls, path: PathLike) -> WordCounts:
         """Reads counts that :meth:`save` wrote; a damaged or foreign file
         raises ``ValueError`` saying why."""
-        return cls._wrap(_core.WordCounter.load(Path(path)))
+        return cls._wrap(_core.WordCounter.load(_path(path)))
 
     def to_bytes(self) -> bytes:
         """The bytes :meth:`save` writes."""
@@ -308,6 +327,8 @@ class WordCounts:
     @classmethod
     def from_bytes(cls, data: bytes) -> WordCounts:
         """Counts from :meth:`to_bytes`'s bytes."""
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise TypeError(f"data must be bytes, got {type(data).__name__}")
         return cls._wrap(_core.WordCounter.from_bytes(bytes(data)))
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -361,6 +382,7 @@ def count_words(
     [('Ünïcode', 1)]
     """
     check_counting_options("count_words", options)
+    _check_str(jsonl_field, "jsonl_field", optional=True)
     counts = WordCounts(num_threads=num_threads, **options)
     if isinstance(source, (str, os.PathLike)) or (
         isinstance(source, (list, tuple))
@@ -372,10 +394,12 @@ def count_words(
         if jsonl_field is not None:
             raise ValueError("jsonl_field applies to files only")
         counts.add_arrow(source)
-    elif isinstance(source, bytes):
-        raise TypeError("expected a path, documents or an Arrow array, got bytes")
+    elif isinstance(source, bytes) or not isinstance(source, Iterable):
+        raise TypeError(
+            f"source must be a path, documents or an Arrow array, got {type(source).__name__}"
+        )
     else:
         if jsonl_field is not None:
             raise ValueError("jsonl_field applies to files only")
-        counts.add_texts(source)
+        counts._count(lambda part: feed_texts(part, source, name="source"))
     return counts

@@ -45,6 +45,7 @@ __all__ = [
     "PathLike",
     "check_input_file",
     "is_jsonl",
+    "path_items",
     "read_documents",
     "read_file",
     "read_jsonl",
@@ -102,8 +103,25 @@ def check_input_file(p: Path) -> Path:
     return p
 
 
-def _items(files: Files) -> list[PathLike]:
-    return [files] if isinstance(files, (str, os.PathLike)) else list(files)
+def path_items(files: Files, name: str = "files") -> list[PathLike]:
+    """``files`` as a list of paths: one path, or an iterable of them
+    (each a ``str``, ``os.PathLike`` or bytes, named by its index if not)."""
+    if isinstance(files, (str, os.PathLike)):
+        return [files]
+    what = "a path, a glob or a list of them"
+    if isinstance(files, bytes):
+        raise TypeError(f"{name} must be {what}, not bytes")
+    try:
+        items = list(files)
+    except TypeError:
+        raise TypeError(f"{name} must be {what}, got {type(files).__name__}") from None
+    for k, item in enumerate(items):
+        if isinstance(item, bytes):
+            items[k] = os.fsdecode(item)
+        elif not isinstance(item, (str, os.PathLike)):
+            kind = type(item).__name__
+            raise TypeError(f"item {k} of {name} is {kind}, not a str or os.PathLike path")
+    return items
 
 
 def resolve_files(files: Files) -> list[Path]:
@@ -115,7 +133,7 @@ def resolve_files(files: Files) -> list[Path]:
     'sample.txt'
     """
     out: list[Path] = []
-    for item in _items(files):
+    for item in path_items(files):
         s = os.fsdecode(os.fspath(item))
         if not s:
             raise ValueError("an input path is empty")
@@ -214,7 +232,7 @@ def read_documents(
     >>> sum(1 for _ in docs)
     401
     """
-    items = _items(sources)
+    items = path_items(sources, "sources")
     if not items:
         raise ValueError("no input files given")
     for item in items:

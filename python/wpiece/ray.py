@@ -16,6 +16,8 @@ from __future__ import annotations
 from typing import Any, Optional, Union
 
 from ._distributed import (
+    check_encode,
+    check_source,
     count_part,
     encode_column,
     load_shipped,
@@ -49,6 +51,7 @@ def count_words(dataset: Any, column: str = "text", **options: Any) -> WordCount
     """
     import pyarrow as pa
 
+    check_source(dataset, "dataset", "a Ray Dataset", "map_batches", column)
     check_counting_options("count_words", options)
     _string_column(dataset, column)
 
@@ -102,6 +105,8 @@ def encode(
     held by actors leave none for the tasks that feed them: keep some
     free). Lazy, as Ray Datasets are.
     """
+    check_source(dataset, "dataset", "a Ray Dataset", "map_batches", column)
+    check_encode(tokenizer, output, add_special_tokens)
     _string_column(dataset, column)
     schema = dataset.schema()
     if output in schema.names:

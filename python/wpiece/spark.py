@@ -18,6 +18,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from ._distributed import (
+    check_encode,
+    check_source,
     encode_column,
     load_shipped,
     merge_in_order,
@@ -46,6 +48,7 @@ def count_words(df: Any, column: str = "text", **options: Any) -> WordCounts:
     :func:`wpiece.count_words` gives on the rows in order. Null rows count
     nothing. ``options``: :data:`wpiece.counts.COUNTING_OPTIONS`.
     """
+    check_source(df, "df", "a pyspark DataFrame", "mapInArrow", column)
     check_counting_options("count_words", options)
     _string_column(df, column)
     import pyarrow as pa
@@ -79,6 +82,8 @@ def encode(
     (its truncation applies); a null row gives null. The tokenizer is
     broadcast once and unpickled once per executor process.
     """
+    check_source(df, "df", "a pyspark DataFrame", "mapInArrow", column)
+    check_encode(tokenizer, output, add_special_tokens)
     _string_column(df, column)
     if output in df.columns:
         raise ValueError(f"the DataFrame already has a column {output!r}")

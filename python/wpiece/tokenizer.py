@@ -8,7 +8,6 @@ the work itself is one call into the Rust core per method.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional, Union
@@ -20,19 +19,30 @@ from ._args import (
     Padding,
     PreTokenizer,
     UnknownMode,
+    _batch_texts,
+    _check_bools,
     _check_call,
+    _check_files_call,
+    _check_id,
     _check_int,
+    _check_options,
     _check_str,
     _check_threads,
+    _checked_options,
+    _flag,
+    _id_lists,
     _ids,
     _padding_spec,
     _path,
+    _special_tokens,
     _str_list,
+    _text,
     _truncation_spec,
+    _vocab_list,
 )
 from ._core import Encoding
-from .added_tokens import AddedToken, TokenLike, _from_spec, _spec
-from .documents import Files, PathLike
+from .added_tokens import AddedToken, TokenLike, _from_spec, _specs
+from .documents import Files, PathLike, path_items
 from .quality import TextStats
 from .trainer import train_through
 
@@ -56,17 +66,6 @@ _OPTION_NAMES = (
     "handle_chinese_chars",
     "pre_tokenizer",
 )
-
-
-def _vocab_list(vocab: Union[Sequence[str], Mapping[str, int]]) -> list[str]:
-    if isinstance(vocab, Mapping):
-        ordered = sorted(vocab.items(), key=lambda kv: kv[1])
-        if [i for _, i in ordered] != list(range(len(ordered))):
-            raise ValueError("vocab ids must be 0..n-1 without gaps")
-        return [t for t, _ in ordered]
-    if isinstance(vocab, str):
-        raise TypeError("vocab must be a list of tokens or a dict token -> id, not a str")
-    return list(vocab)
 
 
 class Tokenizer:
@@ -104,18 +103,20 @@ class Tokenizer:
     ) -> None:
         core = _core.Tokenizer(
             _vocab_list(vocab),
-            unk_token=unk_token,
-            continuing_subword_prefix=continuing_subword_prefix,
-            max_input_chars_per_word=max_input_chars_per_word,
-            unknown=unknown,
-            normalize=normalize,
-            lowercase=lowercase,
-            strip_accents=strip_accents,
-            clean_text=clean_text,
-            handle_chinese_chars=handle_chinese_chars,
-            pre_tokenizer=pre_tokenizer,
-            special_tokens=list(BERT_SPECIAL_TOKENS if special_tokens is None else special_tokens),
-            end_of_word_suffix=end_of_word_suffix,
+            special_tokens=_special_tokens(special_tokens),
+            **_checked_options(
+                unk_token=unk_token,
+                continuing_subword_prefix=continuing_subword_prefix,
+                max_input_chars_per_word=max_input_chars_per_word,
+                unknown=unknown,
+                normalize=normalize,
+                lowercase=lowercase,
+                strip_accents=strip_accents,
+                clean_text=clean_text,
+                handle_chinese_chars=handle_chinese_chars,
+                pre_tokenizer=pre_tokenizer,
+                end_of_word_suffix=end_of_word_suffix,
+            ),
         )
         self._init_from_core(core)
 
@@ -147,6 +148,7 @@ class Tokenizer:
         unknown_options = set(options) - set(_OPTION_NAMES)
         if unknown_options:
             raise TypeError(f"unknown options: {sorted(unknown_options)}")
+        _check_options(options)
         p = _path(path)
         if p.is_dir():
             for name in ("tokenizer.json", "vocab.txt"):
@@ -312,7 +314,9 @@ class Tokenizer:
         (['[CLS]', 'a', 'b', '[SEP]'], [['[CLS]', 'b', 'c', '[SEP]'], ['[CLS]', 'c', 'a', '[SEP]']])
         """
         _check_int(max_length, "max_length", upper=_U64_MAX)
-        _check_int(stride, "stride")
+        _check_int(stride, "stride", upper=_U64_MAX)
+        _check_str(strategy, "strategy")
+        _check_str(direction, "direction")
         _core.check_names(truncation_strategy=strategy, truncation_direction=direction)
         self._core.set_truncation(
             {
@@ -359,7 +363,7 @@ class Tokenizer:
         _check_int(pad_type_id, "pad_type_id", upper=_U32_MAX)
         _check_int(pad_id, "pad_id", optional=True, upper=_U32_MAX)
         _check_str(pad_token, "pad_token")
-        _core.check_names(padding_direction=direction)
+        _core.check_names(padding_direction=_text(direction, "direction"))
         self._core.set_padding(
             {
                 "length": length,
@@ -405,9 +409,8 @@ class Tokenizer:
         [(0, 5), (5, 6)]
         """
         _check_str(text, "text")
-        if pair is not None:
-            _check_str(pair, "pair")
-        return self._core.encode(text, pair, add_special_tokens)
+        _check_str(pair, "pair", optional=True)
+        return self._core.encode(text, pair, _flag(add_special_tokens, "add_special_tokens"))
 
     def encode_batch(
         self,
@@ -437,14 +440,12 @@ class Tokenizer:
         >>> [e.ids for e in tok.encode_batch(["a", "a a"], padding=True)]
         [[2, 4, 3, 0], [2, 4, 4, 3]]
         """
-        texts = _str_list(texts, "texts")
-        pair_list = None if pairs is None else _str_list(pairs, "pairs")
-        _check_call(padding, max_length, pad_to_multiple_of)
-        _check_threads(num_threads)
+        text_list, pair_list = _batch_texts(texts, pairs)
+        _check_call(truncation, max_length, num_threads, pad_to_multiple_of)
         return self._core.encode_batch(
-            texts,
+            text_list,
             pair_list,
-            add_special_tokens,
+            _flag(add_special_tokens, "add_special_tokens"),
             padding,
             truncation,
             max_length,
@@ -478,19 +479,17 @@ class Tokenizer:
         >>> out["attention_mask"].tolist()
         [[1, 1, 1, 0], [1, 1, 1, 1]]
         """
-        texts = _str_list(texts, "texts")
-        pair_list = None if pairs is None else _str_list(pairs, "pairs")
-        _check_call(padding, max_length, pad_to_multiple_of)
-        _check_threads(num_threads)
+        text_list, pair_list = _batch_texts(texts, pairs)
+        _check_call(truncation, max_length, num_threads, pad_to_multiple_of)
         return self._core.encode_batch_numpy(
-            texts,
+            text_list,
             pair_list,
-            add_special_tokens,
+            _flag(add_special_tokens, "add_special_tokens"),
             padding,
             truncation,
             max_length,
             num_threads,
-            return_word_ids,
+            _flag(return_word_ids, "return_word_ids"),
             pad_to_multiple_of,
         )
 
@@ -523,10 +522,10 @@ class Tokenizer:
         return tuple(
             self._core.encode_batch_flat(
                 texts,
-                add_special_tokens,
+                _flag(add_special_tokens, "add_special_tokens"),
                 num_threads,
-                return_offsets,
-                return_word_ids,
+                _flag(return_offsets, "return_offsets"),
+                _flag(return_word_ids, "return_word_ids"),
             )
         )
 
@@ -558,6 +557,7 @@ class Tokenizer:
 
         pa = _pyarrow()
         _check_threads(num_threads)
+        _check_bools(add_special_tokens=add_special_tokens, return_offsets=return_offsets)
         results = []
         for chunk, (offsets, data, bits, offset, length) in zip(
             array.chunks if isinstance(array, pa.ChunkedArray) else [array],
@@ -629,9 +629,8 @@ class Tokenizer:
         >>> len(rows) - 1, tok.decode(ids[rows[0] : rows[1]].tolist())
         (400, 'in the beginning god created the heaven and the earth.')
         """
-        items = [files] if isinstance(files, (str, os.PathLike)) else list(files)
-        paths: list[PathLike] = [Path(os.fspath(p)) for p in items]
-        _check_threads(num_threads)
+        paths: list[PathLike] = [Path(p) for p in path_items(files, "files")]
+        _check_files_call(separator, jsonl_field, num_threads, add_special_tokens, mmap)
         ids, rows = self._core.encode_files(
             paths, separator, jsonl_field, add_special_tokens, num_threads, mmap
         )
@@ -653,8 +652,9 @@ class Tokenizer:
         """
         from .counts import feed_texts
 
+        _check_threads(num_threads)
         counter = _core.WordCounter.like(self._core, num_threads)
-        feed_texts(counter, [texts] if isinstance(texts, str) else texts)
+        feed_texts(counter, [texts] if isinstance(texts, str) else texts, name="texts")
         return TextStats(**counter.measure(self._core)[0])
 
     def tokenize(self, text: str) -> list[str]:
@@ -675,13 +675,14 @@ class Tokenizer:
         >>> tok.decode([2, 4, 5, 6, 3])
         'hellos!'
         """
-        return self._core.decode(_ids(ids), skip_special_tokens)
+        return self._core.decode(_ids(ids), _flag(skip_special_tokens, "skip_special_tokens"))
 
     def decode_batch(
         self, sequences: Iterable[Iterable[int]], skip_special_tokens: bool = True
     ) -> list[str]:
         """:meth:`decode` for each sequence."""
-        return [self.decode(s, skip_special_tokens) for s in sequences]
+        skip = _flag(skip_special_tokens, "skip_special_tokens")
+        return [self._core.decode(ids, skip) for ids in _id_lists(sequences)]
 
     @property
     def decoder_cleanup(self) -> bool:
@@ -690,13 +691,13 @@ class Tokenizer:
 
     @decoder_cleanup.setter
     def decoder_cleanup(self, value: bool) -> None:
-        self._core.decoder_cleanup = bool(value)
+        self._core.decoder_cleanup = _flag(value, "decoder_cleanup")
 
     # ----- vocabulary --------------------------------------------------
 
     def token_to_id(self, token: str) -> Optional[int]:
         """The id of ``token``, or None."""
-        return self._core.token_to_id(token)
+        return self._core.token_to_id(_text(token, "token"))
 
     def id_to_token(self, id: int) -> Optional[str]:
         """The token of ``id``, or None if no token has it. As in HF: an id
@@ -706,7 +707,7 @@ class Tokenizer:
         >>> Tokenizer(["[UNK]", "a"]).id_to_token(1), Tokenizer(["[UNK]"]).id_to_token(7)
         ('a', None)
         """
-        return self._core.id_to_token(_ids([id])[0])
+        return self._core.id_to_token(_check_id(id))
 
     def get_vocab(self, with_added_tokens: bool = True) -> dict[str, int]:
         """The vocabulary as a dict token -> id, with the added tokens (as HF).
@@ -718,7 +719,7 @@ class Tokenizer:
         ({'[UNK]': 0, 'a': 1, '<new>': 2}, {'[UNK]': 0, 'a': 1})
         """
         vocab = {t: i for i, t in enumerate(self._core.get_vocab())}
-        if with_added_tokens:
+        if _flag(with_added_tokens, "with_added_tokens"):
             for id, (content, *_) in self._core.added_tokens():
                 vocab[content] = id
         return vocab
@@ -726,7 +727,7 @@ class Tokenizer:
     def get_vocab_size(self, with_added_tokens: bool = True) -> int:
         """The number of ids: the vocabulary's, and added tokens outside it
         (``with_added_tokens``, HF's default)."""
-        return self._core.get_vocab_size(bool(with_added_tokens))
+        return self._core.get_vocab_size(_flag(with_added_tokens, "with_added_tokens"))
 
     def __len__(self) -> int:
         return self._core.get_vocab_size(True)
@@ -766,9 +767,7 @@ class Tokenizer:
         return self._add(tokens, special=True)
 
     def _add(self, tokens: Iterable[TokenLike], special: bool) -> int:
-        if isinstance(tokens, (str, AddedToken)):
-            raise TypeError("tokens must be a list of str or AddedToken, not one token")
-        return self._core.add_tokens([_spec(t, special) for t in tokens])
+        return self._core.add_tokens(_specs(tokens, special))
 
     def get_added_tokens_decoder(self) -> dict[int, AddedToken]:
         """The added tokens by id, with their flags (HF's

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from typing import Any, Optional
 
 from . import _core
-from ._args import _check_threads
+from ._args import _check_threads, _str_items
 from .counts import COUNTING_OPTIONS, check_not_one_str, feed_texts
 from .training_options import TrainingOptions, _training_options
 from .training_record import Merge, TrainingRecord
@@ -123,7 +123,9 @@ def train_through(
             f"train_new_from_iterator() takes {fixed[0]!r} from the tokenizer it trains through"
         )
     settings = pipeline.settings()
-    specials = list(options.pop("special_tokens", pipeline.special_tokens_in_order()))
+    specials: list[Any] = _str_items(
+        options.pop("special_tokens", pipeline.special_tokens_in_order()), "special_tokens"
+    )
     if settings["unk_token"] not in specials:
         specials.insert(0, settings["unk_token"])
     opts = _training_options(

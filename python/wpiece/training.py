@@ -19,6 +19,7 @@ from fractions import Fraction
 from typing import Any, Callable, Optional, TypeVar, Union
 
 from . import _core
+from ._args import _U64_MAX, _check_str, _iterate
 from .counts import COUNTING_OPTIONS, WordCounts, check_not_one_str, feed_texts
 from .documents import Files, read_file, read_lines, resolve_files
 from .quality import TextStats
@@ -166,6 +167,7 @@ def train(
     """
     opts = _training_options("train", vocab_size, options)
     fraction = _check_held_out(held_out)
+    _check_str(jsonl_field, "jsonl_field", optional=True)
     paths = resolve_files(files)
     counter = _counter(opts, num_threads)
     held: list[str] = []
@@ -273,10 +275,31 @@ def train_from_counts(
         with counts._lock:  # another thread may be adding to them
             return _train(counts._core, opts)
     opts = _training_options("train_from_counts", vocab_size, options)
-    items = list(counts.items()) if isinstance(counts, Mapping) else list(counts)
-    for w, c in items:
-        if not isinstance(w, str) or not isinstance(c, int) or isinstance(c, bool) or c < 0:
-            raise TypeError(f"counts must map str to a non-negative int, got {w!r}: {c!r}")
     counter = _counter(opts, None)
-    counter.add_counts(items)
+    counter.add_counts(_count_items(counts))
     return _train(counter, opts)
+
+
+def _count_items(
+    counts: Union[Mapping[str, int], Iterable[tuple[str, int]]],
+) -> list[tuple[str, int]]:
+    """``(word, count)`` pairs from a dict or an iterable of pairs, each checked."""
+    if isinstance(counts, Mapping):
+        pairs: Iterable[Any] = counts.items()
+    else:
+        what = "a WordCounts, a dict word -> count or (word, count) pairs"
+        pairs = _iterate(counts, "counts", what)
+    items = []
+    for k, item in enumerate(pairs):
+        try:
+            w, c = item
+        except (TypeError, ValueError):
+            kind = type(item).__name__
+            raise TypeError(f"item {k} of counts is {kind}, not a (word, count) pair") from None
+        if not isinstance(w, str) or not isinstance(c, int) or isinstance(c, bool):
+            raise TypeError(f"counts must map str to a non-negative int, got {w!r}: {c!r}")
+        if c < 0 or c > _U64_MAX:
+            error = ValueError if c < 0 else OverflowError
+            raise error(f"counts must be at least 0 and at most {_U64_MAX}, got {w!r}: {c}")
+        items.append((w, c))
+    return items

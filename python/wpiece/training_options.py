@@ -8,7 +8,7 @@ from dataclasses import dataclass, fields
 from typing import Any, Literal, Optional, get_args
 
 from . import _core
-from ._args import _U64_MAX, PreTokenizer, UnknownMode, _check_int
+from ._args import PreTokenizer, UnknownMode, _check_options, _iterate, _str_items
 from ._rows import BertOptions
 
 __all__ = ["DEFAULT_VOCAB_SIZE", "Score", "TrainingOptions"]
@@ -86,20 +86,20 @@ class TrainingOptions:
     """Show tqdm progress bars."""
 
     def __post_init__(self) -> None:
-        specials = tuple(self.special_tokens)
-        alphabet = tuple(self.initial_alphabet)
+        specials = tuple(_str_items(self.special_tokens, "special_tokens"))
+        alphabet = tuple(
+            self.initial_alphabet  # a str is its characters
+            if isinstance(self.initial_alphabet, str)
+            else _iterate(self.initial_alphabet, "initial_alphabet", "a list of str")
+        )
         object.__setattr__(self, "special_tokens", specials)
         object.__setattr__(self, "initial_alphabet", alphabet)
-        if self.vocab_size < 1:
-            raise ValueError("vocab_size must be positive")
-        if self.min_frequency < 0:
-            raise ValueError("min_frequency must be >= 0")
-        _check_int(self.max_input_chars_per_word, "max_input_chars_per_word", upper=_U64_MAX)
-        if self.limit_alphabet is not None and self.limit_alphabet < 0:
-            raise ValueError("limit_alphabet must be >= 0")
-        for ch in alphabet:
-            if not isinstance(ch, str) or len(ch) != 1:
-                raise ValueError(f"initial_alphabet holds single characters, got {ch!r}")
+        _check_options({f.name: getattr(self, f.name) for f in fields(self)})
+        for k, ch in enumerate(alphabet):
+            if not isinstance(ch, str):
+                raise TypeError(f"item {k} of initial_alphabet is {type(ch).__name__}, not str")
+            if len(ch) != 1:
+                raise ValueError(f"initial_alphabet holds single characters, item {k} is {ch!r}")
         if self.unk_token not in specials:
             raise ValueError(f"unk_token {self.unk_token!r} must be one of special_tokens")
         # The names are parsed where they are defined, in the core.

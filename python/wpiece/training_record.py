@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 from typing import Any
 
 from . import _core
+from ._args import _path
 from .documents import PathLike
 
 __all__ = ["CurvePoint", "Merge", "TrainingRecord"]
@@ -93,14 +93,16 @@ class TrainingRecord:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> TrainingRecord:
+        if not isinstance(data, Mapping):
+            raise TypeError(f"data must be a dict, got {type(data).__name__}")
         merges = [Merge(**m) for m in data["merges"]]
         held_out = [CurvePoint(**p) for p in data.get("held_out", [])]
         return cls(**{**data, "merges": merges, "held_out": held_out})
 
     def save(self, path: PathLike) -> None:
         """Writes JSON atomically."""
-        _core.write_atomic(Path(path), json.dumps(self.to_dict(), ensure_ascii=False).encode())
+        _core.write_atomic(_path(path), json.dumps(self.to_dict(), ensure_ascii=False).encode())
 
     @classmethod
     def load(cls, path: PathLike) -> TrainingRecord:
-        return cls.from_dict(json.loads(_core.read_text(Path(path))))
+        return cls.from_dict(json.loads(_core.read_text(_path(path))))

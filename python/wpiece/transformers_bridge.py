@@ -38,7 +38,7 @@ def backend_json(tokenizer: Any) -> tuple[str, Optional[dict[str, Any]]]:
     to_str = getattr(backend, "to_str", None)
     if to_str is None or not callable(to_str):
         raise TypeError(
-            "expected a tokenizers.Tokenizer or a transformers fast tokenizer, got "
+            "tokenizer must be a tokenizers.Tokenizer or a transformers fast tokenizer, got "
             f"{type(tokenizer).__name__}"
         )
     if backend is tokenizer:

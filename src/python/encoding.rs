@@ -6,8 +6,9 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyBool;
 
 use crate::pipeline::{Encoding, EncodingRows, Tokenizer};
 
@@ -299,46 +300,56 @@ impl PyEncoding {
             .collect()
     }
 
-    #[pyo3(signature = (char_pos, sequence_index=0))]
-    fn char_to_token(&self, char_pos: usize, sequence_index: usize) -> Option<usize> {
-        self.enc.encoding().char_to_token(char_pos, sequence_index)
+    #[pyo3(signature = (char_pos, sequence_index=None))]
+    fn char_to_token(&self, char_pos: Arg<'_>, sequence_index: Opt<'_>) -> PyResult<Option<usize>> {
+        let c = index(char_pos, "char_pos", USIZE)?;
+        let s = sequence(sequence_index)?;
+        Ok(self.enc.encoding().char_to_token(c as usize, s))
     }
 
-    #[pyo3(signature = (char_pos, sequence_index=0))]
-    fn char_to_word(&self, char_pos: usize, sequence_index: usize) -> Option<u32> {
-        self.enc.encoding().char_to_word(char_pos, sequence_index)
+    #[pyo3(signature = (char_pos, sequence_index=None))]
+    fn char_to_word(&self, char_pos: Arg<'_>, sequence_index: Opt<'_>) -> PyResult<Option<u32>> {
+        let c = index(char_pos, "char_pos", USIZE)?;
+        let s = sequence(sequence_index)?;
+        Ok(self.enc.encoding().char_to_word(c as usize, s))
     }
 
-    fn token_to_chars(&self, token_index: usize) -> Option<(u32, u32)> {
-        self.enc
-            .encoding()
-            .token_to_chars(token_index)
-            .map(|(_, o)| o)
+    fn token_to_chars(&self, token_index: Arg<'_>) -> PyResult<Option<(u32, u32)>> {
+        let t = index(token_index, "token_index", USIZE)? as usize;
+        Ok(self.enc.encoding().token_to_chars(t).map(|(_, o)| o))
     }
 
-    fn token_to_word(&self, token_index: usize) -> Option<u32> {
-        self.enc
-            .encoding()
-            .token_to_word(token_index)
-            .map(|(_, w)| w)
+    fn token_to_word(&self, token_index: Arg<'_>) -> PyResult<Option<u32>> {
+        let t = index(token_index, "token_index", USIZE)? as usize;
+        Ok(self.enc.encoding().token_to_word(t).map(|(_, w)| w))
     }
 
-    fn token_to_sequence(&self, token_index: usize) -> Option<usize> {
-        self.enc.encoding().token_to_sequence(token_index)
+    fn token_to_sequence(&self, token_index: Arg<'_>) -> PyResult<Option<usize>> {
+        let t = index(token_index, "token_index", USIZE)? as usize;
+        Ok(self.enc.encoding().token_to_sequence(t))
     }
 
-    #[pyo3(signature = (word_index, sequence_index=0))]
-    fn word_to_tokens(&self, word_index: u32, sequence_index: usize) -> Option<(usize, usize)> {
-        self.enc
-            .encoding()
-            .word_to_tokens(word_index, sequence_index)
+    #[pyo3(signature = (word_index, sequence_index=None))]
+    fn word_to_tokens(
+        &self,
+        word_index: Arg<'_>,
+        sequence_index: Opt<'_>,
+    ) -> PyResult<Option<(usize, usize)>> {
+        // HF takes word indices as u32, the others as usize.
+        let w = index(word_index, "word_index", u32::MAX.into())? as u32;
+        let s = sequence(sequence_index)?;
+        Ok(self.enc.encoding().word_to_tokens(w, s))
     }
 
-    #[pyo3(signature = (word_index, sequence_index=0))]
-    fn word_to_chars(&self, word_index: u32, sequence_index: usize) -> Option<(u32, u32)> {
-        self.enc
-            .encoding()
-            .word_to_chars(word_index, sequence_index)
+    #[pyo3(signature = (word_index, sequence_index=None))]
+    fn word_to_chars(
+        &self,
+        word_index: Arg<'_>,
+        sequence_index: Opt<'_>,
+    ) -> PyResult<Option<(u32, u32)>> {
+        let w = index(word_index, "word_index", u32::MAX.into())? as u32;
+        let s = sequence(sequence_index)?;
+        Ok(self.enc.encoding().word_to_chars(w, s))
     }
 
     /// Rebuilds a pickled encoding (see `__reduce__`).
@@ -389,4 +400,41 @@ impl PyEncoding {
     fn __repr__(&self) -> String {
         format!("Encoding(num_tokens={})", self.enc.len())
     }
+}
+
+type Arg<'a> = &'a Bound<'a, PyAny>;
+type Opt<'a> = Option<&'a Bound<'a, PyAny>>;
+
+/// The largest index HF's usize arguments take.
+const USIZE: u64 = usize::MAX as u64;
+
+/// A lookup's index argument: an int (not a bool) in `0..=max`, else a
+/// `TypeError` or (as HF) an `OverflowError` naming `name` and the range.
+fn index(value: &Bound<'_, PyAny>, name: &str, max: u64) -> PyResult<u64> {
+    let kind = || {
+        value
+            .get_type()
+            .name()
+            .map_or_else(|_| "?".into(), |n| n.to_string())
+    };
+    // Numpy ints count (they have `__index__`); bools and floats do not.
+    if value.is_instance_of::<PyBool>() || !value.hasattr("__index__").unwrap_or(false) {
+        return Err(PyTypeError::new_err(format!(
+            "{name} must be an int, got {}",
+            kind()
+        )));
+    }
+    match value.extract::<u64>() {
+        Ok(n) if n <= max => Ok(n),
+        _ => Err(PyOverflowError::new_err(format!(
+            "{name} must be at least 0 and at most {max}, got {value}"
+        ))),
+    }
+}
+
+/// `sequence_index`, 0 when not given.
+fn sequence(value: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
+    value.map_or(Ok(0), |v| {
+        index(v, "sequence_index", USIZE).map(|n| n as usize)
+    })
 }
