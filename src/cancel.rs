@@ -88,6 +88,15 @@ pub fn checkpoint() -> Result<()> {
     AMBIENT.with(|a| a.borrow().as_ref().map_or(Ok(()), |c| c.check()))
 }
 
+/// Whether this thread's call is told to stop: for loops that cannot return
+/// an error (normalizing one huge word), which then end early. What they
+/// leave is never seen: the call fails with `Interrupted` (its caller looks
+/// at the flag when they return, and `run` drops any result of a stopped
+/// call).
+pub fn stopping() -> bool {
+    checkpoint().is_err()
+}
+
 /// How many steps a loop takes between two [`checkpoint`]s.
 pub const CHECKPOINT_STEPS: usize = 1 << 16;
 

@@ -8,6 +8,7 @@ use unicode_categories::UnicodeCategories;
 use unicode_normalization::char::{canonical_combining_class, decompose_canonical};
 
 use super::Normalized;
+use crate::cancel::{self, CHECKPOINT_STEPS};
 use crate::unicode::{self, is_bert_control, is_bert_whitespace, is_chinese_char};
 
 /// Options of the BERT normalizer; `strip_accents: None` follows `lowercase`.
@@ -71,6 +72,10 @@ impl NormalizerConfig {
         use unicode::*;
         let strip = self.strips_accents();
         for (i, c) in input.chars().enumerate() {
+            // One word may be hundreds of MB: end early once told to stop.
+            if i % CHECKPOINT_STEPS == CHECKPOINT_STEPS - 1 && cancel::stopping() {
+                return true;
+            }
             let src = first + i as u32;
             if c.is_ascii() {
                 if let Some(c) = self.normalize_ascii(c) {

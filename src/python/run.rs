@@ -66,12 +66,20 @@ pub(crate) fn run<T: Send>(
     work: impl FnOnce(&Cancel) -> Result<T, Error> + Send,
 ) -> PyResult<T> {
     let (parallel, threads) = (how.parallel, how.threads);
-    let on_pool = |cancel: &Cancel| match parallel {
-        true => parallel::install(threads, || work(cancel))?,
-        false => work(cancel),
+    // Loops deep in the work's own thread (loading, normalizing one huge
+    // word) see the flag too: it is that thread's ambient flag.
+    let on_pool = |cancel: &Cancel, ambient: Option<&Arc<Cancel>>| {
+        let work = || match ambient {
+            Some(a) => cancel::with_ambient(a, || work(cancel)),
+            None => work(cancel),
+        };
+        match parallel {
+            true => parallel::install(threads, work)?,
+            false => work(),
+        }
     };
     if how.bytes < WATCHED_BYTES && how.progress.is_none() {
-        return py.allow_threads(|| guard(|| on_pool(Cancel::never())));
+        return py.allow_threads(|| guard(|| on_pool(Cancel::never(), None)));
     }
     let cancel = Arc::new(Cancel::new());
     let mut raised: Option<PyErr> = None;
@@ -79,8 +87,7 @@ pub(crate) fn run<T: Send>(
         std::thread::scope(|scope| {
             let (waiter, cancel) = (std::thread::current(), &cancel);
             let worker = scope.spawn(move || {
-                // Loops deep in one thread's work (loading) see the flag too.
-                let r = cancel::with_ambient(cancel, || guard(|| on_pool(cancel)));
+                let r = guard(|| on_pool(cancel, Some(cancel)));
                 waiter.unpark();
                 r
             });
