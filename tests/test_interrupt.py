@@ -8,52 +8,13 @@ from __future__ import annotations
 import signal
 import subprocess
 import sys
-import textwrap
 import time
 from pathlib import Path
 
 import pytest
+from interrupting import BOUND_S, interrupt
 
 from conftest import EN_FIXTURE, VOCAB_TXT
-
-# Generous: the machine is shared and noisy; without the fix these calls run on
-# for many seconds after the signal.
-BOUND_S = 2.0
-
-CHILD = """
-import sys, time
-import wpiece
-{setup}
-print("ready", flush=True)
-try:
-    {call}
-except KeyboardInterrupt:
-    print("interrupted", flush=True)
-    sys.exit(130)
-print("finished", flush=True)
-"""
-
-
-def interrupt(setup: str, call: str, cwd: Path) -> tuple[float, str]:
-    """Runs the call in a child, SIGINTs it mid-call; (seconds to exit, stdout)."""
-    code = CHILD.format(setup=textwrap.dedent(setup), call=call)
-    child = subprocess.Popen(
-        [sys.executable, "-c", code], stdout=subprocess.PIPE, text=True, cwd=cwd
-    )
-    assert child.stdout is not None
-    assert child.stdout.readline().strip() == "ready"
-    time.sleep(0.5)
-    sent = time.monotonic()
-    child.send_signal(signal.SIGINT)
-    try:
-        out, _ = child.communicate(timeout=120)
-    finally:
-        child.kill()
-    elapsed = time.monotonic() - sent
-    assert child.returncode == 130, (child.returncode, out)
-    assert "interrupted" in out
-    return elapsed, out
-
 
 # About 1.2 GB of text by reference (no memory for copies): many seconds of work.
 DOCS = f"""

@@ -150,6 +150,7 @@ impl NormalizerConfig {
         let mut stage = Normalized {
             text: String::with_capacity(input.len()),
             source: Vec::with_capacity(input.len()),
+            text_only: false,
         };
         for (i, c) in input.chars().enumerate() {
             let src = first_char_index + i as u32;
@@ -189,8 +190,12 @@ impl NormalizerConfig {
                 .filter_map(|c| self.normalize_ascii(c))
                 .collect();
         }
-        let mut out = Normalized::default();
-        self.normalize_into(input, 0, &mut out);
+        // Sized as the input (most text normalizes to about its size): a
+        // huge document's text is not grown by doubling.
+        let mut out = Normalized::text_only(input.len());
+        if !self.normalize_fused(input, 0, &mut out) {
+            out = self.normalize(input, 0);
+        }
         out.text
     }
 }
@@ -238,6 +243,7 @@ fn lowercase(input: &Normalized) -> Normalized {
     let mut out = Normalized {
         text: String::with_capacity(input.text.len()),
         source: Vec::with_capacity(input.source.len()),
+        text_only: false,
     };
     for (c, &src) in input.text.chars().zip(&input.source) {
         if c.is_ascii() {

@@ -30,13 +30,27 @@ pub use chain::{normalize_chain, NormalizerStep};
 pub struct Normalized {
     pub text: String,
     pub source: Vec<u32>,
+    /// Text alone, no sources (counting words needs no offsets: a huge
+    /// document's sources would take four bytes a char).
+    pub text_only: bool,
 }
 
 impl Normalized {
+    /// Normalized text without sources, with room for `bytes` of it.
+    pub fn text_only(bytes: usize) -> Self {
+        Self {
+            text: String::with_capacity(bytes),
+            text_only: true,
+            ..Self::default()
+        }
+    }
+
     #[inline]
     pub(crate) fn push(&mut self, c: char, src: u32) {
         self.text.push(c);
-        self.source.push(src);
+        if !self.text_only {
+            self.source.push(src);
+        }
     }
 }
 
