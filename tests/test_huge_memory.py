@@ -74,25 +74,18 @@ def measure(kind: str, call: str) -> dict[str, int]:
     return result
 
 
-# Known gap, kept visible: a document that is ONE word of hundreds of MB (no
-# place to cut it) is normalized whole on the encoding path, whose normalized
-# text keeps the source of each char (4 bytes a char) for offsets: about 3.5x.
-ONE_WORD_ENCODED = pytest.mark.xfail(
-    strict=True, reason="one word of 300 MB: encoding normalizes it whole, with char sources"
-)
-CASES = [
-    pytest.param(kind, call, marks=ONE_WORD_ENCODED)
-    if (kind, call) == ("nospace", "encode_batch_flat")
-    else (kind, call)
-    for kind in UNITS
-    for call in CALLS
-]
+# Known gap, bounded and kept visible: a document that is ONE word of hundreds
+# of MB (no place to cut it) is normalized whole on the encoding path, whose
+# normalized text keeps each char's source (4 bytes a char) for offsets:
+# about 3.5x there, not 2x.
+TIMES_UTF8 = {("nospace", "encode_batch_flat"): 4}
 
 
-@pytest.mark.parametrize("kind, call", CASES)
+@pytest.mark.parametrize("call", list(CALLS))
+@pytest.mark.parametrize("kind", list(UNITS))
 def test_one_huge_doc_costs_at_most_twice_its_utf8(kind: str, call: str) -> None:
     m = measure(kind, call)
-    budget = 2 * m["utf8"] + m["output"] + SLACK
+    budget = TIMES_UTF8.get((kind, call), 2) * m["utf8"] + m["output"] + SLACK
     assert m["growth"] <= budget, (
         f"grew {m['growth'] / MB:.0f} MB for {m['utf8'] / MB:.0f} MB of UTF-8 and "
         f"{m['output'] / MB:.0f} MB of output: over the {budget / MB:.0f} MB budget "
