@@ -183,6 +183,7 @@ del letters
 step = 13 * 1_000_000
 counts = wpiece.count_words([text[i : i + step] for i in range(0, len(text), step)], num_threads=2)
 del text
+before = (len(counts), counts.total())
 """
 
 # The save comes first: the folder must still be empty when the child is done.
@@ -192,14 +193,19 @@ MANY_TYPES_CALLS = {
     "iteration": "for _ in counts: pass",
     "most_common": "counts.most_common()",
     "merge": "counts + counts",
+    # In place: stopped while copying or while adding, it must undo what it did.
+    "update": "counts += counts",
 }
+# Run after the calls above, and not stopped by its signal (it is quick).
+UNCHANGED = "assert (len(counts), counts.total()) == before, 'counts changed'"
 
 
 @pytest.fixture(scope="module")
 def many_types(tmp_path_factory: pytest.TempPathFactory) -> tuple[Results, Path]:
     folder = tmp_path_factory.mktemp("many_types")
     (folder / "saved").mkdir()
-    results = interrupt_each(MANY_TYPES, list(MANY_TYPES_CALLS.values()), folder)
+    calls = [*MANY_TYPES_CALLS.values(), UNCHANGED]
+    results = interrupt_each(MANY_TYPES, calls, folder)
     return results, folder
 
 
@@ -211,6 +217,11 @@ def test_word_counts_with_many_types(many_types: tuple[Results, Path], name: str
     assert elapsed < BOUND_S
     if name == "save":
         assert listing(folder / "saved") == [], "the save left a file behind"
+
+
+def test_interrupted_word_counts_calls_change_nothing(many_types: tuple[Results, Path]) -> None:
+    results, _ = many_types
+    assert results[UNCHANGED][1] == "finished"
 
 
 # 8M types of 16 random hex digits (the load alone takes several seconds).

@@ -141,6 +141,23 @@ pub(crate) fn watched_list<'py, T: IntoPyObject<'py>>(
     Ok(list)
 }
 
+/// Runs `step(0)`, `step(1)`, ... `step(n - 1)` with the GIL held, looking
+/// for Ctrl-C between two steps: for work that needs the GIL throughout
+/// (reading one huge Python object) cut into steps of a few milliseconds.
+pub(crate) fn watched_steps(
+    py: Python<'_>,
+    n: usize,
+    mut step: impl FnMut(usize) -> PyResult<()>,
+) -> PyResult<()> {
+    for k in 0..n {
+        if k > 0 {
+            py.check_signals()?;
+        }
+        step(k)?;
+    }
+    Ok(())
+}
+
 /// The strs of a list (or any sequence) as owned strings, looking for
 /// Ctrl-C as [`watched_list`] does; `what` names the argument in errors.
 pub(crate) fn watched_strings(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<String>> {

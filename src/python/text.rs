@@ -1,10 +1,13 @@
 //! Python strings in, `&str` out: lists of texts taken with the GIL held,
 //! read after it is released.
 
-use pyo3::exceptions::PyTypeError;
+use std::borrow::Cow;
+
+use pyo3::exceptions::{PyMemoryError, PyTypeError, PyUnicodeEncodeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString};
 
+use super::run::watched_steps;
 use crate::cache;
 
 /// Bytes of text in a batch (decides whether a call watches for Ctrl-C).
@@ -19,6 +22,11 @@ pub(crate) fn text_bytes(texts: &[&str]) -> usize {
 /// cache miss in a row, all while the GIL is held.
 pub(crate) struct TextList<'py> {
     items: Vec<Bound<'py, PyString>>,
+    /// The UTF-8 of each huge non-ASCII item, by index, in index order:
+    /// copied slice by slice (see [`text_of`]).
+    copies: Vec<(usize, String)>,
+    /// What the texts are ("texts", "pairs"), for errors.
+    what: &'static str,
 }
 
 /// How many items ahead the passes over a `TextList` prefetch.
@@ -27,7 +35,7 @@ const TEXTS_AHEAD: usize = 16;
 impl<'py> TextList<'py> {
     /// The texts of `obj` (a list, or any sequence of str); `what` names
     /// them in errors ("texts", "pairs"), with the index of a bad item.
-    pub(crate) fn extract(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Self> {
+    pub(crate) fn extract(obj: &Bound<'py, PyAny>, what: &'static str) -> PyResult<Self> {
         let Ok(list) = obj.downcast::<PyList>() else {
             let items: Vec<Bound<'py, PyAny>> = obj.extract().map_err(|_| {
                 PyTypeError::new_err(format!(
@@ -40,7 +48,7 @@ impl<'py> TextList<'py> {
                 .enumerate()
                 .map(|(k, item)| as_str(item, what, k))
                 .collect::<PyResult<_>>()?;
-            return Ok(Self { items });
+            return Self::with_copies(items, what);
         };
         let n = list.len();
         let mut items = Vec::with_capacity(n);
@@ -54,17 +62,37 @@ impl<'py> TextList<'py> {
             }
             items.push(as_str(list.get_item(k)?, what, k)?);
         }
-        Ok(Self { items })
+        Self::with_copies(items, what)
+    }
+
+    /// `items`, with copies made of the huge ones CPython would convert in
+    /// one uninterruptible call.
+    fn with_copies(items: Vec<Bound<'py, PyString>>, what: &'static str) -> PyResult<Self> {
+        let mut copies = Vec::new();
+        for (k, s) in items.iter().enumerate() {
+            if let Cow::Owned(copy) = text_of(s).map_err(|e| at_item(s.py(), e, what, k))? {
+                copies.push((k, copy));
+            }
+        }
+        Ok(Self {
+            items,
+            copies,
+            what,
+        })
     }
 
     pub(crate) fn strs(&self) -> PyResult<Vec<&str>> {
         let items = &self.items;
         let mut out = Vec::with_capacity(items.len());
+        let mut copies = self.copies.iter().peekable();
         for (k, s) in items.iter().enumerate() {
             if let Some(ahead) = items.get(k + TEXTS_AHEAD) {
                 cache::prefetch_address(ahead.as_ptr() as *const u8);
             }
-            out.push(utf8(s)?);
+            match copies.next_if(|(i, _)| *i == k) {
+                Some((_, copy)) => out.push(copy.as_str()),
+                None => out.push(utf8(s).map_err(|e| at_item(s.py(), e, self.what, k))?),
+            }
         }
         Ok(out)
     }
@@ -76,6 +104,31 @@ fn as_str<'py>(item: Bound<'py, PyAny>, what: &str, k: usize) -> PyResult<Bound<
         let name = type_name(e.into_inner().as_any());
         PyTypeError::new_err(format!("item {k} of {what} is {name}, not str"))
     })
+}
+
+/// `err`, raised reading item `k` of `what`, naming the item: a str with a
+/// lone surrogate has no UTF-8, and CPython's error says where in the str,
+/// not which str of the batch.
+fn at_item(py: Python<'_>, err: PyErr, what: &str, k: usize) -> PyErr {
+    if !err.is_instance_of::<PyUnicodeEncodeError>(py) {
+        return err;
+    }
+    let e = err.value(py);
+    let field = |name: &str| e.getattr(name);
+    let rebuilt = (|| -> PyResult<PyErr> {
+        let reason = format!("{} (item {k} of {what})", field("reason")?);
+        let args = (
+            field("encoding")?,
+            field("object")?,
+            field("start")?,
+            field("end")?,
+            reason,
+        );
+        Ok(PyUnicodeEncodeError::new_err(
+            args.into_pyobject(py)?.unbind(),
+        ))
+    })();
+    rebuilt.unwrap_or(err)
 }
 
 fn type_name(obj: &Bound<'_, PyAny>) -> String {
@@ -95,6 +148,47 @@ unsafe fn list_item(list: &Bound<'_, PyList>, k: usize) -> *mut pyo3::ffi::PyObj
     return pyo3::ffi::PyList_GetItem(list.as_ptr(), k as _);
     #[cfg(not(feature = "abi3"))]
     return pyo3::ffi::PyList_GET_ITEM(list.as_ptr(), k as _);
+}
+
+/// Strings of more chars than this, unless ASCII, are converted to UTF-8 in
+/// slices: CPython converts a whole str in one call with the GIL held, at
+/// about 1 GB/s here but several times slower on a loaded machine, so
+/// hundreds of MB would not see Ctrl-C for seconds.
+const HUGE_CHARS: usize = 16 << 20;
+
+/// Chars per slice of a huge str: a few milliseconds of conversion.
+const SLICE_CHARS: usize = 4 << 20;
+
+/// The UTF-8 text of one str: borrowed from the object (CPython caches it
+/// there, and an ASCII str is its own UTF-8), but for a huge non-ASCII str
+/// a copy made slice by slice, looking for Ctrl-C between slices. The copy
+/// is dropped with the call, where CPython's cache would live as long as
+/// the str.
+pub(crate) fn text_of<'a>(s: &'a Bound<'_, PyString>) -> PyResult<Cow<'a, str>> {
+    let chars = s.len()?;
+    if chars <= HUGE_CHARS || s.call_method0("isascii")?.is_truthy()? {
+        return utf8(s).map(Cow::Borrowed);
+    }
+    let mut out = String::new();
+    out.try_reserve_exact(chars)
+        .map_err(|_| PyMemoryError::new_err(format!("no memory for a text of {chars} chars")))?;
+    let slices = chars.div_ceil(SLICE_CHARS);
+    watched_steps(s.py(), slices, |k| {
+        let (start, end) = (k * SLICE_CHARS, ((k + 1) * SLICE_CHARS).min(chars));
+        // SAFETY: `s` is a str and the GIL is held; the new reference is owned.
+        let slice = unsafe {
+            let ptr = pyo3::ffi::PyUnicode_Substring(s.as_ptr(), start as _, end as _);
+            Bound::from_owned_ptr_or_err(s.py(), ptr)?.downcast_into_unchecked::<PyString>()
+        };
+        // A lone surrogate: the error of the whole str, which gives its
+        // position in the str, not in the slice.
+        let text = utf8(&slice).or_else(|_| utf8(s))?;
+        out.try_reserve(text.len())
+            .map_err(|_| PyMemoryError::new_err("no memory for the UTF-8 of a huge text"))?;
+        out.push_str(text);
+        Ok(())
+    })?;
+    Ok(Cow::Owned(out))
 }
 
 /// The UTF-8 text of `s`, borrowed from the string object (CPython caches it

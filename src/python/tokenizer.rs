@@ -21,7 +21,7 @@ use super::specs::{
     padding_setting, truncation_setting, AddedTokenSpec, AddedTokenTuple, PaddingArg, PaddingSpec,
     TruncationArg, TruncationSpec,
 };
-use super::text::{text_bytes, TextList};
+use super::text::{text_bytes, text_of, TextList};
 use crate::cancel::Cancel;
 use crate::error::Error;
 use crate::hf_json;
@@ -260,7 +260,8 @@ impl PyTokenizer {
 
     /// Parses the text of an HF `tokenizer.json`.
     #[staticmethod]
-    fn from_json(py: Python<'_>, json: Cow<'_, str>) -> PyResult<Self> {
+    fn from_json(py: Python<'_>, json: &Bound<'_, PyString>) -> PyResult<Self> {
+        let json = text_of(json)?;
         let how = Run::serial(json.len());
         Ok(Self::of(run(py, how, |_| {
             hf_json::tokenizer_from_json(&json)
@@ -375,10 +376,12 @@ impl PyTokenizer {
     fn encode(
         &self,
         py: Python<'_>,
-        text: Cow<'_, str>,
-        pair: Option<Cow<'_, str>>,
+        text: &Bound<'_, PyString>,
+        pair: Option<&Bound<'_, PyString>>,
         add_special_tokens: bool,
     ) -> PyResult<PyEncoding> {
+        let text = text_of(text)?;
+        let pair = pair.map(text_of).transpose()?;
         let tok = self.tokenizer();
         let bytes = text.len() + pair.as_ref().map_or(0, |p| p.len());
         let enc = run(py, Run::serial(bytes), |cancel| {
@@ -396,7 +399,8 @@ impl PyTokenizer {
     }
 
     /// The tokens of `text` alone: no special tokens, truncation or padding.
-    fn tokenize(&self, py: Python<'_>, text: Cow<'_, str>) -> PyResult<Vec<String>> {
+    fn tokenize(&self, py: Python<'_>, text: &Bound<'_, PyString>) -> PyResult<Vec<String>> {
+        let text = text_of(text)?;
         let tok = self.tokenizer();
         let enc = run(py, Run::serial(text.len()), |cancel| {
             tok.encode_with(&text, None, false, None, cancel)

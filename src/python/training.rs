@@ -278,12 +278,14 @@ impl PyWordCounter {
     }
 
     /// A copy with its own counts.
-    fn copy(&self) -> Self {
-        Self {
+    fn copy(&self, py: Python<'_>) -> PyResult<Self> {
+        let how = Run::serial(self.counts.len().saturating_mul(16));
+        let counts = run(py, how, |_| self.counts.try_copy())?;
+        Ok(Self {
             splitter: self.splitter.clone(),
-            counts: self.counts.clone(),
+            counts,
             num_threads: self.num_threads,
-        }
+        })
     }
 
     /// The count of `word` (0 if never counted).

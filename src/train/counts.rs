@@ -12,7 +12,7 @@ use rayon::prelude::*;
 use rustc_hash::FxBuildHasher;
 
 use super::short_words::{IndexedCounts, ShortWords};
-use crate::cancel::Cancel;
+use crate::cancel::{self, Cancel, CHECKPOINT_STEPS};
 use crate::error::{Error, Result};
 use crate::io::{read_file_blocks, DocSource};
 use crate::splitter::{SplitBuffers, Splitter, PIECE_BYTES};
@@ -92,17 +92,29 @@ impl WordCounts {
     }
 
     /// Adds `other`'s counts, its new words after this map's, checking every
-    /// sum first: on overflow nothing changes.
+    /// sum first: on overflow nothing changes. Looks at the call's ambient
+    /// flag as it goes (millions of words take seconds); stopped, it undoes
+    /// what it did, so nothing changes then either.
     pub fn try_merge(&mut self, other: &WordCounts) -> Result<()> {
-        for (w, &c) in &other.map {
+        for (k, (w, &c)) in other.map.iter().enumerate() {
+            if k % CHECKPOINT_STEPS == CHECKPOINT_STEPS - 1 {
+                cancel::checkpoint()?;
+            }
             if let Some(&mine) = self.map.get(w) {
                 mine.checked_add(c).ok_or_else(|| {
                     Error::Overflow(format!("the count of {w:?} would exceed 2^64-1"))
                 })?;
             }
         }
-        self.map.reserve(other.len().min(1 << 20));
-        for (w, &c) in &other.map {
+        let (old_len, old_near_max) = (self.map.len(), self.near_max);
+        self.try_reserve(other.len().min(1 << 20))?;
+        for (k, (w, &c)) in other.map.iter().enumerate() {
+            if k % CHECKPOINT_STEPS == CHECKPOINT_STEPS - 1 {
+                if let Err(stopped) = cancel::checkpoint() {
+                    self.undo_merge(other, k, old_len, old_near_max);
+                    return Err(stopped);
+                }
+            }
             let total = match self.map.get_mut(&**w) {
                 Some(mine) => {
                     *mine += c;
@@ -116,6 +128,35 @@ impl WordCounts {
             self.near_max |= total >= NEAR_MAX;
         }
         Ok(())
+    }
+
+    /// Takes back the first `done` words of `other` added by `try_merge` to
+    /// counts that held `old_len` words.
+    fn undo_merge(&mut self, other: &WordCounts, done: usize, old_len: usize, near_max: bool) {
+        self.map.truncate(old_len);
+        for (w, &c) in other.map.iter().take(done) {
+            if let Some(mine) = self.map.get_mut(&**w) {
+                *mine -= c;
+            }
+        }
+        self.near_max = near_max;
+    }
+
+    /// A copy, looking at the call's ambient flag as it goes.
+    pub fn try_copy(&self) -> Result<WordCounts> {
+        let mut map = IndexMap::with_hasher(FxBuildHasher);
+        map.try_reserve(self.len())
+            .map_err(|_| Error::Memory("word counts: out of memory".into()))?;
+        for (k, (w, &c)) in self.map.iter().enumerate() {
+            if k % CHECKPOINT_STEPS == CHECKPOINT_STEPS - 1 {
+                cancel::checkpoint()?;
+            }
+            map.insert(w.clone(), c);
+        }
+        Ok(WordCounts {
+            map,
+            near_max: self.near_max,
+        })
     }
 
     /// Room for `n` more words, or `Error::Memory`.
@@ -400,6 +441,41 @@ mod tests {
         assert!(given.same_as(&before));
         given.add_counted(counts(&[("y", 1)])).unwrap();
         assert_eq!(given.get("y"), u64::MAX);
+    }
+
+    #[test]
+    fn a_merge_stopped_part_way_is_undone_whole() {
+        let base = counts(&[("x", 1), ("y", 7)]);
+        let other = counts(&[("z", 4), ("x", 2), ("w", 1), ("y", 3)]);
+        for done in 0..=other.len() {
+            let mut a = base.clone();
+            let mut prefix = WordCounts::default();
+            for (w, c) in other.iter().take(done) {
+                prefix.add(w, c);
+            }
+            a.try_merge(&prefix).unwrap();
+            a.undo_merge(&other, done, base.len(), base.near_max);
+            assert!(a.same_as(&base), "{done}");
+        }
+    }
+
+    #[test]
+    fn merging_and_copying_stop_when_told() {
+        let words: Vec<String> = (0..3 * CHECKPOINT_STEPS).map(|k| format!("w{k}")).collect();
+        let mut big = WordCounts::default();
+        for w in &words {
+            big.add(w, 2);
+        }
+        let mut a = counts(&[("w5", 1), ("new", 3)]);
+        let before = a.clone();
+        let stopped = std::sync::Arc::new(Cancel::new());
+        stopped.cancel();
+        cancel::with_ambient(&stopped, || {
+            assert!(matches!(a.try_merge(&big), Err(Error::Interrupted)));
+            assert!(matches!(big.try_copy(), Err(Error::Interrupted)));
+        });
+        assert!(a.same_as(&before));
+        assert!(big.try_copy().unwrap().same_as(&big));
     }
 
     #[test]
