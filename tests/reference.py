@@ -40,6 +40,26 @@ def wordpiece_word(
     return out
 
 
+def initial_split(word: str, vocab: set[str], prefix: str, kept: set[str]) -> list[str | None]:
+    """The units a word starts as when extending `vocab`: longest match first
+    by trying every length; where nothing matches, the character there
+    (None if `kept` leaves it out of the alphabet), and matching goes on."""
+    out: list[str | None] = []
+    start = 0
+    while start < len(word):
+        for end in range(len(word), start, -1):
+            piece = word[start:end] if start == 0 else prefix + word[start:end]
+            if piece in vocab:
+                out.append(piece)
+                start = end
+                break
+        else:
+            ch = word[start]
+            out.append((ch if start == 0 else prefix + ch) if ch in kept else None)
+            start += 1
+    return out
+
+
 def _is_punct(c: str) -> bool:
     return (c.isascii() and not c.isalnum() and c.isprintable() and not c.isspace()) or (
         unicodedata.category(c).startswith("P")
@@ -158,9 +178,12 @@ def train_reference(
     limit_alphabet: int | None = None,
     initial_alphabet: tuple[str, ...] = (),
     suffix: str = "",
+    initial_vocab: list[str] | None = None,
 ) -> list[str]:
     """WordPiece training by the book: recompute every statistic at every step.
-    Words counted 0 are left out; `suffix` is appended to every word."""
+    Words counted 0 are left out; `suffix` is appended to every word. With
+    `initial_vocab` (extending it): words start as its longest-match pieces,
+    a character where none matches, and its tokens come first."""
     word_counts = [(w + suffix, c) for w, c in word_counts if c > 0]
     char_freq: dict[str, int] = {}
     for w, c in word_counts:
@@ -174,17 +197,22 @@ def train_reference(
             (ch for ch in char_freq if ch not in initial), key=lambda ch: (-char_freq[ch], ch)
         )
         kept = set(ranked[: max(0, limit_alphabet - len(initial))]) | initial
-    splits = [
-        [(ch if k == 0 else prefix + ch) if ch in kept else None for k, ch in enumerate(w)]
-        for w, _ in word_counts
-    ]
+    if initial_vocab is None:
+        splits = [
+            [(ch if k == 0 else prefix + ch) if ch in kept else None for k, ch in enumerate(w)]
+            for w, _ in word_counts
+        ]
+    else:
+        known = set(initial_vocab)
+        splits = [initial_split(w, known, prefix, kept) for w, _ in word_counts]
     symbols = {s for split in splits for s in split if s is not None}
     for ch in initial_alphabet:
         symbols.add(ch)
         if prefix:
             symbols.add(prefix + ch)
+    first = list(special_tokens) if initial_vocab is None else list(initial_vocab)
     vocab: list[str] = []
-    for t in list(special_tokens) + sorted(symbols):
+    for t in first + sorted(symbols - set(first)):
         if t not in vocab:
             vocab.append(t)
     while len(vocab) < vocab_size:

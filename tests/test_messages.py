@@ -146,6 +146,10 @@ def path() -> list[Bad]:
     return [Bad("None", None), Bad("int", 3), Bad("bytes", b"x.txt"), Bad("object", object())]
 
 
+# A tokenizer to extend, or the path of one (None: train afresh).
+INITIAL = [Bad("int", 3), Bad("bytes", b"x.txt"), Bad("dict", {"a": 1}), Bad("obj", object())]
+
+
 def ids() -> list[Bad]:
     """Token ids: ints in 0..2^32-1, each bad one named by its index."""
     span = (f"0..{U32_MAX}",)
@@ -593,14 +597,10 @@ def api() -> list[Api]:
             {
                 "texts": corpus(),
                 **TRAINING,
-                "held_out": [
-                    Bad("None", None),
-                    Bad("str", "0.1"),
-                    Bad("bool", True),
-                    Bad("1", 1, range=("at least 0", "below 1")),
-                    Bad("-0.5", -0.5, range=("at least 0", "below 1")),
-                ],
+                "held_out": [Bad("None", None), Bad("str", "0.1"), Bad("bool", True)]
+                + [Bad(str(v), v, range=("at least 0", "below 1")) for v in (1, -0.5)],
                 "num_threads": threads(),
+                "initial": INITIAL,
             },
         ),
         Api(
@@ -613,6 +613,7 @@ def api() -> list[Api]:
                 "num_threads": threads(),
                 "special_tokens": str_list(),
                 "lowercase": bools(),
+                "initial": INITIAL,
             },
         ),
         Api(
@@ -636,6 +637,7 @@ def api() -> list[Api]:
                 "vocab_size": ints(1),
                 "special_tokens": str_list(),
                 "score": strs(),
+                "initial": INITIAL,
             },
         ),
         Api(

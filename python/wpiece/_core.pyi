@@ -146,6 +146,7 @@ class WordCounter:
         progress: Optional[Callable[[int, int], object]] = None,
         tokenizer: Optional[BertOptions] = None,
         through: Optional[Tokenizer] = None,
+        extend: bool = False,
     ) -> tuple[Tokenizer, TrainRow]: ...
 
 @final

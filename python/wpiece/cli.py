@@ -147,7 +147,36 @@ def _fraction(text: str) -> float:
     return value
 
 
+# Flags that set what a tokenizer given to --extend fixes: (flag, attribute).
+_PIPELINE_FLAGS = (
+    ("--special-tokens", "special_tokens"),
+    ("--unk-token", "unk_token"),
+    ("--unknown", "unknown"),
+    ("--prefix", "prefix"),
+    ("--suffix", "suffix"),
+    ("--cased", "cased"),
+    ("--pre-tokenizer", "pre_tokenizer"),
+)
+
+
+def _extension_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The options of `train --extend`: the pipeline's are the tokenizer's."""
+    for flag, name in _PIPELINE_FLAGS:
+        if getattr(args, name) != args.train_defaults[name]:
+            raise CliError(f"{flag} comes from the tokenizer given to --extend")
+    return {
+        "vocab_size": args.vocab_size,
+        "min_frequency": args.min_frequency,
+        "limit_alphabet": args.limit_alphabet,
+        "score": args.score,
+        "show_progress": _progress_wanted(args),
+        "initial": Tokenizer.from_file(args.extend),
+    }
+
+
 def _train(args: argparse.Namespace) -> int:
+    if args.extend is not None:
+        return _train_with(args, _extension_options(args))
     specials = (
         args.special_tokens.split(",") if args.special_tokens else list(_DEFAULTS.special_tokens)
     )
@@ -167,6 +196,11 @@ def _train(args: argparse.Namespace) -> int:
         score=args.score,
         show_progress=_progress_wanted(args),
     ).to_dict()
+    return _train_with(args, options)
+
+
+def _train_with(args: argparse.Namespace, options: dict[str, Any]) -> int:
+    """Trains with `options`, writes the tokenizer folder and says what it did."""
     _check_output_folder(args.output)
     if args.report:
         try:
@@ -189,6 +223,12 @@ def _train(args: argparse.Namespace) -> int:
     assert record is not None
     curve = record.tokens_per_word()
     print(f"trained {len(tok):,} tokens ({record.score} score) in {seconds:.1f} s")
+    if record.extended_from:
+        print(
+            f"extended {args.extend}: its {record.extended_from:,} ids kept, "
+            f"{record.added_ids:,} added after them "
+            f"(model.resize_token_embeddings({len(tok)}) makes room for them)"
+        )
     print(f"corpus: {record.total_words:,} words")
     print(
         f"training splits: {curve[0][1]:.3f} tokens/word with the alphabet "
@@ -568,8 +608,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     t.add_argument("--threads", type=_thread_count)
     t.add_argument("--report", action="store_true", help="also write report.png and report.html")
+    t.add_argument(
+        "--extend",
+        metavar="TOKENIZER",
+        help="extend this tokenizer (folder, vocab.txt or tokenizer.json): its tokens keep "
+        "their ids, its pipeline splits the corpus, new tokens come after",
+    )
     progress_flags(t)
-    t.set_defaults(func=_train)
+    pipeline_defaults = {name: t.get_default(name) for _, name in _PIPELINE_FLAGS}
+    t.set_defaults(func=_train, train_defaults=pipeline_defaults)
 
     e = sub.add_parser(
         "encode",

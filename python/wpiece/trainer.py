@@ -61,9 +61,11 @@ def run_training(
     counter: _core.WordCounter,
     opts: TrainingOptions,
     through: Optional[_core.Tokenizer] = None,
+    extend: bool = False,
 ) -> tuple[_core.Tokenizer, TrainingRecord]:
     """The tokenizer trained on what ``counter`` counted (BERT-like with
-    ``opts``' settings, or ``through``'s pipeline) and its record."""
+    ``opts``' settings, or ``through``'s pipeline) and its record; with
+    ``extend``, trained on from ``through``'s vocabulary, whose ids stay."""
     if len(counter) == 0:
         raise ValueError("the corpus has no words to train on")
     bar = _Progress(opts.show_progress, opts.vocab_size, "merging", "tok")
@@ -73,6 +75,7 @@ def run_training(
             progress=(lambda done, n: bar.update_to(n)) if opts.show_progress else None,
             tokenizer=None if through is not None else opts.tokenizer_options(),
             through=through,
+            extend=extend,
         )
         bar.update_to(core.get_vocab_size(False))
     finally:
@@ -84,8 +87,9 @@ def run_training(
         initial_tokens=run["initial_tokens"],
         total_words=run["total_words"],
         merges=[Merge(**m) for m in run["merges"]],
+        extended_from=through.get_vocab_size(True) if extend and through is not None else 0,
     )
-    if record.base_vocab_size > opts.vocab_size:
+    if not extend and record.base_vocab_size > opts.vocab_size:
         import warnings
 
         warnings.warn(
@@ -107,29 +111,25 @@ _PIPELINE_OPTIONS = frozenset(COUNTING_OPTIONS) | {
 }
 
 
-def train_through(
-    pipeline: _core.Tokenizer,
-    texts: Iterable[str],
-    vocab_size: int,
-    num_threads: Optional[int],
-    options: dict[str, Any],
-) -> tuple[_core.Tokenizer, TrainingRecord]:
-    """A new vocabulary trained through ``pipeline`` (the words counted as it
-    splits them), as that pipeline over it, and the run's record (see
-    :meth:`wpiece.Tokenizer.train_new_from_iterator`)."""
-    fixed = sorted(name for name in options if name in _PIPELINE_OPTIONS)
+def pipeline_options(
+    func: str, pipeline: _core.Tokenizer, vocab_size: int, options: dict[str, Any], extend: bool
+) -> TrainingOptions:
+    """The options of a run through ``pipeline``: what the pipeline fixes
+    (normalizer, pre-tokenizer, prefix, unknown token; with ``extend`` the
+    special tokens too) taken from it, given by the caller a ``TypeError``."""
+    owned = _PIPELINE_OPTIONS | ({"special_tokens"} if extend else set())
+    fixed = sorted(name for name in options if name in owned)
     if fixed:
-        raise TypeError(
-            f"train_new_from_iterator() takes {fixed[0]!r} from the tokenizer it trains through"
-        )
+        source = "the tokenizer it extends" if extend else "the tokenizer it trains through"
+        raise TypeError(f"{func}() takes {fixed[0]!r} from {source}")
     settings = pipeline.settings()
     specials: list[Any] = _str_items(
         options.pop("special_tokens", pipeline.special_tokens_in_order()), "special_tokens"
     )
-    if settings["unk_token"] not in specials:
+    if not extend and settings["unk_token"] not in specials:
         specials.insert(0, settings["unk_token"])
     opts = _training_options(
-        "train_new_from_iterator",
+        func,
         vocab_size,
         {
             **options,
@@ -140,6 +140,29 @@ def train_through(
             "end_of_word_suffix": settings["end_of_word_suffix"],
         },
     )
+    if extend:
+        ids = pipeline.get_vocab_size(True)
+        if opts.vocab_size < ids:
+            raise ValueError(
+                f"vocab_size must be at least the {ids} ids of the tokenizer to extend, "
+                f"got {opts.vocab_size}"
+            )
+        if settings["end_of_word_suffix"]:
+            raise ValueError("a tokenizer with an end-of-word suffix cannot be extended")
+    return opts
+
+
+def train_through(
+    pipeline: _core.Tokenizer,
+    texts: Iterable[str],
+    vocab_size: int,
+    num_threads: Optional[int],
+    options: dict[str, Any],
+) -> tuple[_core.Tokenizer, TrainingRecord]:
+    """A new vocabulary trained through ``pipeline`` (the words counted as it
+    splits them), as that pipeline over it, and the run's record (see
+    :meth:`wpiece.Tokenizer.train_new_from_iterator`)."""
+    opts = pipeline_options("train_new_from_iterator", pipeline, vocab_size, options, False)
     _check_threads(num_threads)
     counter = _core.WordCounter.like(pipeline, num_threads)
     bar = _Progress(opts.show_progress, None, "counting", "doc")

@@ -13,18 +13,19 @@ The options live in :mod:`wpiece.training_options`, the record in
 from __future__ import annotations
 
 import inspect
+import os
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import fields
 from fractions import Fraction
 from typing import Any, Callable, Optional, TypeVar, Union
 
 from . import _core
-from ._args import _U64_MAX, _check_str, _iterate
+from ._args import _U64_MAX, _check_str, _check_threads, _iterate
 from .counts import COUNTING_OPTIONS, WordCounts, check_not_one_str, feed_texts
 from .documents import Files, read_file, read_lines, resolve_files
 from .quality import TextStats
 from .tokenizer import Tokenizer
-from .trainer import _Progress, run_training
+from .trainer import _Progress, pipeline_options, run_training
 from .training_options import (
     _OPTION_NAMES,
     DEFAULT_VOCAB_SIZE,
@@ -69,8 +70,36 @@ def _takes_training_options(func: _Trainer) -> _Trainer:
     return func
 
 
-def _counter(opts: TrainingOptions, num_threads: Optional[int]) -> _core.WordCounter:
-    """A word counter that normalizes and pre-tokenizes as ``opts`` say."""
+Initial = Union[Tokenizer, str, "os.PathLike[str]", None]
+
+
+def _initial(initial: Initial) -> Optional[Tokenizer]:
+    """The tokenizer to extend: given, or loaded from its path."""
+    if initial is None or isinstance(initial, Tokenizer):
+        return initial
+    if isinstance(initial, (str, os.PathLike)):
+        return Tokenizer.from_file(initial)
+    kind = type(initial).__name__
+    raise TypeError(f"initial must be a Tokenizer or the path of one, not {kind}")
+
+
+def _options(
+    func: str, vocab_size: int, options: dict[str, Any], start: Optional[Tokenizer]
+) -> TrainingOptions:
+    """The run's options: as given, or, extending ``start``, its pipeline's."""
+    if start is None:
+        return _training_options(func, vocab_size, options)
+    return pipeline_options(func, start._core, vocab_size, options, extend=True)
+
+
+def _counter(
+    opts: TrainingOptions, num_threads: Optional[int], start: Optional[Tokenizer] = None
+) -> _core.WordCounter:
+    """A word counter that normalizes and pre-tokenizes as ``opts`` say, or
+    as ``start`` does when extending it."""
+    if start is not None:
+        _check_threads(num_threads)
+        return _core.WordCounter.like(start._core, num_threads)
     split = {name: getattr(opts, name) for name in COUNTING_OPTIONS}
     return WordCounts(num_threads=num_threads, **split)._core
 
@@ -120,9 +149,13 @@ def _measure_held_out(
     ]
 
 
-def _train(counter: _core.WordCounter, opts: TrainingOptions) -> Tokenizer:
-    """Trains on what ``counter`` counted; the tokenizer holds the record."""
-    core, record = run_training(counter, opts)
+def _train(
+    counter: _core.WordCounter, opts: TrainingOptions, start: Optional[Tokenizer] = None
+) -> Tokenizer:
+    """Trains on what ``counter`` counted (on from ``start``'s vocabulary if
+    given); the tokenizer holds the record."""
+    through = None if start is None else start._core
+    core, record = run_training(counter, opts, through=through, extend=start is not None)
     tok = Tokenizer._from_core(core)
     tok.training_record = record
     return tok
@@ -136,6 +169,7 @@ def train(
     jsonl_field: Optional[str] = None,
     held_out: float = 0.0,
     num_threads: Optional[int] = None,
+    initial: Initial = None,
     **options: Any,
 ) -> Tokenizer:
     """Trains a WordPiece vocabulary on text files and returns a ready :class:`Tokenizer`.
@@ -155,6 +189,20 @@ def train(
     ``tok.training_record.held_out`` then shows how the vocabulary, cut to
     growing sizes, encodes them. ``num_threads`` caps the counting threads.
 
+    ``initial``: a tokenizer to extend (or the path of its tokenizer.json,
+    vocab.txt or folder), to adapt a pretrained model to a new domain. Its
+    tokens keep their ids, its pipeline splits the corpus, each word starts
+    as its longest-match pieces, and the new tokens (chosen by the same
+    score) take the ids after its own; ``vocab_size`` counts them all.
+    ``tok.training_record.added_ids`` is how many rows
+    ``model.resize_token_embeddings(len(tok))`` adds.
+
+    >>> import wpiece
+    >>> base = wpiece.train(wpiece.sample_text_path(), vocab_size=500)
+    >>> more = wpiece.train(wpiece.sample_text_path(), vocab_size=800, initial=base)
+    >>> more.get_vocab()["the"] == base.get_vocab()["the"], more.training_record.added_ids
+    (True, 300)
+
     >>> import wpiece
     >>> tok = wpiece.train(wpiece.sample_text_path(), vocab_size=2000, held_out=0.05)
     >>> len(tok)
@@ -165,11 +213,12 @@ def train(
     >>> [(n, round(t, 2)) for n, t in (curve[0], curve[-1])]
     [(63, 3.51), (2000, 1.1)]
     """
-    opts = _training_options("train", vocab_size, options)
+    start = _initial(initial)
+    opts = _options("train", vocab_size, options, start)
     fraction = _check_held_out(held_out)
     _check_str(jsonl_field, "jsonl_field", optional=True)
     paths = resolve_files(files)
-    counter = _counter(opts, num_threads)
+    counter = _counter(opts, num_threads, start)
     held: list[str] = []
     bar = _Progress(opts.show_progress, len(paths), "counting", "file")
     try:
@@ -184,7 +233,7 @@ def train(
             bar.update_to(i + 1)
     finally:
         bar.close()
-    tok = _train(counter, opts)
+    tok = _train(counter, opts, start)
     if fraction:
         _measure_held_out(tok, held, fraction, num_threads)
     return tok
@@ -197,6 +246,7 @@ def train_from_iterator(
     *,
     held_out: float = 0.0,
     num_threads: Optional[int] = None,
+    initial: Initial = None,
     **options: Any,
 ) -> Tokenizer:
     """Trains on any iterable of ``str`` documents (buffered; counting runs
@@ -212,9 +262,10 @@ def train_from_iterator(
     >>> tok.tokenize("Hugging")
     ['Hugg', '##i', '##n', '##g']
     """
-    opts = _training_options("train_from_iterator", vocab_size, options)
+    start = _initial(initial)
+    opts = _options("train_from_iterator", vocab_size, options, start)
     fraction = _check_held_out(held_out)
-    counter = _counter(opts, num_threads)
+    counter = _counter(opts, num_threads, start)
     held: list[str] = []
     bar = _Progress(opts.show_progress, None, "counting", "doc")
     try:
@@ -226,7 +277,7 @@ def train_from_iterator(
         )
     finally:
         bar.close()
-    tok = _train(counter, opts)
+    tok = _train(counter, opts, start)
     if fraction:
         _measure_held_out(tok, held, fraction, num_threads)
     return tok
@@ -236,6 +287,8 @@ def train_from_iterator(
 def train_from_counts(
     counts: Union[WordCounts, Mapping[str, int], Iterable[tuple[str, int]]],
     vocab_size: int = DEFAULT_VOCAB_SIZE,
+    *,
+    initial: Initial = None,
     **options: Any,
 ) -> Tokenizer:
     """Trains on ready word counts, taken as words as they are (their order is
@@ -258,6 +311,9 @@ def train_from_counts(
     'slow newest'
 
     """
+    start = _initial(initial)
+    if start is not None:
+        return _extend_from_counts(counts, vocab_size, options, start)
     if isinstance(counts, WordCounts):
         # Options not given follow the counts; given ones must split as they did.
         counted = counts.options
@@ -278,6 +334,32 @@ def train_from_counts(
     counter = _counter(opts, None)
     counter.add_counts(_count_items(counts))
     return _train(counter, opts)
+
+
+def _extend_from_counts(
+    counts: Union[WordCounts, Mapping[str, int], Iterable[tuple[str, int]]],
+    vocab_size: int,
+    options: dict[str, Any],
+    start: Tokenizer,
+) -> Tokenizer:
+    """``train_from_counts(counts, initial=start)``: the counts must have been
+    split as ``start`` splits text (ready pairs are taken as they are)."""
+    opts = _options("train_from_counts", vocab_size, options, start)
+    counter = _core.WordCounter.like(start._core, None)
+    if isinstance(counts, WordCounts):
+        if not counter.splits_as(counts._core):
+            raise ValueError(
+                f"the counts were made with {_described(counts.options)}, which split text "
+                "otherwise than the tokenizer to extend: count the corpus with its options"
+            )
+        with counts._lock:  # another thread may be adding to them
+            return _train(counts._core, opts, start)
+    counter.add_counts(_count_items(counts))
+    return _train(counter, opts, start)
+
+
+def _described(options: Mapping[str, Any]) -> str:
+    return ", ".join(f"{name}={value!r}" for name, value in options.items())
 
 
 def _count_items(

@@ -71,6 +71,15 @@ class TrainingRecord:
     held_out: list[CurvePoint] = field(default_factory=list)
     """Held-out text encoded with the vocabulary at growing sizes; empty
     unless training held some out."""
+    extended_from: int = 0
+    """The ids of the tokenizer this run extended (``initial=``), which kept
+    them; 0 for a vocabulary trained afresh."""
+
+    @property
+    def added_ids(self) -> int:
+        """The ids the run added: the rows ``resize_token_embeddings`` grows
+        an extended model's embeddings by (all of them for a fresh run)."""
+        return self.vocab_size - self.extended_from
 
     def tokens_per_word(self) -> list[tuple[int, float]]:
         """``(vocab size, tokens per word)`` from the alphabet to the final

@@ -16,11 +16,12 @@ use crate::io;
 use crate::model::Vocab;
 use crate::normalizers::NormalizerConfig;
 use crate::parallel;
+use crate::pipeline::Tokenizer;
 use crate::quality;
 use crate::splitter::Splitter;
 use crate::train::counts::WordCounts;
 use crate::train::counts_file::{self, CountingOptions};
-use crate::train::{self, TrainerConfig};
+use crate::train::{self, InitialVocab, TrainerConfig};
 
 /// Counts words of a corpus with the encoder's normalizer and pre-tokenizer.
 #[pyclass(module = "wpiece._core", name = "WordCounter")]
@@ -386,7 +387,7 @@ impl PyWordCounter {
     /// `progress(merges_done, vocab_len)` is called every 50 ms or so.
     #[pyo3(signature = (*, vocab_size, min_frequency=0, special_tokens, limit_alphabet=None,
         initial_alphabet=Vec::new(), continuing_subword_prefix=Cow::Borrowed("##"), end_of_word_suffix=Cow::Borrowed(""),
-        score=Cow::Borrowed("likelihood"), progress=None, tokenizer=None, through=None))]
+        score=Cow::Borrowed("likelihood"), progress=None, tokenizer=None, through=None, extend=false))]
     #[allow(clippy::too_many_arguments)]
     fn train(
         &self,
@@ -402,6 +403,7 @@ impl PyWordCounter {
         progress: Option<PyObject>,
         tokenizer: Option<BertOptions>,
         through: Option<PyRef<'_, PyTokenizer>>,
+        extend: bool,
     ) -> PyResult<(PyTokenizer, TrainRow)> {
         let config = TrainerConfig {
             vocab_size,
@@ -422,11 +424,21 @@ impl PyWordCounter {
             progress: progress.as_ref(),
             ..Run::default()
         };
+        let initial = match (&pipeline, extend) {
+            (Some(p), true) => Some(InitialVocab::new(
+                every_token(p)?,
+                &config.continuing_subword_prefix,
+            )?),
+            (None, true) => return Err(Error::Value("extend needs through".into()).into()),
+            (_, false) => None,
+        };
         let out = run(py, how, |cancel| {
             let (words, counts): (Vec<&str>, Vec<u64>) = self.counts.iter().unzip();
-            train::train(&words, &counts, &config, &mut |done, len| {
-                cancel.report(done, len)
-            })
+            let mut progress = |done, len| cancel.report(done, len);
+            match &initial {
+                None => train::train(&words, &counts, &config, &mut progress),
+                Some(v) => train::train_extending(&words, &counts, &config, v, &mut progress),
+            }
         })?;
         let tok = match (pipeline, tokenizer) {
             (Some(p), _) => p.with_vocab(Vocab::new(out.vocab)?)?,
@@ -457,4 +469,26 @@ impl PyWordCounter {
         };
         Ok((PyTokenizer::of(tok), row))
     }
+}
+
+/// Every token of `tok` by id: its vocab, then the added tokens outside it
+/// (their ids follow the vocab's, as HF assigns them), by their strings.
+fn every_token(tok: &Tokenizer) -> Result<Vec<String>, Error> {
+    let mut tokens = tok.vocab.tokens().to_vec();
+    let mut outside: Vec<(u32, &str)> = tok
+        .added_tokens()
+        .iter()
+        .filter(|(_, t)| tok.vocab.id(&t.content).is_none())
+        .map(|(id, t)| (id, t.content.as_str()))
+        .collect();
+    outside.sort_unstable();
+    for (id, content) in outside {
+        if id as usize != tokens.len() {
+            return Err(Error::Value(format!(
+                "added token {content:?} has id {id}, not the next after the vocabulary's"
+            )));
+        }
+        tokens.push(content.to_owned());
+    }
+    Ok(tokens)
 }

@@ -9,12 +9,14 @@
 //! | `pairs.rs`, `gain.rs`, `queue.rs` | pair statistics; the likelihood gain ΔL and its bounds; queue entries |
 //! | `state.rs` | the training state (the linked arena of units, the lazy exact queue) and the proof that it picks the exact argmax |
 //! | `merge.rs` | one merge applied in place |
+//! | `extend.rs` | the units a word starts as when training on from an existing vocabulary |
 //! | `trainer.rs` | the loop from counts to a finished vocabulary |
 //! | `record.rs` | the vocabulary and the record of each merge |
 
 mod config;
 pub mod counts;
 pub mod counts_file;
+pub mod extend;
 pub mod gain;
 mod merge;
 pub mod pairs;
@@ -25,5 +27,6 @@ mod state;
 mod trainer;
 
 pub use config::{Score, TrainerConfig};
+pub use extend::InitialVocab;
 pub use record::{MergeRecord, TrainOutput};
-pub use trainer::train;
+pub use trainer::{train, train_extending};

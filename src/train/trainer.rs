@@ -5,6 +5,7 @@
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::config::{Score, TrainerConfig};
+use super::extend::InitialVocab;
 use super::pairs::PairTable;
 use super::queue::{Entry, Queue};
 use super::record::{score_value, MergeRecord, TrainOutput};
@@ -40,6 +41,45 @@ pub fn train<W: AsRef<str>>(
     words: &[W],
     counts: &[u64],
     config: &TrainerConfig,
+    progress: &mut dyn FnMut(usize, usize) -> Result<()>,
+) -> Result<TrainOutput> {
+    train_from(words, counts, config, None, progress)
+}
+
+/// Trains on from `initial` (see `extend.rs`): its tokens keep their ids,
+/// the characters it lacks come next (by code point), then the merges, each
+/// chosen as in [`train`] from the words as `initial` splits them, until
+/// the vocabulary (`initial` included) reaches `config.vocab_size`.
+pub fn train_extending<W: AsRef<str>>(
+    words: &[W],
+    counts: &[u64],
+    config: &TrainerConfig,
+    initial: &InitialVocab,
+    progress: &mut dyn FnMut(usize, usize) -> Result<()>,
+) -> Result<TrainOutput> {
+    if !config.end_of_word_suffix.is_empty() {
+        return Err(Error::Value(
+            "a vocabulary with an end-of-word suffix cannot be extended".into(),
+        ));
+    }
+    let tokens: FxHashSet<&str> = initial.tokens().iter().map(String::as_str).collect();
+    if let Some(t) = config
+        .special_tokens
+        .iter()
+        .find(|t| !tokens.contains(t.as_str()))
+    {
+        return Err(Error::Value(format!(
+            "special token {t:?} is not in the vocabulary to extend; add it to that tokenizer first"
+        )));
+    }
+    train_from(words, counts, config, Some(initial), progress)
+}
+
+fn train_from<W: AsRef<str>>(
+    words: &[W],
+    counts: &[u64],
+    config: &TrainerConfig,
+    extending: Option<&InitialVocab>,
     progress: &mut dyn FnMut(usize, usize) -> Result<()>,
 ) -> Result<TrainOutput> {
     if words.len() != counts.len() {
@@ -129,6 +169,7 @@ pub fn train<W: AsRef<str>>(
     nodes.word.reserve_exact(n_nodes);
     let mut initial_tokens = 0u64;
     let mut since_check = 0usize;
+    let mut units: Vec<Option<String>> = Vec::new();
     for (w, (word, &count)) in words.iter().zip(&counts).enumerate() {
         // By characters, not words: 4096 long words took a tenth of a second.
         if since_check >= CANCEL_STRIDE {
@@ -138,27 +179,40 @@ pub fn train<W: AsRef<str>>(
         since_check += word.len() + 1;
         let start = state.nodes.unit.len() as u32;
         let mut len = 0u32;
-        for (k, ch) in word.chars().chain(suffix.chars()).enumerate() {
-            let unit = if kept.contains(&ch) {
-                let s = if k == 0 {
-                    ch.to_string()
-                } else {
-                    format!("{prefix}{ch}")
-                };
-                let id = state.intern(s);
-                state.freq[id as usize] += count;
-                state.total_units += count;
-                id
-            } else {
-                BARRIER
+        let mut push = |state: &mut State, unit: Option<String>| {
+            let unit = match unit {
+                Some(s) => {
+                    let id = state.intern(s);
+                    state.freq[id as usize] += count;
+                    state.total_units += count;
+                    id
+                }
+                None => BARRIER,
             };
             let node = start + len;
             let nodes = &mut state.nodes;
             nodes.unit.push(unit);
-            nodes.prev.push(if k == 0 { NONE } else { node - 1 });
+            nodes.prev.push(if len == 0 { NONE } else { node - 1 });
             nodes.next.push(node + 1);
             nodes.word.push(w as u32);
             len += 1;
+        };
+        match extending {
+            None => {
+                for (k, ch) in word.chars().chain(suffix.chars()).enumerate() {
+                    let unit = kept.contains(&ch).then(|| match k {
+                        0 => ch.to_string(),
+                        _ => format!("{prefix}{ch}"),
+                    });
+                    push(&mut state, unit);
+                }
+            }
+            Some(v) => {
+                v.segment(word, prefix, |ch| kept.contains(&ch), &mut units);
+                for unit in units.drain(..) {
+                    push(&mut state, unit);
+                }
+            }
         }
         if len > 0 {
             state.nodes.next[(start + len - 1) as usize] = NONE;
@@ -175,12 +229,23 @@ pub fn train<W: AsRef<str>>(
 
     let mut vocab: Vec<String> = Vec::new();
     let mut in_vocab: FxHashSet<String> = FxHashSet::default();
-    for s in &config.special_tokens {
+    // Fresh: the special tokens first. Extending: every token of the old
+    // vocabulary at its id (the special ones are among them).
+    let first = match extending {
+        None => &config.special_tokens[..],
+        Some(v) => v.tokens(),
+    };
+    for s in first {
         if in_vocab.insert(s.clone()) {
             vocab.push(s.clone());
         }
     }
-    let mut alphabet: Vec<&String> = state.strings.iter().collect();
+    // The alphabet: the units' characters that are not tokens yet.
+    let mut alphabet: Vec<&String> = state
+        .strings
+        .iter()
+        .filter(|s| !in_vocab.contains(*s))
+        .collect();
     alphabet.sort_unstable();
     let before = vocab.len();
     for s in alphabet {
