@@ -253,3 +253,46 @@ def train_reference(
         if merged not in vocab:
             vocab.append(merged)
     return vocab
+
+
+def fit_reference(
+    word_counts: list[tuple[str, int]],
+    tokens: list[str],
+    keep: int,
+    target: int,
+    prefix: str = "##",
+    max_chars: int = 100,
+) -> list[str]:
+    """Fitting to longest match by the book (src/train/fit.rs): each round,
+    the cost of every removable token is the tokens its loss adds to the
+    count-weighted longest-match encoding of the training words; the
+    cheapest tenth of the surplus goes (at least a 64th of the first
+    surplus), equal costs the later token first."""
+    words = [(w, c) for w, c in word_counts if c > 0 and len(w) <= max_chars]
+    alive = list(tokens)
+    first_surplus = max(0, len(alive) - max(target, keep))
+
+    def encoded(word: str, vocab: set[str]) -> list[str] | None:
+        pieces = wordpiece_word(word, vocab, unk="\0", prefix=prefix, max_chars=10**9)
+        return None if pieces == ["\0"] and word != "\0" else pieces
+
+    while len(alive) > max(target, keep):
+        vocab = set(alive)
+        now = {w: encoded(w, vocab) for w, _ in words}
+        costs = []
+        for k in range(keep, len(alive)):
+            u = alive[k]
+            total = 0
+            for w, c in words:
+                if now[w] is not None and u in now[w]:
+                    without = encoded(w, vocab - {u})
+                    if without is None:
+                        total = float("inf")
+                        break
+                    total += c * (len(without) - len(now[w]))
+            costs.append((total, -tokens.index(u), u))
+        surplus = len(alive) - max(target, keep)
+        step = min(max(-(-surplus // 10), -(-first_surplus // 64)), surplus)
+        gone = {u for _, _, u in sorted(costs)[:step]}
+        alive = [t for t in alive if t not in gone]
+    return alive

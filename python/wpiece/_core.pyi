@@ -147,6 +147,7 @@ class WordCounter:
         tokenizer: Optional[BertOptions] = None,
         through: Optional[Tokenizer] = None,
         extend: bool = False,
+        fit: bool = False,
     ) -> tuple[Tokenizer, TrainRow]: ...
 
 @final

@@ -76,3 +76,4 @@ class TrainRow(TypedDict):
     base_vocab_size: int
     initial_tokens: int
     total_words: int
+    removed: list[tuple[str, int]]

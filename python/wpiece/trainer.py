@@ -88,6 +88,7 @@ def run_training(
         total_words=run["total_words"],
         merges=[Merge(**m) for m in run["merges"]],
         extended_from=through.get_vocab_size(True) if extend and through is not None else 0,
+        removed=[(token, cost) for token, cost in run["removed"]],
     )
     if not extend and record.base_vocab_size > opts.vocab_size:
         import warnings

@@ -82,6 +82,13 @@ class TrainingOptions:
     Nakajima 2012): frequent, strongly associated pairs first.
     ``"wordpiece"`` is the textbook score p/(f(x)·f(y)) of the HF course,
     which favours pairs seen once; ``"frequency"`` is BPE's."""
+    fit: bool = False
+    """Fit the vocabulary to the encoder: train as far past ``vocab_size``
+    as it is past the alphabet (twice the size, fresh), then remove, round
+    by round, the tokens whose loss costs the fewest tokens when the
+    training words are encoded longest-match-first, as they will be, until
+    ``vocab_size`` (see ``src/train/fit.rs``). Deterministic at any thread
+    count; ``training_record.removed`` lists what went."""
     show_progress: bool = False
     """Show tqdm progress bars."""
 
@@ -133,6 +140,7 @@ class TrainingOptions:
             "continuing_subword_prefix": self.continuing_subword_prefix,
             "end_of_word_suffix": self.end_of_word_suffix,
             "score": self.score,
+            "fit": self.fit,
         }
 
     def to_dict(self) -> dict[str, Any]:

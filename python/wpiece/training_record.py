@@ -71,6 +71,9 @@ class TrainingRecord:
     held_out: list[CurvePoint] = field(default_factory=list)
     """Held-out text encoded with the vocabulary at growing sizes; empty
     unless training held some out."""
+    removed: list[tuple[str, int]] = field(default_factory=list)
+    """With ``fit``: the tokens removed from the grown vocabulary, in order,
+    each with its cost then (training-word tokens its loss added)."""
     extended_from: int = 0
     """The ids of the tokenizer this run extended (``initial=``), which kept
     them; 0 for a vocabulary trained afresh."""
@@ -106,7 +109,8 @@ class TrainingRecord:
             raise TypeError(f"data must be a dict, got {type(data).__name__}")
         merges = [Merge(**m) for m in data["merges"]]
         held_out = [CurvePoint(**p) for p in data.get("held_out", [])]
-        return cls(**{**data, "merges": merges, "held_out": held_out})
+        removed = [(t, c) for t, c in data.get("removed", [])]
+        return cls(**{**data, "merges": merges, "held_out": held_out, "removed": removed})
 
     def save(self, path: PathLike) -> None:
         """Writes JSON atomically."""

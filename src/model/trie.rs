@@ -246,6 +246,27 @@ impl Trie {
         }
         best
     }
+
+    /// Calls `found(token id, key length)` for every key that is a prefix of
+    /// `text`, shortest first: for callers that skip some tokens (the longest
+    /// one they accept is the last one they saw accepted).
+    #[inline]
+    pub fn each_prefix(&self, text: &[u8], mut found: impl FnMut(u32, usize)) {
+        let cells = &self.cells[..];
+        let mut state = 0usize;
+        for (i, &b) in text.iter().enumerate() {
+            let t = cells[state].base as usize + b as usize;
+            match cells.get(t) {
+                Some(c) if c.check == state as u32 && t != 0 => {
+                    state = t;
+                    if c.token != NONE {
+                        found(c.token, i + 1);
+                    }
+                }
+                _ => break,
+            }
+        }
+    }
 }
 
 /// Sorts keys stably by their bytes, looking for Ctrl-C as it goes (a

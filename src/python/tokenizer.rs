@@ -86,7 +86,7 @@ pub(crate) struct BertOptions {
     #[pyo3(item)]
     continuing_subword_prefix: String,
     #[pyo3(item)]
-    max_input_chars_per_word: usize,
+    pub(crate) max_input_chars_per_word: usize,
     #[pyo3(item)]
     unknown: String,
     #[pyo3(item)]

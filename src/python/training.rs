@@ -21,7 +21,7 @@ use crate::quality;
 use crate::splitter::Splitter;
 use crate::train::counts::WordCounts;
 use crate::train::counts_file::{self, CountingOptions};
-use crate::train::{self, InitialVocab, TrainerConfig};
+use crate::train::{self, fit, InitialVocab, TrainerConfig};
 
 /// Counts words of a corpus with the encoder's normalizer and pre-tokenizer.
 #[pyclass(module = "wpiece._core", name = "WordCounter")]
@@ -82,6 +82,9 @@ struct TrainRow {
     initial_tokens: u64,
     #[pyo3(item)]
     total_words: u64,
+    /// Tokens fitting removed, each with its cost then (empty unless fit).
+    #[pyo3(item)]
+    removed: Vec<(String, i64)>,
 }
 
 impl PyWordCounter {
@@ -387,7 +390,7 @@ impl PyWordCounter {
     /// `progress(merges_done, vocab_len)` is called every 50 ms or so.
     #[pyo3(signature = (*, vocab_size, min_frequency=0, special_tokens, limit_alphabet=None,
         initial_alphabet=Vec::new(), continuing_subword_prefix=Cow::Borrowed("##"), end_of_word_suffix=Cow::Borrowed(""),
-        score=Cow::Borrowed("likelihood"), progress=None, tokenizer=None, through=None, extend=false))]
+        score=Cow::Borrowed("likelihood"), progress=None, tokenizer=None, through=None, extend=false, fit=false))]
     #[allow(clippy::too_many_arguments)]
     fn train(
         &self,
@@ -404,8 +407,9 @@ impl PyWordCounter {
         tokenizer: Option<BertOptions>,
         through: Option<PyRef<'_, PyTokenizer>>,
         extend: bool,
+        fit: bool,
     ) -> PyResult<(PyTokenizer, TrainRow)> {
-        let config = TrainerConfig {
+        let mut config = TrainerConfig {
             vocab_size,
             min_frequency,
             special_tokens,
@@ -432,13 +436,46 @@ impl PyWordCounter {
             (None, true) => return Err(Error::Value("extend needs through".into()).into()),
             (_, false) => None,
         };
-        let out = run(py, how, |cancel| {
+        let max_chars = match (&pipeline, &tokenizer) {
+            (Some(p), _) => p.model().config.max_input_chars_per_word,
+            (None, Some(o)) => o.max_input_chars_per_word,
+            (None, None) => unreachable!("checked above"),
+        };
+        // Fitting trains as far past the size as the size is past the
+        // tokens it starts from, then removes the surplus.
+        let start = initial.as_ref().map_or(0, |v| v.tokens().len());
+        if fit {
+            config.vocab_size = vocab_size.saturating_mul(2).saturating_sub(start);
+        }
+        let (out, removed) = run(py, how, |cancel| {
             let (words, counts): (Vec<&str>, Vec<u64>) = self.counts.iter().unzip();
             let mut progress = |done, len| cancel.report(done, len);
-            match &initial {
-                None => train::train(&words, &counts, &config, &mut progress),
-                Some(v) => train::train_extending(&words, &counts, &config, v, &mut progress),
+            let mut out = match &initial {
+                None => train::train(&words, &counts, &config, &mut progress)?,
+                Some(v) => train::train_extending(&words, &counts, &config, v, &mut progress)?,
+            };
+            if !fit {
+                return Ok((out, Vec::new()));
             }
+            let suffixed: Vec<String>;
+            let words = if config.end_of_word_suffix.is_empty() {
+                words
+            } else {
+                let suffix = &config.end_of_word_suffix;
+                suffixed = words.iter().map(|w| format!("{w}{suffix}")).collect();
+                suffixed.iter().map(String::as_str).collect()
+            };
+            let fit_words = fit::FitWords {
+                words: &words,
+                counts: &counts,
+                max_chars,
+            };
+            let tokens = std::mem::take(&mut out.vocab);
+            let (keep, prefix) = (out.base_vocab_size, &config.continuing_subword_prefix);
+            let fitted =
+                fit::fit_to_longest_match(&fit_words, tokens, keep, vocab_size, prefix, cancel)?;
+            out.vocab = fitted.vocab;
+            Ok((out, fitted.removed))
         })?;
         let tok = match (pipeline, tokenizer) {
             (Some(p), _) => p.with_vocab(Vocab::new(out.vocab)?)?,
@@ -466,6 +503,7 @@ impl PyWordCounter {
             base_vocab_size: out.base_vocab_size,
             initial_tokens: out.initial_tokens,
             total_words: out.total_words,
+            removed,
         };
         Ok((PyTokenizer::of(tok), row))
     }

@@ -5,18 +5,15 @@
 //! and the match goes on after it, so a word the old vocabulary could not
 //! encode at all still trains.
 
+use super::longest_match::LongestMatch;
 use crate::error::{Error, Result};
-use crate::model::trie::Trie;
 
-/// The tokens of the vocabulary being extended, by id, with the two tries
-/// longest match reads: every token at a word's start (as the encoder looks
-/// a word's first piece up), the continuation tokens without their prefix
-/// after it.
+/// The tokens of the vocabulary being extended, by id, and how longest
+/// match reads them.
 #[derive(Debug)]
 pub struct InitialVocab {
     tokens: Vec<String>,
-    starts: Trie,
-    continuations: Trie,
+    matcher: LongestMatch,
 }
 
 impl InitialVocab {
@@ -28,23 +25,8 @@ impl InitialVocab {
                 "the vocabulary to extend holds {t:?} twice"
             )));
         }
-        let id = |k: usize| k as u32;
-        let starts = Trie::new(
-            tokens
-                .iter()
-                .enumerate()
-                .filter(|(_, t)| !t.is_empty())
-                .map(|(k, t)| (t.as_bytes(), id(k))),
-        )?;
-        let continuations = Trie::new(tokens.iter().enumerate().filter_map(|(k, t)| {
-            let rest = t.strip_prefix(prefix)?;
-            (!rest.is_empty()).then(|| (rest.as_bytes(), id(k)))
-        }))?;
-        Ok(Self {
-            tokens,
-            starts,
-            continuations,
-        })
+        let matcher = LongestMatch::new(&tokens, prefix)?;
+        Ok(Self { tokens, matcher })
     }
 
     /// The tokens, by id.
@@ -65,19 +47,12 @@ impl InitialVocab {
     ) {
         let mut at = 0;
         while at < word.len() {
-            let rest = &word[at..];
-            let trie = if at == 0 {
-                &self.starts
-            } else {
-                &self.continuations
-            };
-            // A key is whole UTF-8, so a match ends on a char boundary.
-            if let Some((id, len)) = trie.longest_prefix(rest.as_bytes()) {
+            if let Some((id, len)) = self.matcher.longest(word.as_bytes(), at) {
                 out.push(Some(self.tokens[id as usize].clone()));
                 at += len;
                 continue;
             }
-            let ch = rest.chars().next().expect("at < word.len()");
+            let ch = word[at..].chars().next().expect("at < word.len()");
             out.push(kept(ch).then(|| match at {
                 0 => ch.to_string(),
                 _ => format!("{prefix}{ch}"),

@@ -9,7 +9,9 @@
 //! | `pairs.rs`, `gain.rs`, `queue.rs` | pair statistics; the likelihood gain ΔL and its bounds; queue entries |
 //! | `state.rs` | the training state (the linked arena of units, the lazy exact queue) and the proof that it picks the exact argmax |
 //! | `merge.rs` | one merge applied in place |
+//! | `longest_match.rs` | longest match first over a token list, for extending and fitting |
 //! | `extend.rs` | the units a word starts as when training on from an existing vocabulary |
+//! | `fit.rs` | fitting a trained vocabulary to longest-match encoding (pruning) |
 //! | `trainer.rs` | the loop from counts to a finished vocabulary |
 //! | `record.rs` | the vocabulary and the record of each merge |
 
@@ -17,7 +19,9 @@ mod config;
 pub mod counts;
 pub mod counts_file;
 pub mod extend;
+pub mod fit;
 pub mod gain;
+mod longest_match;
 mod merge;
 pub mod pairs;
 pub mod queue;

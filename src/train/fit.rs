@@ -1,0 +1,256 @@
+//! Fitting a vocabulary to the encoder it is used with. Merges build a
+//! vocabulary for the segmentation training keeps, but text is encoded by
+//! greedy longest match first (MaxMatch), which no merge criterion sees.
+//! So: train past the wanted size, then remove tokens, round by round, those
+//! whose loss costs the fewest tokens when the training words are encoded
+//! by longest match (in the spirit of unigram pruning, with the real
+//! encoder).
+//!
+//! The objective is Σ count(w) × |MaxMatch(w)| over the training words, at
+//! the wanted size. The cost of a token is exact for the vocabulary of its
+//! round: each word that uses it is encoded again without it, and the cost
+//! is the words' count times the tokens that adds (negative when greedy
+//! matching does better without it). Every round removes the cheapest tenth
+//! of what is left to remove (at least a 64th of the first surplus), ties
+//! going to the later token, and recomputes every cost. Costs are computed
+//! per token, each on its own, so the result is the same at any thread
+//! count. The special tokens and the alphabet are never removed.
+
+use rayon::prelude::*;
+
+use super::longest_match::LongestMatch;
+use crate::cancel::Cancel;
+use crate::error::Result;
+
+/// A fitted vocabulary: the tokens kept (in their order) and those removed,
+/// each with the cost it had when it went.
+#[derive(Debug)]
+pub struct Fitted {
+    pub vocab: Vec<String>,
+    pub removed: Vec<(String, i64)>,
+}
+
+/// The words to fit to: each once, with its count.
+pub struct FitWords<'a> {
+    pub words: &'a [&'a str],
+    pub counts: &'a [u64],
+    /// Longer words encode as one unknown token whatever the vocabulary.
+    pub max_chars: usize,
+}
+
+/// The vocabulary being fitted: how longest match reads all its tokens, and
+/// which are still in.
+struct Matcher {
+    all: LongestMatch,
+    alive: Vec<bool>,
+}
+
+impl Matcher {
+    fn new(tokens: &[String], prefix: &str) -> Result<Self> {
+        Ok(Self {
+            all: LongestMatch::new(tokens, prefix)?,
+            alive: vec![true; tokens.len()],
+        })
+    }
+
+    /// How many tokens longest match gives `word` with the tokens still in,
+    /// `without` left out too; None if some position has no token (the
+    /// word would be unknown).
+    fn count(&self, word: &[u8], without: u32) -> Option<usize> {
+        let (mut at, mut n) = (0, 0);
+        while at < word.len() {
+            let mut best = 0;
+            self.all.each(word, at, |id, len| {
+                if id != without && self.alive[id as usize] {
+                    best = len;
+                }
+            });
+            if best == 0 {
+                return None;
+            }
+            at += best;
+            n += 1;
+        }
+        Some(n)
+    }
+
+    /// The tokens longest match gives `word` (the alphabet always covers a
+    /// training word, so it never fails while only merged tokens go).
+    fn encode(&self, word: &[u8], out: &mut Vec<u32>) -> bool {
+        let mut at = 0;
+        while at < word.len() {
+            let mut best = None;
+            self.all.each(word, at, |id, len| {
+                if self.alive[id as usize] {
+                    best = Some((id, len));
+                }
+            });
+            let Some((id, len)) = best else {
+                return false;
+            };
+            out.push(id);
+            at += len;
+        }
+        true
+    }
+}
+
+/// Removes tokens of `tokens` (the first `keep` never) until `target` are
+/// left, as the module explains. `progress(removed so far)` may stop it.
+pub fn fit_to_longest_match(
+    words: &FitWords<'_>,
+    tokens: Vec<String>,
+    keep: usize,
+    target: usize,
+    prefix: &str,
+    cancel: &Cancel,
+) -> Result<Fitted> {
+    let target = target.max(keep);
+    let mut matcher = Matcher::new(&tokens, prefix)?;
+    // The words longest match can encode: the others cost nothing to change.
+    let fitted: Vec<usize> = (0..words.words.len())
+        .filter(|&w| words.counts[w] > 0 && words.words[w].chars().count() <= words.max_chars)
+        .collect();
+    let mut segs: Vec<Vec<u32>> = Vec::with_capacity(fitted.len());
+    let mut buf = Vec::new();
+    let mut encodable = Vec::with_capacity(fitted.len());
+    for &w in &fitted {
+        buf.clear();
+        if matcher.encode(words.words[w].as_bytes(), &mut buf) {
+            segs.push(buf.clone());
+            encodable.push(w);
+        }
+    }
+    let mut alive_count = tokens.len();
+    let first_surplus = alive_count.saturating_sub(target);
+    let mut removed = Vec::new();
+    while alive_count > target {
+        cancel.report(removed.len(), alive_count)?;
+        let users = users_of(&segs, tokens.len());
+        let candidates: Vec<u32> = (keep..tokens.len())
+            .filter(|&u| matcher.alive[u])
+            .map(|u| u as u32)
+            .collect();
+        let costs: Vec<i64> = candidates
+            .par_iter()
+            .map(|&u| {
+                if cancel.check().is_err() {
+                    return 0;
+                }
+                cost(&matcher, words, &encodable, &segs, &users[u as usize], u)
+            })
+            .collect();
+        cancel.check()?;
+        let surplus = alive_count - target;
+        let step = surplus
+            .div_ceil(10)
+            .max(first_surplus.div_ceil(64))
+            .min(surplus);
+        let mut order: Vec<usize> = (0..candidates.len()).collect();
+        // Cheapest first; of equal costs the later token goes first.
+        order.sort_unstable_by_key(|&k| (costs[k], std::cmp::Reverse(candidates[k])));
+        if order.is_empty() {
+            break;
+        }
+        let mut affected: Vec<u32> = Vec::new();
+        for &k in order.iter().take(step) {
+            let u = candidates[k];
+            matcher.alive[u as usize] = false;
+            removed.push((tokens[u as usize].clone(), costs[k]));
+            affected.extend_from_slice(&users[u as usize]);
+        }
+        alive_count -= step.min(order.len());
+        affected.sort_unstable();
+        affected.dedup();
+        for &s in &affected {
+            let seg = &mut segs[s as usize];
+            seg.clear();
+            let ok = matcher.encode(words.words[encodable[s as usize]].as_bytes(), seg);
+            debug_assert!(ok, "the alphabet covers every training word");
+        }
+    }
+    let vocab = tokens
+        .into_iter()
+        .zip(&matcher.alive)
+        .filter_map(|(t, &alive)| alive.then_some(t))
+        .collect();
+    Ok(Fitted { vocab, removed })
+}
+
+/// For each token, the words (indices into the segmentations) using it, each once.
+fn users_of(segs: &[Vec<u32>], n_tokens: usize) -> Vec<Vec<u32>> {
+    let mut users: Vec<Vec<u32>> = vec![Vec::new(); n_tokens];
+    for (s, seg) in segs.iter().enumerate() {
+        for &t in seg {
+            let list = &mut users[t as usize];
+            if list.last() != Some(&(s as u32)) {
+                list.push(s as u32);
+            }
+        }
+    }
+    users
+}
+
+/// What removing `u` adds to the objective: Σ count × (tokens without `u`
+/// − tokens now) over the words that use it; `i64::MAX` if a word could
+/// not be encoded without it.
+fn cost(
+    matcher: &Matcher,
+    words: &FitWords<'_>,
+    encodable: &[usize],
+    segs: &[Vec<u32>],
+    users: &[u32],
+    u: u32,
+) -> i64 {
+    let mut total: i128 = 0;
+    for &s in users {
+        let w = encodable[s as usize];
+        let Some(without) = matcher.count(words.words[w].as_bytes(), u) else {
+            return i64::MAX;
+        };
+        let delta = without as i128 - segs[s as usize].len() as i128;
+        total += delta * words.counts[w] as i128;
+    }
+    total.clamp(i64::MIN as i128, i64::MAX as i128) as i64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fit(words: &[(&str, u64)], tokens: &[&str], keep: usize, target: usize) -> Fitted {
+        let (w, c): (Vec<&str>, Vec<u64>) = words.iter().copied().unzip();
+        let fw = FitWords {
+            words: &w,
+            counts: &c,
+            max_chars: 100,
+        };
+        let tokens = tokens.iter().map(|t| t.to_string()).collect();
+        fit_to_longest_match(&fw, tokens, keep, target, "##", Cancel::never()).unwrap()
+    }
+
+    #[test]
+    fn the_token_greedy_matching_needs_least_goes_first() {
+        // "abc" is used by longest match and saves a token per use ("ab ##c"
+        // without it); "ab" is never used while "abc" is there.
+        let tokens = ["a", "##b", "##c", "ab", "abc"];
+        let out = fit(&[("abc", 10)], &tokens, 3, 4);
+        assert_eq!(out.vocab, ["a", "##b", "##c", "abc"]);
+        assert_eq!(out.removed, [("ab".to_string(), 0)]);
+    }
+
+    #[test]
+    fn a_token_that_hurts_greedy_matching_has_a_negative_cost() {
+        // With "ab", "abcd" matches ab ##c ##d (3); without it a ##bcd (2).
+        let tokens = ["a", "##b", "##c", "##d", "ab", "##bcd"];
+        let out = fit(&[("abcd", 4), ("ab", 1)], &tokens, 4, 5);
+        assert_eq!(out.removed, [("ab".to_string(), -4 + 1)]);
+    }
+
+    #[test]
+    fn the_protected_tokens_stay_whatever_the_target() {
+        let tokens = ["[UNK]", "a", "##b", "ab"];
+        let out = fit(&[("ab", 3)], &tokens, 3, 0);
+        assert_eq!(out.vocab, ["[UNK]", "a", "##b"]);
+    }
+}

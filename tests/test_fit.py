@@ -1,0 +1,84 @@
+"""Fitting a vocabulary to longest-match encoding (``fit=True``): grown to
+twice the size with the score, then pruned by exact longest-match costs.
+Checked against the plain reference, for determinism across thread counts,
+and for what it is for: fewer tokens on held-out text than the same score
+without fitting."""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import wpiece
+
+from conftest import examples
+from reference import fit_reference, train_reference
+
+FIXTURE = Path(__file__).parent / "data" / "en_fixture.txt"
+
+
+def vocab_list(tok: wpiece.Tokenizer) -> list[str]:
+    by_id = {i: t for t, i in tok.get_vocab().items()}
+    return [by_id[i] for i in range(len(by_id))]
+
+
+@settings(max_examples=examples(80), deadline=None)
+@given(
+    counts=st.dictionaries(
+        st.text("abc#", min_size=1, max_size=7), st.integers(1, 40), min_size=1, max_size=10
+    ),
+    size=st.integers(1, 30),
+    score=st.sampled_from(["likelihood", "frequency", "wordpiece"]),
+    prefix=st.sampled_from(["##", ""]),
+)
+def test_fitting_matches_the_reference(counts, size, score, prefix) -> None:
+    kw = {"continuing_subword_prefix": prefix, "special_tokens": ["[UNK]"], "score": score}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = vocab_list(wpiece.train_from_counts(counts, size, fit=True, **kw))
+        grown = vocab_list(wpiece.train_from_counts(counts, 2 * size, **kw))
+    items = list(counts.items())
+    assert grown == train_reference(items, 2 * size, ["[UNK]"], prefix=prefix, score=score)
+    base = 1 + len({ch if k == 0 else prefix + ch for w in counts for k, ch in enumerate(w)})
+    assert got == fit_reference(items, grown, base, size, prefix=prefix)
+
+
+def test_the_removed_tokens_are_recorded() -> None:
+    counts = {"abcd": 9, "abce": 4, "ab": 1, "bcde": 3}
+    tok = wpiece.train_from_counts(counts, 12, fit=True)
+    grown = vocab_list(wpiece.train_from_counts(counts, 24))
+    removed = [t for t, _ in tok.training_record.removed]
+    assert len(tok) == 12 and len(removed) == len(grown) - 12
+    assert [t for t in grown if t not in removed] == vocab_list(tok)
+
+
+@pytest.fixture(scope="module")
+def split_fixture() -> tuple[list[str], list[str]]:
+    lines = FIXTURE.read_text(encoding="utf-8").splitlines()
+    cut = len(lines) * 4 // 5
+    return lines[:cut], lines[cut:]
+
+
+def test_the_same_vocabulary_at_any_thread_count(split_fixture) -> None:
+    train, _ = split_fixture
+    one = wpiece.train_from_iterator(train, 2000, fit=True, num_threads=1)
+    two = wpiece.train_from_iterator(train, 2000, fit=True, num_threads=2)
+    assert vocab_list(one) == vocab_list(two)
+
+
+@pytest.mark.parametrize("score", ["likelihood", "frequency"])
+@pytest.mark.parametrize("size", [2000, 6000])
+def test_fitted_vocabularies_encode_held_out_text_in_fewer_tokens(
+    split_fixture, score: str, size: int
+) -> None:
+    train, held = split_fixture
+    plain = wpiece.train_from_iterator(train, size, score=score)
+    fitted = wpiece.train_from_iterator(train, size, score=score, fit=True)
+    assert len(fitted) == len(plain) == size
+    p, f = plain.stats(held), fitted.stats(held)
+    assert f.tokens_per_word < p.tokens_per_word
+    assert f.whole_word_rate >= p.whole_word_rate
