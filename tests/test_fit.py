@@ -82,3 +82,15 @@ def test_fitted_vocabularies_encode_held_out_text_in_fewer_tokens(
     p, f = plain.stats(held), fitted.stats(held)
     assert f.tokens_per_word < p.tokens_per_word
     assert f.whole_word_rate >= p.whole_word_rate
+
+
+def test_the_cli_fits_too(tmp_path: Path) -> None:
+    from wpiece.cli import main
+
+    out = tmp_path / "tok"
+    args = ["train", str(FIXTURE), "--vocab-size", "3000", "--fit", "-o", str(out)]
+    assert main([*args, "--no-progress"]) == 0
+    saved = wpiece.Tokenizer.from_file(out)
+    assert vocab_list(saved) == vocab_list(wpiece.train(FIXTURE, 3000, fit=True))
+    record = wpiece.TrainingRecord.load(out / "training_record.json")
+    assert len(record.removed) > 0

@@ -169,6 +169,7 @@ def _extension_options(args: argparse.Namespace) -> dict[str, Any]:
         "min_frequency": args.min_frequency,
         "limit_alphabet": args.limit_alphabet,
         "score": args.score,
+        "fit": args.fit,
         "show_progress": _progress_wanted(args),
         "initial": Tokenizer.from_file(args.extend),
     }
@@ -194,6 +195,7 @@ def _train(args: argparse.Namespace) -> int:
         lowercase=not args.cased,
         pre_tokenizer=args.pre_tokenizer,
         score=args.score,
+        fit=args.fit,
         show_progress=_progress_wanted(args),
     ).to_dict()
     return _train_with(args, options)
@@ -598,6 +600,12 @@ def build_parser() -> argparse.ArgumentParser:
         default=_DEFAULTS.score,
         help="likelihood (default): the gain in corpus likelihood, frequent and associated "
         "pairs first; wordpiece: the textbook p/(f(x)f(y)); frequency: BPE's",
+    )
+    t.add_argument(
+        "--fit",
+        action="store_true",
+        help="fit the vocabulary to longest-match encoding: train to twice the size, then "
+        "remove the tokens the encoder needs least (fewer tokens per word, about 2x the time)",
     )
     t.add_argument(
         "--held-out",
