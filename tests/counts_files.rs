@@ -13,6 +13,7 @@ use wpiece::pre_tokenizers::PreTokenizer;
 use wpiece::splitter::{SplitBuffers, Splitter};
 use wpiece::train::counts::WordCounts;
 use wpiece::train::counts_file::{from_bytes, to_bytes};
+use wpiece::train::WordSplitting;
 
 /// Chars that normalization changes, removes, isolates or splits at.
 const ALPHABET: &[char] = &[
@@ -68,7 +69,8 @@ proptest! {
         count in prop_oneof![Just(0u64), 1u64..5, Just(u64::MAX)],
     ) {
         let counts = s.count_docs(&docs, Cancel::never()).unwrap();
-        let data = to_bytes(&counts, &s, Cancel::never()).unwrap();
+        let splitting = WordSplitting::Options(s.clone());
+        let data = to_bytes(&counts, &splitting, Cancel::never()).unwrap();
         let (_, loaded) = from_bytes(&data, "counted", Cancel::never()).unwrap();
         prop_assert!(loaded.same_as(&counts));
         // Every counted word is a word counting makes (what loading checks).
@@ -77,7 +79,7 @@ proptest! {
         }
         let mut with_forged = WordCounts::default();
         with_forged.add(&forged, count);
-        let data = to_bytes(&with_forged, &s, Cancel::never()).unwrap();
+        let data = to_bytes(&with_forged, &splitting, Cancel::never()).unwrap();
         match from_bytes(&data, "forged", Cancel::never()) {
             Ok((_, c)) if count == 0 => prop_assert_eq!(c.len(), 0),
             Ok((_, c)) => {

@@ -122,7 +122,9 @@ def test_reading_and_changing() -> None:
 
 def test_merging_refuses_other_options_and_overflow() -> None:
     a = count_words(["Hello"])
-    with pytest.raises(ValueError, match="different options"):
+    with pytest.raises(
+        ValueError, match="split otherwise: their normalizer or pre-tokenizer options differ"
+    ):
         a.update(count_words(["Hello"], lowercase=False))
     with pytest.raises(ValueError):
         a + count_words(["x"], pre_tokenizer="whitespace")

@@ -132,14 +132,8 @@ def corpus() -> list[Bad]:
 
 
 def paths() -> list[Bad]:
-    return [
-        Bad("None", None),
-        Bad("int", 3),
-        Bad("bytes", b"x.txt"),
-        Bad("item1-int", [str(VOCAB_TXT), 3], item=1),
-        Bad("item0-None", [None], item=0),
-        Bad("object", object()),
-    ]
+    items = [Bad("item1-int", [str(VOCAB_TXT), 3], item=1), Bad("item0-None", [None], item=0)]
+    return [*path(), *items]
 
 
 def path() -> list[Bad]:
@@ -148,6 +142,7 @@ def path() -> list[Bad]:
 
 # A tokenizer to extend, or the path of one (None: train afresh).
 INITIAL = [Bad("int", 3), Bad("bytes", b"x.txt"), Bad("dict", {"a": 1}), Bad("obj", object())]
+PIPELINES = {"initial": INITIAL, "tokenizer": INITIAL}  # extend one, or train through one
 
 
 def ids() -> list[Bad]:
@@ -242,6 +237,7 @@ COUNTING = {
     "handle_chinese_chars": bools(),
     "pre_tokenizer": strs(),
 }
+COUNTED = {**COUNTING, "tokenizer": [Bad("str", "tok.json"), Bad("int", 3), Bad("dict", {})]}
 TOKENIZER_OPTIONS = {
     "unk_token": strs(),
     "continuing_subword_prefix": strs(),
@@ -265,6 +261,7 @@ TRAINING = {
     "unknown": strs(),
     **COUNTING,
     "score": strs(),
+    "fit": bools(),
     "show_progress": bools(),
 }
 # What training through a tokenizer's pipeline still takes as options.
@@ -523,7 +520,7 @@ def api() -> list[Api]:
                     Bad("bytes", b"a b"),
                 ],
                 "num_threads": threads(),
-                **COUNTING,
+                **COUNTED,
             },
         ),
         Api(
@@ -534,7 +531,7 @@ def api() -> list[Api]:
         Api(
             "WordCounts",
             lambda **kw: wpiece.WordCounts(**kw),
-            {**COUNTING, "num_threads": threads()},
+            {**COUNTED, "num_threads": threads()},
         ),
         Api("WordCounts.add_texts", lambda **kw: counts().add_texts(**kw), {"texts": corpus()}),
         Api(
@@ -600,7 +597,7 @@ def api() -> list[Api]:
                 "held_out": [Bad("None", None), Bad("str", "0.1"), Bad("bool", True)]
                 + [Bad(str(v), v, range=("at least 0", "below 1")) for v in (1, -0.5)],
                 "num_threads": threads(),
-                "initial": INITIAL,
+                **PIPELINES,
             },
         ),
         Api(
@@ -613,7 +610,7 @@ def api() -> list[Api]:
                 "num_threads": threads(),
                 "special_tokens": str_list(),
                 "lowercase": bools(),
-                "initial": INITIAL,
+                **PIPELINES,
             },
         ),
         Api(
@@ -637,7 +634,7 @@ def api() -> list[Api]:
                 "vocab_size": ints(1),
                 "special_tokens": str_list(),
                 "score": strs(),
-                "initial": INITIAL,
+                **PIPELINES,
             },
         ),
         Api(
@@ -662,7 +659,7 @@ def api() -> list[Api]:
             {
                 "df": [Bad("None", None), Bad("list", ["a"]), Bad("object", object())],
                 "column": strs(),
-                **COUNTING,
+                **COUNTED,
             },
         ),
         Api(
@@ -682,7 +679,7 @@ def api() -> list[Api]:
             {
                 "dataset": [Bad("None", None), Bad("list", ["a"]), Bad("object", object())],
                 "column": strs(),
-                **COUNTING,
+                **COUNTED,
             },
         ),
         Api(

@@ -37,6 +37,12 @@ def test_counts_merged_in_order_equal_local_counting(dataset: Any) -> None:
     assert cased == wpiece.count_words([t for t in ROWS if t is not None], lowercase=False)
 
 
+def test_counts_through_a_tokenizers_pipeline_equal_local_counting(dataset: Any) -> None:
+    tok = wp_bert()
+    counts = wpiece.ray.count_words(dataset, tokenizer=tok)
+    assert counts == wpiece.count_words([t for t in ROWS if t is not None], tokenizer=tok)
+
+
 def test_encoded_dataset_holds_hf_ids_per_row(dataset: Any) -> None:
     import ray
 

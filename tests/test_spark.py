@@ -61,6 +61,13 @@ def test_counts_merged_in_partition_order_equal_local_counting(frame: Any) -> No
     assert wpiece.train_from_counts(counts, vocab_size=500).get_vocab() == whole.get_vocab()
 
 
+def test_counts_through_a_tokenizers_pipeline_equal_local_counting(frame: Any) -> None:
+    tok = wp_bert()  # its special tokens are cut out, never counted
+    counts = wpiece.spark.count_words(frame, tokenizer=tok)
+    assert counts == wpiece.count_words([t for t in ROWS if t is not None], tokenizer=tok)
+    assert "pipeline" in counts.options
+
+
 def test_encoded_frame_holds_hf_ids_per_row(frame: Any) -> None:
     tok = wp_bert()
     out = wpiece.spark.encode(frame, tok).orderBy("id").collect()

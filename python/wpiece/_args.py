@@ -178,7 +178,7 @@ _OPTION_CHECKS: dict[str, Any] = {
         _check_str,
     ),
     **dict.fromkeys(
-        ("normalize", "lowercase", "clean_text", "handle_chinese_chars", "show_progress"),
+        ("normalize", "lowercase", "clean_text", "handle_chinese_chars", "show_progress", "fit"),
         _check_bool,
     ),
     "strip_accents": lambda v, n: _check_bool(v, n, optional=True),

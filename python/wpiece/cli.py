@@ -159,11 +159,17 @@ _PIPELINE_FLAGS = (
 )
 
 
-def _extension_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The options of `train --extend`: the pipeline's are the tokenizer's."""
-    for flag, name in _PIPELINE_FLAGS:
+def _through_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The options of `train --extend` or `train --pipeline`: the pipeline's
+    are the tokenizer's."""
+    flag, given = (
+        ("--extend", args.extend) if args.extend is not None else ("--pipeline", args.pipeline)
+    )
+    if args.extend is not None and args.pipeline is not None:
+        raise CliError("give --extend (a tokenizer to extend) or --pipeline, not both")
+    for option, name in _PIPELINE_FLAGS:
         if getattr(args, name) != args.train_defaults[name]:
-            raise CliError(f"{flag} comes from the tokenizer given to --extend")
+            raise CliError(f"{option} comes from the tokenizer given to {flag}")
     return {
         "vocab_size": args.vocab_size,
         "min_frequency": args.min_frequency,
@@ -171,13 +177,13 @@ def _extension_options(args: argparse.Namespace) -> dict[str, Any]:
         "score": args.score,
         "fit": args.fit,
         "show_progress": _progress_wanted(args),
-        "initial": Tokenizer.from_file(args.extend),
+        "initial" if args.extend is not None else "tokenizer": Tokenizer.from_file(given),
     }
 
 
 def _train(args: argparse.Namespace) -> int:
-    if args.extend is not None:
-        return _train_with(args, _extension_options(args))
+    if args.extend is not None or args.pipeline is not None:
+        return _train_with(args, _through_options(args))
     specials = (
         args.special_tokens.split(",") if args.special_tokens else list(_DEFAULTS.special_tokens)
     )
@@ -616,6 +622,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     t.add_argument("--threads", type=_thread_count)
     t.add_argument("--report", action="store_true", help="also write report.png and report.html")
+    t.add_argument(
+        "--pipeline",
+        metavar="TOKENIZER",
+        help="train a new vocabulary through this tokenizer's normalizers, pre-tokenizers and "
+        "added tokens (folder, vocab.txt or tokenizer.json); the result is that pipeline over it",
+    )
     t.add_argument(
         "--extend",
         metavar="TOKENIZER",

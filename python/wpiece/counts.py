@@ -48,11 +48,20 @@ _BUFFER_DOCS = 8192
 
 
 def check_counting_options(caller: str, options: Mapping[str, Any]) -> None:
-    """Refuses unknown option names and bad values before anything is read."""
-    unknown = [k for k in options if k not in COUNTING_OPTIONS]
+    """Refuses unknown option names and bad values before anything is read
+    (``tokenizer`` is taken too: split as that tokenizer does)."""
+    unknown = [k for k in options if k not in (*COUNTING_OPTIONS, "tokenizer")]
     if unknown:
         raise TypeError(f"{caller}() got an unexpected keyword argument {unknown[0]!r}")
     WordCounts(**options)
+
+
+def pipeline_of(tokenizer: object) -> _core.Tokenizer:
+    """The core of a :class:`wpiece.Tokenizer` given as ``tokenizer``."""
+    core = getattr(tokenizer, "_core", None)
+    if not isinstance(core, _core.Tokenizer):
+        raise TypeError(f"tokenizer must be a wpiece.Tokenizer, not {type(tokenizer).__name__}")
+    return core
 
 
 def check_not_one_str(texts: object, name: str = "texts") -> None:
@@ -112,6 +121,19 @@ class WordCounts:
     [('Hello', 1), ('hello', 1), ('world', 1)]
     >>> counts.options["lowercase"]
     False
+
+    ``tokenizer``: split as that :class:`wpiece.Tokenizer` encodes text
+    instead, any pipeline of a tokenizer.json (its normalizers and
+    pre-tokenizers), its added tokens cut out and never counted; saved counts
+    record that pipeline, and counts split otherwise refuse to merge, saying
+    what differs.
+
+    >>> import wpiece
+    >>> tok = wpiece.Tokenizer.from_file(wpiece.sample_vocab_path())
+    >>> through = WordCounts(tokenizer=tok)
+    >>> through.add_texts(["[CLS] Hello, hello!"])
+    >>> through.items()
+    [('hello', 2), (',', 1), ('!', 1)]
     """
 
     __slots__ = ("_core", "_lock")
@@ -126,8 +148,24 @@ class WordCounts:
         handle_chinese_chars: bool = True,
         pre_tokenizer: PreTokenizer = "bert",
         num_threads: Optional[int] = None,
+        tokenizer: Any = None,
     ) -> None:
         _check_threads(num_threads)
+        self._lock = threading.RLock()
+        if tokenizer is not None:
+            given = {
+                "normalize": normalize is not True,
+                "lowercase": lowercase is not True,
+                "strip_accents": strip_accents is not None,
+                "clean_text": clean_text is not True,
+                "handle_chinese_chars": handle_chinese_chars is not True,
+                "pre_tokenizer": pre_tokenizer != "bert",
+            }
+            if any(given.values()):
+                name = next(n for n, g in given.items() if g)
+                raise TypeError(f"WordCounts() takes {name!r} from the tokenizer it splits as")
+            self._core = _core.WordCounter.like(pipeline_of(tokenizer), num_threads)
+            return
         _check_options(
             {
                 "normalize": normalize,
@@ -138,7 +176,6 @@ class WordCounts:
                 "pre_tokenizer": pre_tokenizer,
             }
         )
-        self._lock = threading.RLock()
         self._core = _core.WordCounter(
             normalize=normalize,
             lowercase=lowercase,
@@ -200,7 +237,10 @@ class WordCounts:
 
     @property
     def options(self) -> dict[str, Any]:
-        """How words were split: the :data:`COUNTING_OPTIONS` as a dict."""
+        """How words were split: the :data:`COUNTING_OPTIONS` as a dict (and,
+        for counts split through a tokenizer, ``"pipeline"``: its
+        normalizer, pre-tokenizer and added tokens as tokenizer.json writes
+        them)."""
         with self._lock:
             return dict(self._core.options())
 
@@ -360,6 +400,7 @@ def count_words(
     *,
     jsonl_field: Optional[str] = None,
     num_threads: Optional[int] = None,
+    tokenizer: Any = None,
     **options: Any,
 ) -> WordCounts:
     """Counts the words of a corpus, split as a tokenizer trained with the
@@ -372,7 +413,8 @@ def count_words(
     as the documents themselves (so a list of ``str`` is documents, not
     paths); a pyarrow ``StringArray`` / ``LargeStringArray`` /
     ``ChunkedArray`` is read from its buffers. ``num_threads`` caps the
-    counting threads.
+    counting threads. ``tokenizer``: split as that tokenizer encodes text
+    (any pipeline; see :class:`WordCounts`), in place of the options.
 
     >>> import wpiece
     >>> counts = wpiece.count_words(wpiece.sample_text_path())
@@ -383,7 +425,7 @@ def count_words(
     """
     check_counting_options("count_words", options)
     _check_str(jsonl_field, "jsonl_field", optional=True)
-    counts = WordCounts(num_threads=num_threads, **options)
+    counts = WordCounts(num_threads=num_threads, tokenizer=tokenizer, **options)
     if isinstance(source, (str, os.PathLike)) or (
         isinstance(source, (list, tuple))
         and source

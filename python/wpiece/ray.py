@@ -42,16 +42,21 @@ def _string_column(dataset: Any, column: str) -> None:
         raise TypeError(f"column {column!r} holds {kind}, not strings")
 
 
-def count_words(dataset: Any, column: str = "text", **options: Any) -> WordCounts:
+def count_words(
+    dataset: Any, column: str = "text", *, tokenizer: Any = None, **options: Any
+) -> WordCounts:
     """Counts the words of a string column: each block is counted by a Ray
     task, and the blocks' counts are merged on the driver in the Dataset's
     order, so the result (order included) is what :func:`wpiece.count_words`
     gives on the rows in order. Null rows count nothing. ``options``:
-    :data:`wpiece.counts.COUNTING_OPTIONS`.
+    :data:`wpiece.counts.COUNTING_OPTIONS`, or ``tokenizer=`` to split as a
+    tokenizer's pipeline does.
     """
     import pyarrow as pa
 
     check_source(dataset, "dataset", "a Ray Dataset", "map_batches", column)
+    if tokenizer is not None:
+        options = {**options, "tokenizer": tokenizer}
     check_counting_options("count_words", options)
     _string_column(dataset, column)
 

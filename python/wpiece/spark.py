@@ -41,14 +41,19 @@ def _string_column(df: Any, column: str) -> None:
         raise TypeError(f"column {column!r} holds {kind.simpleString()}, not strings")
 
 
-def count_words(df: Any, column: str = "text", **options: Any) -> WordCounts:
+def count_words(
+    df: Any, column: str = "text", *, tokenizer: Any = None, **options: Any
+) -> WordCounts:
     """Counts the words of a string column: each partition is counted on an
     executor, and the partitions' counts are merged on the driver in
     partition order, so the result (order included) is what
     :func:`wpiece.count_words` gives on the rows in order. Null rows count
-    nothing. ``options``: :data:`wpiece.counts.COUNTING_OPTIONS`.
+    nothing. ``options``: :data:`wpiece.counts.COUNTING_OPTIONS`, or
+    ``tokenizer=`` to split as a tokenizer's pipeline does.
     """
     check_source(df, "df", "a pyspark DataFrame", "mapInArrow", column)
+    if tokenizer is not None:
+        options = {**options, "tokenizer": tokenizer}
     check_counting_options("count_words", options)
     _string_column(df, column)
     import pyarrow as pa

@@ -15,7 +15,7 @@ from __future__ import annotations
 import inspect
 import os
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import fields
+from dataclasses import dataclass, fields
 from fractions import Fraction
 from typing import Any, Callable, Optional, TypeVar, Union
 
@@ -73,33 +73,55 @@ def _takes_training_options(func: _Trainer) -> _Trainer:
 Initial = Union[Tokenizer, str, "os.PathLike[str]", None]
 
 
-def _initial(initial: Initial) -> Optional[Tokenizer]:
-    """The tokenizer to extend: given, or loaded from its path."""
-    if initial is None or isinstance(initial, Tokenizer):
-        return initial
-    if isinstance(initial, (str, os.PathLike)):
-        return Tokenizer.from_file(initial)
-    kind = type(initial).__name__
-    raise TypeError(f"initial must be a Tokenizer or the path of one, not {kind}")
+@dataclass(frozen=True)
+class _Start:
+    """A tokenizer a run starts from: extended (``initial=``), or trained
+    through afresh (``tokenizer=``); its pipeline splits the corpus."""
+
+    tok: Tokenizer
+    extend: bool
+
+
+def _loaded(given: Initial, name: str) -> Tokenizer:
+    """A tokenizer given, or loaded from its path."""
+    if isinstance(given, Tokenizer):
+        return given
+    if isinstance(given, (str, os.PathLike)):
+        return Tokenizer.from_file(given)
+    kind = type(given).__name__
+    raise TypeError(f"{name} must be a Tokenizer or the path of one, not {kind}")
+
+
+def _start(initial: Initial, tokenizer: Initial) -> Optional[_Start]:
+    if initial is not None and tokenizer is not None:
+        raise TypeError(
+            "give initial (a tokenizer to extend) or tokenizer (a pipeline to train a new "
+            "vocabulary through), not both"
+        )
+    if initial is not None:
+        return _Start(_loaded(initial, "initial"), extend=True)
+    if tokenizer is not None:
+        return _Start(_loaded(tokenizer, "tokenizer"), extend=False)
+    return None
 
 
 def _options(
-    func: str, vocab_size: int, options: dict[str, Any], start: Optional[Tokenizer]
+    func: str, vocab_size: int, options: dict[str, Any], start: Optional[_Start]
 ) -> TrainingOptions:
-    """The run's options: as given, or, extending ``start``, its pipeline's."""
+    """The run's options: as given, or those of ``start``'s pipeline."""
     if start is None:
         return _training_options(func, vocab_size, options)
-    return pipeline_options(func, start._core, vocab_size, options, extend=True)
+    return pipeline_options(func, start.tok._core, vocab_size, options, extend=start.extend)
 
 
 def _counter(
-    opts: TrainingOptions, num_threads: Optional[int], start: Optional[Tokenizer] = None
+    opts: TrainingOptions, num_threads: Optional[int], start: Optional[_Start] = None
 ) -> _core.WordCounter:
     """A word counter that normalizes and pre-tokenizes as ``opts`` say, or
-    as ``start`` does when extending it."""
+    as ``start``'s pipeline does (its added tokens cut out)."""
     if start is not None:
         _check_threads(num_threads)
-        return _core.WordCounter.like(start._core, num_threads)
+        return _core.WordCounter.like(start.tok._core, num_threads)
     split = {name: getattr(opts, name) for name in COUNTING_OPTIONS}
     return WordCounts(num_threads=num_threads, **split)._core
 
@@ -150,12 +172,12 @@ def _measure_held_out(
 
 
 def _train(
-    counter: _core.WordCounter, opts: TrainingOptions, start: Optional[Tokenizer] = None
+    counter: _core.WordCounter, opts: TrainingOptions, start: Optional[_Start] = None
 ) -> Tokenizer:
-    """Trains on what ``counter`` counted (on from ``start``'s vocabulary if
-    given); the tokenizer holds the record."""
-    through = None if start is None else start._core
-    core, record = run_training(counter, opts, through=through, extend=start is not None)
+    """Trains on what ``counter`` counted (through ``start``'s pipeline, on
+    from its vocabulary when extending); the tokenizer holds the record."""
+    through = None if start is None else start.tok._core
+    core, record = run_training(counter, opts, through=through, extend=bool(start and start.extend))
     tok = Tokenizer._from_core(core)
     tok.training_record = record
     return tok
@@ -170,6 +192,7 @@ def train(
     held_out: float = 0.0,
     num_threads: Optional[int] = None,
     initial: Initial = None,
+    tokenizer: Initial = None,
     **options: Any,
 ) -> Tokenizer:
     """Trains a WordPiece vocabulary on text files and returns a ready :class:`Tokenizer`.
@@ -197,6 +220,12 @@ def train(
     ``tok.training_record.added_ids`` is how many rows
     ``model.resize_token_embeddings(len(tok))`` adds.
 
+    ``tokenizer``: a tokenizer (or its path) whose pipeline to train a new
+    vocabulary through: its normalizers, pre-tokenizers and added tokens
+    split the corpus (the added tokens are never counted), and the result
+    is that pipeline over the new vocabulary (as
+    :meth:`Tokenizer.train_new_from_iterator`).
+
     >>> import wpiece
     >>> base = wpiece.train(wpiece.sample_text_path(), vocab_size=500)
     >>> more = wpiece.train(wpiece.sample_text_path(), vocab_size=800, initial=base)
@@ -213,7 +242,7 @@ def train(
     >>> [(n, round(t, 2)) for n, t in (curve[0], curve[-1])]
     [(63, 3.51), (2000, 1.1)]
     """
-    start = _initial(initial)
+    start = _start(initial, tokenizer)
     opts = _options("train", vocab_size, options, start)
     fraction = _check_held_out(held_out)
     _check_str(jsonl_field, "jsonl_field", optional=True)
@@ -247,6 +276,7 @@ def train_from_iterator(
     held_out: float = 0.0,
     num_threads: Optional[int] = None,
     initial: Initial = None,
+    tokenizer: Initial = None,
     **options: Any,
 ) -> Tokenizer:
     """Trains on any iterable of ``str`` documents (buffered; counting runs
@@ -262,7 +292,7 @@ def train_from_iterator(
     >>> tok.tokenize("Hugging")
     ['Hugg', '##i', '##n', '##g']
     """
-    start = _initial(initial)
+    start = _start(initial, tokenizer)
     opts = _options("train_from_iterator", vocab_size, options, start)
     fraction = _check_held_out(held_out)
     counter = _counter(opts, num_threads, start)
@@ -289,6 +319,7 @@ def train_from_counts(
     vocab_size: int = DEFAULT_VOCAB_SIZE,
     *,
     initial: Initial = None,
+    tokenizer: Initial = None,
     **options: Any,
 ) -> Tokenizer:
     """Trains on ready word counts, taken as words as they are (their order is
@@ -311,9 +342,14 @@ def train_from_counts(
     'slow newest'
 
     """
-    start = _initial(initial)
+    start = _start(initial, tokenizer)
     if start is not None:
-        return _extend_from_counts(counts, vocab_size, options, start)
+        return _from_counts_through(counts, vocab_size, options, start)
+    if isinstance(counts, WordCounts) and counts._core.pipeline() is not None:
+        raise ValueError(
+            "these counts were split through a tokenizer's pipeline: give that tokenizer as "
+            "tokenizer= (a new vocabulary through it) or initial= (to extend it)"
+        )
     if isinstance(counts, WordCounts):
         # Options not given follow the counts; given ones must split as they did.
         counted = counts.options
@@ -336,21 +372,23 @@ def train_from_counts(
     return _train(counter, opts)
 
 
-def _extend_from_counts(
+def _from_counts_through(
     counts: Union[WordCounts, Mapping[str, int], Iterable[tuple[str, int]]],
     vocab_size: int,
     options: dict[str, Any],
-    start: Tokenizer,
+    start: _Start,
 ) -> Tokenizer:
-    """``train_from_counts(counts, initial=start)``: the counts must have been
-    split as ``start`` splits text (ready pairs are taken as they are)."""
+    """``train_from_counts`` through ``start``'s pipeline: counts must have
+    been split as it splits text (ready pairs are taken as they are)."""
     opts = _options("train_from_counts", vocab_size, options, start)
-    counter = _core.WordCounter.like(start._core, None)
+    counter = _core.WordCounter.like(start.tok._core, None)
     if isinstance(counts, WordCounts):
-        if not counter.splits_as(counts._core):
+        why = counter.difference(counts._core, "the tokenizer's", "the counts'")
+        if why is not None:
+            role = "to extend" if start.extend else "given"
             raise ValueError(
-                f"the counts were made with {_described(counts.options)}, which split text "
-                "otherwise than the tokenizer to extend: count the corpus with its options"
+                f"the counts (made with {_described(counts.options)}) were split otherwise "
+                f"than the tokenizer {role} splits text: {why}"
             )
         with counts._lock:  # another thread may be adding to them
             return _train(counts._core, opts, start)
@@ -359,6 +397,8 @@ def _extend_from_counts(
 
 
 def _described(options: Mapping[str, Any]) -> str:
+    if "pipeline" in options:
+        return "a tokenizer's pipeline"
     return ", ".join(f"{name}={value!r}" for name, value in options.items())
 
 

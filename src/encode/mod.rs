@@ -168,7 +168,7 @@ fn words_from_ids(
 /// Where the splitter lets a long text be cut, less what added tokens
 /// forbid: a cut inside a match, whitespace a match strips, or a word
 /// `single_word` looks at on the other side of a cut before an ideograph.
-fn piece_cuts(splitter: &Splitter, added: &AddedVocabulary) -> Cuts {
+pub(crate) fn piece_cuts(splitter: &Splitter, added: &AddedVocabulary) -> Cuts {
     let mut cuts = splitter.cuts();
     if added.strips() || added.patterns().any(|p| p.chars().any(char::is_whitespace)) {
         return Cuts::NONE;

@@ -277,6 +277,64 @@ pub fn tokenizer_from_json(text: &str) -> Result<Tokenizer> {
     Ok(tok)
 }
 
+// ----- the word-making part alone ------------------------------------------------
+
+/// The parts of a tokenizer that decide its words (normalizer, pre-tokenizer
+/// and added tokens, without ids), as tokenizer.json writes them: what a
+/// counts file records of a pipeline, and what two pipelines are compared by.
+pub fn pipeline_to_json(tok: &Tokenizer) -> Value {
+    let added: Vec<Value> = tok
+        .added_tokens()
+        .iter()
+        .map(|(_, t)| {
+            serde_json::json!({
+                "content": t.content,
+                "single_word": t.single_word,
+                "lstrip": t.lstrip,
+                "rstrip": t.rstrip,
+                "normalized": t.normalized,
+                "special": t.special,
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "normalizer": normalizer_json(tok),
+        "pre_tokenizer": pre_tokenizer_json(tok),
+        "added_tokens": added,
+    })
+}
+
+/// A tokenizer with the pipeline `pipeline_to_json` wrote, over a vocab of
+/// one unknown token: it splits text into the same words as the original.
+pub fn pipeline_from_json(value: &Value) -> Result<Tokenizer> {
+    let Value::Object(map) = value else {
+        return Err(bad("a pipeline should be an object"));
+    };
+    let splitter = read_pipeline(
+        map.get("normalizer").cloned(),
+        map.get("pre_tokenizer").cloned(),
+    )?;
+    let mut added = Vec::new();
+    for (k, t) in map
+        .get("added_tokens")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .enumerate()
+    {
+        let mut t = t.clone();
+        if let Value::Object(fields) = &mut t {
+            fields.insert("id".into(), Value::from(k));
+        }
+        let t: AddedTokenJson = serde_json::from_value(t)
+            .map_err(|e| bad(format!("added token {k} of a pipeline: {e}")))?;
+        added.push(read_added_token(t));
+    }
+    let config = WordPieceConfig::default();
+    let vocab = Vocab::new(vec![config.unk_token.clone()])?;
+    Tokenizer::with_splitter(vocab, config, splitter, added, None, Decoder::default())
+}
+
 // ----- writing -------------------------------------------------------------
 
 /// Serializes to HF's `tokenizer.json` format (loadable by `tokenizers`).

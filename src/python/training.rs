@@ -21,12 +21,12 @@ use crate::quality;
 use crate::splitter::Splitter;
 use crate::train::counts::WordCounts;
 use crate::train::counts_file::{self, CountingOptions};
-use crate::train::{self, fit, InitialVocab, TrainerConfig};
+use crate::train::{self, fit, InitialVocab, TrainerConfig, WordSplitting};
 
 /// Counts words of a corpus with the encoder's normalizer and pre-tokenizer.
 #[pyclass(module = "wpiece._core", name = "WordCounter")]
 pub struct PyWordCounter {
-    splitter: Splitter,
+    splitting: WordSplitting,
     counts: WordCounts,
     num_threads: Option<usize>,
 }
@@ -90,11 +90,12 @@ struct TrainRow {
 impl PyWordCounter {
     /// Counts split otherwise cannot be merged.
     fn check_splits_as(&self, other: &PyWordCounter) -> PyResult<()> {
-        if !self.splitter.splits_as(&other.splitter) {
-            return Err(Error::Value(
-                "cannot merge word counts made with different options".into(),
-            )
-            .into());
+        let why = self
+            .splitting
+            .difference(&other.splitting, "these", "the other's");
+        if let Some(why) = why {
+            let message = format!("cannot merge word counts split otherwise: {why}");
+            return Err(Error::Value(message).into());
         }
         Ok(())
     }
@@ -102,9 +103,9 @@ impl PyWordCounter {
     /// Counts the words of `texts` (the GIL released, Ctrl-C watched) and
     /// adds them; on an error nothing is added.
     fn count(&mut self, py: Python<'_>, texts: &[&str]) -> PyResult<()> {
-        let (splitter, threads) = (&self.splitter, self.num_threads);
+        let (splitting, threads) = (&self.splitting, self.num_threads);
         let how = Run::parallel(text_bytes(texts), threads);
-        let part = run(py, how, |cancel| splitter.count_docs(texts, cancel))?;
+        let part = run(py, how, |cancel| splitting.count_docs(texts, cancel))?;
         guard(|| self.counts.add_counted(part))
     }
 }
@@ -126,7 +127,7 @@ impl PyWordCounter {
     ) -> PyResult<Self> {
         parallel::check_threads(num_threads)?;
         Ok(Self {
-            splitter: Splitter::new(
+            splitting: WordSplitting::Options(Splitter::new(
                 normalize.then_some(NormalizerConfig {
                     clean_text,
                     handle_chinese_chars,
@@ -134,20 +135,20 @@ impl PyWordCounter {
                     lowercase,
                 }),
                 pre_tokenizer.parse()?,
-            ),
+            )),
             counts: WordCounts::default(),
             num_threads,
         })
     }
 
-    /// An empty counter that splits words as `tokenizer` does.
+    /// An empty counter that splits words as `tokenizer` encodes them: its
+    /// normalizers and pre-tokenizers, its added tokens cut out.
     #[staticmethod]
     #[pyo3(signature = (tokenizer, num_threads=None))]
     fn like(tokenizer: &PyTokenizer, num_threads: Option<usize>) -> PyResult<Self> {
         parallel::check_threads(num_threads)?;
-        let t = tokenizer.tokenizer();
         Ok(Self {
-            splitter: t.splitter().clone(),
+            splitting: WordSplitting::of(&tokenizer.tokenizer()),
             counts: WordCounts::default(),
             num_threads,
         })
@@ -220,11 +221,11 @@ impl PyWordCounter {
         path: std::path::PathBuf,
         jsonl_field: Option<String>,
     ) -> PyResult<()> {
-        let (splitter, threads) = (&self.splitter, self.num_threads);
+        let (splitting, threads) = (&self.splitting, self.num_threads);
         let source = io::DocSource::of(jsonl_field);
         let part = run(py, Run::parallel(usize::MAX, threads), |cancel| {
             let mut part = WordCounts::default();
-            splitter.count_file(&path, &source, &mut part, cancel)?;
+            splitting.count_file(&path, &source, &mut part, cancel)?;
             Ok(part)
         })?;
         guard(|| self.counts.add_counted(part))
@@ -244,14 +245,29 @@ impl PyWordCounter {
 
     /// The options words were split with, as a dict.
     fn options(&self, py: Python<'_>) -> PyResult<PyObject> {
-        let json = serde_json::to_string(&CountingOptions::from(&self.splitter))
+        let json = serde_json::to_string(&CountingOptions::from(&self.splitting))
             .map_err(|e| Error::Value(e.to_string()))?;
         Ok(py.import("json")?.call_method1("loads", (json,))?.unbind())
     }
 
     /// Whether `other` splits text into the same words.
     fn splits_as(&self, other: &PyWordCounter) -> bool {
-        self.splitter.splits_as(&other.splitter)
+        self.splitting.splits_as(&other.splitting)
+    }
+
+    /// What differs between how these counts and `other` split text, or
+    /// None; `this` and `that` name the two sides in the message.
+    fn difference(&self, other: &PyWordCounter, this: &str, that: &str) -> Option<String> {
+        self.splitting.difference(&other.splitting, this, that)
+    }
+
+    /// The tokenizer whose pipeline these counts were split through (over a
+    /// vocab of its unknown token alone), or None if BERT's options split them.
+    fn pipeline(&self) -> Option<PyTokenizer> {
+        match &self.splitting {
+            WordSplitting::Options(_) => None,
+            WordSplitting::Pipeline(tok, _) => Some(PyTokenizer::of(Tokenizer::clone(tok))),
+        }
     }
 
     /// Adds `other`'s counts (its new words after these); a ValueError if it
@@ -275,7 +291,7 @@ impl PyWordCounter {
     /// An empty counter that splits words as this one does.
     fn fresh(&self) -> Self {
         Self {
-            splitter: self.splitter.clone(),
+            splitting: self.splitting.clone(),
             counts: WordCounts::default(),
             num_threads: self.num_threads,
         }
@@ -286,7 +302,7 @@ impl PyWordCounter {
         let how = Run::serial(self.counts.len().saturating_mul(16));
         let counts = run(py, how, |_| self.counts.try_copy())?;
         Ok(Self {
-            splitter: self.splitter.clone(),
+            splitting: self.splitting.clone(),
             counts,
             num_threads: self.num_threads,
         })
@@ -318,16 +334,16 @@ impl PyWordCounter {
 
     /// Same options, words, counts and order.
     fn same_as(&self, other: &PyWordCounter) -> bool {
-        CountingOptions::from(&self.splitter) == CountingOptions::from(&other.splitter)
+        CountingOptions::from(&self.splitting) == CountingOptions::from(&other.splitting)
             && self.counts.same_as(&other.counts)
     }
 
     /// The counts in the file format of `train::counts_file`.
     fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        let (counts, splitter) = (&self.counts, &self.splitter);
+        let (counts, splitting) = (&self.counts, &self.splitting);
         let how = Run::serial(counts.len().saturating_mul(16));
         let data = run(py, how, |cancel| {
-            counts_file::to_bytes(counts, splitter, cancel)
+            counts_file::to_bytes(counts, splitting, cancel)
         })?;
         Ok(PyBytes::new(py, &data))
     }
@@ -343,11 +359,11 @@ impl PyWordCounter {
     ) -> PyResult<Self> {
         parallel::check_threads(num_threads)?;
         let how = Run::serial(data.len().saturating_mul(4));
-        let (splitter, counts) = run(py, how, |cancel| {
+        let (splitting, counts) = run(py, how, |cancel| {
             counts_file::from_bytes(data, &name, cancel)
         })?;
         Ok(Self {
-            splitter,
+            splitting,
             counts,
             num_threads,
         })
@@ -355,9 +371,9 @@ impl PyWordCounter {
 
     /// Writes the counts to `path` atomically (temp file + rename).
     fn save(&self, py: Python<'_>, path: std::path::PathBuf) -> PyResult<()> {
-        let (counts, splitter) = (&self.counts, &self.splitter);
+        let (counts, splitting) = (&self.counts, &self.splitting);
         run(py, Run::serial(counts.len().saturating_mul(16)), |cancel| {
-            counts_file::save(&path, counts, splitter, cancel)
+            counts_file::save(&path, counts, splitting, cancel)
         })
     }
 
@@ -371,9 +387,9 @@ impl PyWordCounter {
     ) -> PyResult<Self> {
         parallel::check_threads(num_threads)?;
         let how = Run::serial(usize::MAX);
-        let (splitter, counts) = run(py, how, |cancel| counts_file::load(&path, cancel))?;
+        let (splitting, counts) = run(py, how, |cancel| counts_file::load(&path, cancel))?;
         Ok(Self {
-            splitter,
+            splitting,
             counts,
             num_threads,
         })

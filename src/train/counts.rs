@@ -256,9 +256,66 @@ impl IndexedCounts for WordCounts {
 
 /// What one counting thread keeps from document to document.
 #[derive(Default)]
-struct CountScratch {
-    short: ShortWords,
-    split: SplitBuffers,
+pub(super) struct CountScratch {
+    /// Short words wait here until the thread's part is done.
+    pub(super) short: ShortWords,
+    pub(super) split: SplitBuffers,
+}
+
+/// Counts the words of `docs` in parallel, in first-appearance order, into
+/// `into` (whose words stay first), each document by `count_doc`; stops with
+/// `Error::Interrupted` soon after `cancel` is raised.
+pub(super) fn count_docs_with<S: AsRef<str> + Sync>(
+    docs: &[S],
+    into: &mut WordCounts,
+    cancel: &Cancel,
+    count_doc: impl Fn(&str, &mut WordCounts, &mut CountScratch) -> Result<()> + Sync,
+) -> Result<()> {
+    // One thread counts straight into the result: every part counted
+    // apart would hash and store its words once more to be merged.
+    if rayon::current_num_threads() == 1 {
+        let mut scratch = CountScratch::default();
+        for d in docs {
+            cancel.check()?;
+            count_doc(d.as_ref(), into, &mut scratch)?;
+        }
+        scratch.short.flush_into(into);
+        return Ok(());
+    }
+    // One part of similar byte size per thread: each part's words are
+    // hashed once more when merged, on one thread (eight parts a thread
+    // made two threads slower than one).
+    let total: usize = docs.iter().map(|d| d.as_ref().len()).sum();
+    let target = (total / rayon::current_num_threads()).max(1 << 16);
+    let mut bounds = vec![0usize];
+    let mut acc = 0usize;
+    for (i, d) in docs.iter().enumerate() {
+        acc += d.as_ref().len() + 1;
+        if acc >= target {
+            bounds.push(i + 1);
+            acc = 0;
+        }
+    }
+    if *bounds.last().unwrap_or(&0) != docs.len() {
+        bounds.push(docs.len());
+    }
+    let parts: Vec<WordCounts> = bounds
+        .par_windows(2)
+        .map(|b| {
+            let mut local = WordCounts::default();
+            let mut scratch = CountScratch::default();
+            for d in &docs[b[0]..b[1]] {
+                cancel.check()?;
+                count_doc(d.as_ref(), &mut local, &mut scratch)?;
+            }
+            scratch.short.flush_into(&mut local);
+            Ok(local)
+        })
+        .collect::<Result<_>>()?;
+    for p in parts {
+        into.merge(p);
+    }
+    Ok(())
 }
 
 /// Counting words as the encoder finds them: through its [`Splitter`] (these
@@ -267,7 +324,7 @@ impl Splitter {
     /// Counts the words of `doc` (an ASCII document in one pass over its
     /// bytes when the splitter's table handles all of them); a long one in
     /// pieces that split as the whole does, looking for `cancel` between them.
-    fn count_into(
+    pub(super) fn count_into(
         &self,
         doc: &str,
         out: &mut WordCounts,
@@ -312,51 +369,9 @@ impl Splitter {
         into: &mut WordCounts,
         cancel: &Cancel,
     ) -> Result<()> {
-        // One thread counts straight into the result: every part counted
-        // apart would hash and store its words once more to be merged.
-        if rayon::current_num_threads() == 1 {
-            let mut scratch = CountScratch::default();
-            for d in docs {
-                cancel.check()?;
-                self.count_into(d.as_ref(), into, &mut scratch, cancel)?;
-            }
-            scratch.short.flush_into(into);
-            return Ok(());
-        }
-        // One part of similar byte size per thread: each part's words are
-        // hashed once more when merged, on one thread (eight parts a thread
-        // made two threads slower than one).
-        let total: usize = docs.iter().map(|d| d.as_ref().len()).sum();
-        let target = (total / rayon::current_num_threads()).max(1 << 16);
-        let mut bounds = vec![0usize];
-        let mut acc = 0usize;
-        for (i, d) in docs.iter().enumerate() {
-            acc += d.as_ref().len() + 1;
-            if acc >= target {
-                bounds.push(i + 1);
-                acc = 0;
-            }
-        }
-        if *bounds.last().unwrap_or(&0) != docs.len() {
-            bounds.push(docs.len());
-        }
-        let parts: Vec<WordCounts> = bounds
-            .par_windows(2)
-            .map(|b| {
-                let mut local = WordCounts::default();
-                let mut scratch = CountScratch::default();
-                for d in &docs[b[0]..b[1]] {
-                    cancel.check()?;
-                    self.count_into(d.as_ref(), &mut local, &mut scratch, cancel)?;
-                }
-                scratch.short.flush_into(&mut local);
-                Ok(local)
-            })
-            .collect::<Result<_>>()?;
-        for p in parts {
-            into.merge(p);
-        }
-        Ok(())
+        count_docs_with(docs, into, cancel, |doc, out, scratch| {
+            self.count_into(doc, out, scratch, cancel)
+        })
     }
 
     /// Counts the words of a text file (plain or `.gz`) with its documents

@@ -16,6 +16,7 @@ use flate2::Compression;
 use serde::{Deserialize, Serialize};
 
 use super::counts::WordCounts;
+use super::word_splitting::WordSplitting;
 use crate::cancel::Cancel;
 use crate::error::{Error, Result};
 use crate::memory::check_fits;
@@ -37,11 +38,19 @@ pub struct CountingOptions {
     pub clean_text: bool,
     pub handle_chinese_chars: bool,
     pub pre_tokenizer: String,
+    /// Counted through a tokenizer's pipeline: what makes its words, as
+    /// `hf_json::pipeline_to_json` writes it (the options above are then
+    /// its splitter's, for show).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pipeline: Option<serde_json::Value>,
 }
 
 impl CountingOptions {
     /// `name=value, ...` as Python names them.
     pub fn describe(&self) -> String {
+        if self.pipeline.is_some() {
+            return "a tokenizer's pipeline (normalizers, pre-tokenizers, added tokens)".into();
+        }
         let py = |b: bool| if b { "True" } else { "False" };
         let strip = self.strip_accents.map_or("None", py);
         format!(
@@ -66,6 +75,27 @@ impl From<&Splitter> for CountingOptions {
             clean_text: n.clean_text,
             handle_chinese_chars: n.handle_chinese_chars,
             pre_tokenizer: s.pre_tokenizer().name().to_owned(),
+            pipeline: None,
+        }
+    }
+}
+
+impl From<&WordSplitting> for CountingOptions {
+    fn from(w: &WordSplitting) -> Self {
+        Self {
+            pipeline: w.pipeline_json().cloned(),
+            ..Self::from(w.splitter())
+        }
+    }
+}
+
+impl TryFrom<&CountingOptions> for WordSplitting {
+    type Error = Error;
+
+    fn try_from(o: &CountingOptions) -> Result<Self> {
+        match &o.pipeline {
+            Some(json) => WordSplitting::from_pipeline_json(json.clone()),
+            None => Ok(WordSplitting::Options(Splitter::try_from(o)?)),
         }
     }
 }
@@ -92,17 +122,14 @@ fn write_varint(out: &mut Vec<u8>, mut v: u64) {
     out.push(v as u8);
 }
 
-/// The file's bytes for `counts`, counted as `splitter` says.
-pub fn to_bytes(counts: &WordCounts, splitter: &Splitter, cancel: &Cancel) -> Result<Vec<u8>> {
+/// The file's bytes for `counts`, counted as `splitting` says.
+pub fn to_bytes(
+    counts: &WordCounts,
+    splitting: &WordSplitting,
+    cancel: &Cancel,
+) -> Result<Vec<u8>> {
     let io = |e: std::io::Error| Error::Io(format!("writing word counts: {e}"));
-    if splitter.chain().is_some() {
-        return Err(Error::Unsupported(
-            "saving counts made through a tokenizer.json's normalizers and pre-tokenizers \
-             (only BERT's options can be written in a counts file)"
-                .into(),
-        ));
-    }
-    let options = serde_json::to_vec(&CountingOptions::from(splitter))
+    let options = serde_json::to_vec(&CountingOptions::from(splitting))
         .map_err(|e| Error::Value(e.to_string()))?;
     // The body is built whole, then compressed in large writes (a write per
     // word made gzip three times slower).
@@ -219,14 +246,19 @@ impl<R: BufRead> Body<'_, R> {
 }
 
 /// Writes the counts file of `counts` to `path` (atomically).
-pub fn save(path: &Path, counts: &WordCounts, splitter: &Splitter, cancel: &Cancel) -> Result<()> {
-    let data = to_bytes(counts, splitter, cancel)?;
+pub fn save(
+    path: &Path,
+    counts: &WordCounts,
+    splitting: &WordSplitting,
+    cancel: &Cancel,
+) -> Result<()> {
+    let data = to_bytes(counts, splitting, cancel)?;
     cancel.check()?;
     crate::io::write_atomic(path, &data)
 }
 
 /// Reads the counts file at `path` (a regular file that fits in memory).
-pub fn load(path: &Path, cancel: &Cancel) -> Result<(Splitter, WordCounts)> {
+pub fn load(path: &Path, cancel: &Cancel) -> Result<(WordSplitting, WordCounts)> {
     let (mut file, meta) = crate::io::open_regular(path)?;
     let size = usize::try_from(meta.len()).unwrap_or(usize::MAX);
     crate::memory::check_fits(size, "loading word counts")?;
@@ -237,7 +269,7 @@ pub fn load(path: &Path, cancel: &Cancel) -> Result<(Splitter, WordCounts)> {
 
 /// Reads what [`to_bytes`] wrote; any other input is a `Error::Value`
 /// saying what is wrong, `name` naming the source.
-pub fn from_bytes(data: &[u8], name: &str, cancel: &Cancel) -> Result<(Splitter, WordCounts)> {
+pub fn from_bytes(data: &[u8], name: &str, cancel: &Cancel) -> Result<(WordSplitting, WordCounts)> {
     let bad = |what: &str| Error::Value(format!("{name}: not a valid word counts file ({what})"));
     if data.len() < 12 || &data[..8] != MAGIC {
         return Err(bad("no wpcounts header"));
@@ -256,12 +288,17 @@ pub fn from_bytes(data: &[u8], name: &str, cancel: &Cancel) -> Result<(Splitter,
         word: Vec::new(),
     };
     let options_len = body.varint()?;
-    if options_len > 1 << 16 {
+    // A pipeline's added tokens may be many: room for some thousands.
+    if options_len > 1 << 24 {
         return Err(bad("options too long"));
     }
     let options: CountingOptions = serde_json::from_slice(body.take(options_len)?)
         .map_err(|e| bad(&format!("options: {e}")))?;
-    let splitter = Splitter::try_from(&options)?;
+    let splitting = WordSplitting::try_from(&options)?;
+    // A chain's normalizers need not leave their own output as it is (a
+    // prefix is prepended again): its words are not checked by re-splitting.
+    let checked = splitting.splitter().chain().is_none();
+    let splitter = splitting.splitter();
     let words = body.varint()?;
     let mut counts = WordCounts::default();
     let mut split = SplitBuffers::default();
@@ -278,7 +315,7 @@ pub fn from_bytes(data: &[u8], name: &str, cancel: &Cancel) -> Result<(Splitter,
         if count == 0 {
             continue;
         }
-        if !makes_word(&splitter, &word, &mut split) {
+        if checked && !makes_word(splitter, &word, &mut split) {
             return Err(Error::Value(format!(
                 "{name}: word {i} ({word:?}) is not a word that counting with the \
                  file's options ({}) makes: the file was changed or made otherwise",
@@ -301,7 +338,7 @@ pub fn from_bytes(data: &[u8], name: &str, cancel: &Cancel) -> Result<(Splitter,
     if !body.reader.into_inner().into_inner().is_empty() {
         return Err(bad("data after the end"));
     }
-    Ok((splitter, counts))
+    Ok((splitting, counts))
 }
 
 /// Whether splitting `word` gives `word` alone: every word counting makes
@@ -326,7 +363,7 @@ mod tests {
     use super::*;
     use crate::pre_tokenizers::PreTokenizer;
 
-    fn sample() -> (Splitter, WordCounts) {
+    fn sample() -> (WordSplitting, WordCounts) {
         let mut c = WordCounts::default();
         for (w, n) in [
             ("the", 5u64),
@@ -343,7 +380,7 @@ mod tests {
             ..Default::default()
         });
         let s = Splitter::new(normalizer, PreTokenizer::Whitespace);
-        (s, c)
+        (WordSplitting::Options(s), c)
     }
 
     #[test]
@@ -501,7 +538,7 @@ mod tests {
         }
         let mut future = to_bytes(
             &WordCounts::default(),
-            &Splitter::default(),
+            &WordSplitting::Options(Splitter::default()),
             Cancel::never(),
         )
         .unwrap();

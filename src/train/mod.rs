@@ -4,6 +4,7 @@
 //! | file | concern |
 //! |------|---------|
 //! | `counts.rs`, `short_words.rs` | counting the words of documents in parallel (short words in a front table) |
+//! | `word_splitting.rs` | how counting makes words: BERT's options, or a tokenizer's whole pipeline |
 //! | `counts_file.rs` | the word counts file format |
 //! | `config.rs` | the options of a run (`TrainerConfig`, `Score`) |
 //! | `pairs.rs`, `gain.rs`, `queue.rs` | pair statistics; the likelihood gain ΔL and its bounds; queue entries |
@@ -29,8 +30,10 @@ mod record;
 mod short_words;
 mod state;
 mod trainer;
+pub mod word_splitting;
 
 pub use config::{Score, TrainerConfig};
 pub use extend::InitialVocab;
 pub use record::{MergeRecord, TrainOutput};
 pub use trainer::{train, train_extending};
+pub use word_splitting::WordSplitting;

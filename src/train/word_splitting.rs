@@ -1,0 +1,206 @@
+//! How counting turns text into words: BERT's options alone (a
+//! [`Splitter`]), or a tokenizer's whole pipeline, its normalizers and
+//! pre-tokenizers with its added tokens cut out first (encoding cuts them
+//! out, so they are never words to train on). Counts remember which, so
+//! counts split otherwise are never mixed or trained as if they matched.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::counts::{count_docs_with, CountScratch, WordCounts};
+use crate::added_tokens::Split;
+use crate::cancel::Cancel;
+use crate::encode::piece_cuts;
+use crate::error::Result;
+use crate::hf_json;
+use crate::io::{read_file_blocks, DocSource};
+use crate::pipeline::Tokenizer;
+use crate::splitter::{SplitBuffers, Splitter, PIECE_BYTES};
+
+#[derive(Clone, Debug)]
+pub enum WordSplitting {
+    /// BERT's normalizer options and pre-tokenizer, no added tokens.
+    Options(Splitter),
+    /// A tokenizer's pipeline (its vocab plays no part), with the JSON of
+    /// what makes its words (see `hf_json::pipeline_to_json`).
+    Pipeline(Arc<Tokenizer>, Arc<Value>),
+}
+
+impl WordSplitting {
+    /// The words `tok` splits text into: its options if that is all it has,
+    /// its pipeline otherwise.
+    pub fn of(tok: &Tokenizer) -> Self {
+        if tok.added_tokens().is_empty() && tok.splitter().chain().is_none() {
+            return Self::Options(tok.splitter().clone());
+        }
+        let json = hf_json::pipeline_to_json(tok);
+        Self::Pipeline(Arc::new(tok.clone()), Arc::new(json))
+    }
+
+    /// The pipeline a counts file recorded.
+    pub fn from_pipeline_json(json: Value) -> Result<Self> {
+        let tok = hf_json::pipeline_from_json(&json)?;
+        Ok(Self::Pipeline(Arc::new(tok), Arc::new(json)))
+    }
+
+    pub fn splitter(&self) -> &Splitter {
+        match self {
+            Self::Options(s) => s,
+            Self::Pipeline(t, _) => t.splitter(),
+        }
+    }
+
+    /// The pipeline's JSON, if counting goes through one.
+    pub fn pipeline_json(&self) -> Option<&Value> {
+        match self {
+            Self::Options(_) => None,
+            Self::Pipeline(_, json) => Some(json),
+        }
+    }
+
+    /// Whether `other` makes the same words of every text.
+    pub fn splits_as(&self, other: &WordSplitting) -> bool {
+        self.difference(other, "", "").is_none()
+    }
+
+    /// What differs between the two ways of splitting, said for a user
+    /// (`this` and `that` name the two sides, as "the tokenizer's"); None
+    /// if they split alike.
+    pub fn difference(&self, other: &WordSplitting, this: &str, that: &str) -> Option<String> {
+        match (self, other) {
+            (Self::Options(a), Self::Options(b)) => (!a.splits_as(b))
+                .then(|| "their normalizer or pre-tokenizer options differ".to_string()),
+            (Self::Pipeline(_, a), Self::Pipeline(_, b)) => {
+                let parts = ["normalizer", "pre_tokenizer", "added_tokens"];
+                let differ: Vec<String> = parts
+                    .iter()
+                    .filter(|p| a.get(**p) != b.get(**p))
+                    .map(|p| {
+                        let (a, b) = (shown(a.get(*p)), shown(b.get(*p)));
+                        format!("{p}: {this} {a}, {that} {b}")
+                    })
+                    .collect();
+                (!differ.is_empty()).then(|| differ.join("; "))
+            }
+            (Self::Options(_), Self::Pipeline(..)) | (Self::Pipeline(..), Self::Options(_)) => {
+                Some(
+                    "one was split with BERT's options, the other through a tokenizer's \
+                     pipeline (its normalizers, pre-tokenizers and added tokens)"
+                        .into(),
+                )
+            }
+        }
+    }
+
+    /// Counts the words of `docs` into `into` (whose words stay first), in
+    /// parallel, in first-appearance order.
+    pub fn count_docs_into<S: AsRef<str> + Sync>(
+        &self,
+        docs: &[S],
+        into: &mut WordCounts,
+        cancel: &Cancel,
+    ) -> Result<()> {
+        match self {
+            Self::Options(s) => s.count_docs_into(docs, into, cancel),
+            Self::Pipeline(tok, _) => count_docs_with(docs, into, cancel, |doc, out, scratch| {
+                count_through(tok, doc, out, scratch, cancel)
+            }),
+        }
+    }
+
+    /// The words of `docs`.
+    pub fn count_docs<S: AsRef<str> + Sync>(
+        &self,
+        docs: &[S],
+        cancel: &Cancel,
+    ) -> Result<WordCounts> {
+        let mut out = WordCounts::default();
+        self.count_docs_into(docs, &mut out, cancel)?;
+        Ok(out)
+    }
+
+    /// Counts the words of a text file (plain or `.gz`), its documents as
+    /// `source` says, read in blocks so memory stays bounded.
+    pub fn count_file(
+        &self,
+        path: &Path,
+        source: &DocSource,
+        into: &mut WordCounts,
+        cancel: &Cancel,
+    ) -> Result<()> {
+        match self {
+            Self::Options(s) => s.count_file(path, source, into, cancel),
+            Self::Pipeline(..) => {
+                const BLOCK: usize = 16 << 20;
+                read_file_blocks(path, source, BLOCK, cancel, &mut |docs| {
+                    self.count_docs_into(docs, into, cancel)
+                })
+            }
+        }
+    }
+}
+
+/// A JSON part, short enough for a message.
+fn shown(part: Option<&Value>) -> String {
+    let text = part.map_or_else(|| "none".into(), Value::to_string);
+    match text.char_indices().nth(120) {
+        Some((cut, _)) => format!("{}...", &text[..cut]),
+        None => text,
+    }
+}
+
+/// Counts the words of one document as `tok` encodes it: added tokens cut
+/// out of the raw text, then each piece between them normalized, normalized
+/// added tokens cut out of that, and the rest pre-tokenized. A document
+/// with no byte an added token may start with takes the splitter's own way.
+fn count_through(
+    tok: &Tokenizer,
+    doc: &str,
+    out: &mut WordCounts,
+    scratch: &mut CountScratch,
+    cancel: &Cancel,
+) -> Result<()> {
+    let added = tok.added_tokens();
+    let splitter = tok.splitter();
+    if !added.has_normalized() && !doc.bytes().any(|b| added.raw_may_start_with(b)) {
+        return splitter.count_into(doc, out, scratch, cancel);
+    }
+    let cuts = piece_cuts(splitter, added);
+    if doc.len() <= PIECE_BYTES || !cuts.any() {
+        count_piece(tok, doc, out, scratch);
+        return Ok(());
+    }
+    for (_, piece) in cuts.pieces(doc, PIECE_BYTES) {
+        cancel.check()?;
+        count_piece(tok, piece, out, scratch);
+    }
+    Ok(())
+}
+
+fn count_piece(tok: &Tokenizer, text: &str, out: &mut WordCounts, scratch: &mut CountScratch) {
+    let (added, splitter) = (tok.added_tokens(), tok.splitter());
+    let CountScratch { short, split } = scratch;
+    let SplitBuffers {
+        normalized, words, ..
+    } = split;
+    added.split_raw(text, |split| {
+        let Split::Text(r) = split else { return };
+        splitter.normalize(&text[r], 0, normalized);
+        let normalized = &*normalized;
+        let mut each = |n: &crate::normalizers::Normalized, w: crate::pre_tokenizers::WordSpan| {
+            short.add(&n.text[w.start..w.end], out);
+        };
+        if !added.has_normalized() {
+            let all = 0..normalized.text.len();
+            splitter.pre_tokenize(normalized, all, 0, words, &mut each);
+            return;
+        }
+        added.split_normalized(&normalized.text, |split| {
+            if let Split::Text(r) = split {
+                splitter.pre_tokenize(normalized, r, 0, words, &mut each);
+            }
+        });
+    });
+}
