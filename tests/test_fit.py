@@ -94,3 +94,13 @@ def test_the_cli_fits_too(tmp_path: Path) -> None:
     assert vocab_list(saved) == vocab_list(wpiece.train(FIXTURE, 3000, fit=True))
     record = wpiece.TrainingRecord.load(out / "training_record.json")
     assert len(record.removed) > 0
+
+
+def test_fitting_an_extension_keeps_every_old_id(split_fixture) -> None:
+    train, held = split_fixture
+    base = wpiece.train_from_iterator(train[:2000], 1500)
+    plain = wpiece.train_from_iterator(train, 2500, initial=base)
+    fitted = wpiece.train_from_iterator(train, 2500, initial=base, fit=True)
+    assert len(fitted) == 2500 and vocab_list(fitted)[:1500] == vocab_list(base)
+    assert fitted.training_record.added_ids == 1000
+    assert fitted.stats(held).tokens_per_word <= plain.stats(held).tokens_per_word
