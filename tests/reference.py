@@ -266,7 +266,7 @@ def fit_reference(
     """Fitting to longest match by the book (src/train/fit.rs): each round,
     the cost of every removable token is the tokens its loss adds to the
     count-weighted longest-match encoding of the training words; the
-    cheapest tenth of the surplus goes (at least a 64th of the first
+    cheapest fifth of the surplus goes (at least a 32nd of the first
     surplus), equal costs the later token first."""
     words = [(w, c) for w, c in word_counts if c > 0 and len(w) <= max_chars]
     alive = list(tokens)
@@ -292,7 +292,7 @@ def fit_reference(
                     total += c * (len(without) - len(now[w]))
             costs.append((total, -tokens.index(u), u))
         surplus = len(alive) - max(target, keep)
-        step = min(max(-(-surplus // 10), -(-first_surplus // 64)), surplus)
+        step = min(max(-(-surplus // 5), -(-first_surplus // 32)), surplus)
         gone = {u for _, _, u in sorted(costs)[:step]}
         alive = [t for t in alive if t not in gone]
     return alive

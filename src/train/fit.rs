@@ -10,9 +10,11 @@
 //! the wanted size. The cost of a token is exact for the vocabulary of its
 //! round: each word that uses it is encoded again without it, and the cost
 //! is the words' count times the tokens that adds (negative when greedy
-//! matching does better without it). Every round removes the cheapest tenth
-//! of what is left to remove (at least a 64th of the first surplus), ties
-//! going to the later token, and recomputes every cost. Costs are computed
+//! matching does better without it). Every round removes the cheapest fifth
+//! of what is left to remove (at least a 32nd of the first surplus), ties
+//! going to the later token, and recomputes every cost: on 20 MB of text a
+//! tenth (and a 64th) took 1.6x the time for 0.02-0.07% fewer held-out
+//! tokens, a fortieth no fewer. Costs are computed
 //! per token, each on its own, so the result is the same at any thread
 //! count. The special tokens and the alphabet are never removed.
 
@@ -43,35 +45,75 @@ pub struct FitWords<'a> {
 struct Matcher {
     all: LongestMatch,
     alive: Vec<bool>,
+    /// Bytes each token covers at a word's start, and after it (0 for a
+    /// token that cannot continue a word).
+    start_len: Vec<u32>,
+    continuation_len: Vec<u32>,
 }
 
 impl Matcher {
     fn new(tokens: &[String], prefix: &str) -> Result<Self> {
+        let continuation = |t: &String| t.strip_prefix(prefix).map_or(0, |rest| rest.len() as u32);
         Ok(Self {
             all: LongestMatch::new(tokens, prefix)?,
             alive: vec![true; tokens.len()],
+            start_len: tokens.iter().map(|t| t.len() as u32).collect(),
+            continuation_len: tokens.iter().map(continuation).collect(),
         })
     }
 
-    /// How many tokens longest match gives `word` with the tokens still in,
-    /// `without` left out too; None if some position has no token (the
-    /// word would be unknown).
-    fn count(&self, word: &[u8], without: u32) -> Option<usize> {
-        let (mut at, mut n) = (0, 0);
-        while at < word.len() {
-            let mut best = 0;
-            self.all.each(word, at, |id, len| {
-                if id != without && self.alive[id as usize] {
-                    best = len;
-                }
-            });
-            if best == 0 {
-                return None;
-            }
-            at += best;
-            n += 1;
+    /// The bytes token `id` covers: at a word's start its whole string, after
+    /// it the string without the continuation prefix.
+    fn piece_len(&self, id: u32, at_start: bool) -> usize {
+        let id = id as usize;
+        if at_start {
+            self.start_len[id] as usize
+        } else {
+            self.continuation_len[id] as usize
         }
-        Some(n)
+    }
+
+    /// How many more tokens longest match gives `word` without `u` than
+    /// `seg`, its encoding with every token still in; None if some position
+    /// has no token then (the word would be unknown). Longest match reads a
+    /// word left to right and remembers nothing but where it is, so the two
+    /// encodings part only where `seg` uses `u`, and agree again from the
+    /// first boundary they share: only those stretches are encoded again.
+    fn tokens_added_without(&self, word: &[u8], seg: &[u32], u: u32) -> Option<i64> {
+        let (mut delta, mut j, mut at) = (0i64, 0usize, 0usize);
+        loop {
+            while j < seg.len() && seg[j] != u {
+                at += self.piece_len(seg[j], j == 0);
+                j += 1;
+            }
+            if j == seg.len() {
+                return Some(delta);
+            }
+            // From `at`, the start of seg[j] = u, until a boundary of `seg`.
+            let (mut pos, mut new, mut k, mut old_at) = (at, 0i64, j, at);
+            loop {
+                let mut best = 0;
+                self.all.each(word, pos, |id, len| {
+                    if id != u && self.alive[id as usize] {
+                        best = len;
+                    }
+                });
+                if best == 0 {
+                    return None;
+                }
+                pos += best;
+                new += 1;
+                while old_at < pos {
+                    old_at += self.piece_len(seg[k], k == 0);
+                    k += 1;
+                }
+                if old_at == pos {
+                    break;
+                }
+            }
+            delta += new - (k - j) as i64;
+            (j, at) = (k, old_at);
+        }
     }
 
     /// The tokens longest match gives `word` (the alphabet always covers a
@@ -143,8 +185,8 @@ pub fn fit_to_longest_match(
         cancel.check()?;
         let surplus = alive_count - target;
         let step = surplus
-            .div_ceil(10)
-            .max(first_surplus.div_ceil(64))
+            .div_ceil(5)
+            .max(first_surplus.div_ceil(32))
             .min(surplus);
         let mut order: Vec<usize> = (0..candidates.len()).collect();
         // Cheapest first; of equal costs the later token goes first.
@@ -205,11 +247,11 @@ fn cost(
     let mut total: i128 = 0;
     for &s in users {
         let w = encodable[s as usize];
-        let Some(without) = matcher.count(words.words[w].as_bytes(), u) else {
+        let word = words.words[w].as_bytes();
+        let Some(delta) = matcher.tokens_added_without(word, &segs[s as usize], u) else {
             return i64::MAX;
         };
-        let delta = without as i128 - segs[s as usize].len() as i128;
-        total += delta * words.counts[w] as i128;
+        total += delta as i128 * words.counts[w] as i128;
     }
     total.clamp(i64::MIN as i128, i64::MAX as i128) as i64
 }
