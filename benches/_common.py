@@ -71,3 +71,22 @@ def paired_ratio(a: list[dict], b: list[dict], key: str = "mb_s") -> float:
 
 def med(rows: list[dict], key: str) -> float:
     return statistics.median(r[key] for r in rows)
+
+
+HELD_BYTES = 2_000_000
+
+
+def split_held_out(
+    corpus: Path, work: Path, name: str, train_bytes: int | None
+) -> tuple[Path, Path]:
+    """(training part, held-out part) of `corpus`, written to `work`: the
+    held-out part is its last HELD_BYTES (whole lines); training takes the
+    lines before it from the start, `train_bytes` of them (None: all)."""
+    data = corpus.read_bytes()
+    cut = data.index(b"\n", len(data) - HELD_BYTES) + 1
+    held = work / f"{name}.held.txt"
+    held.write_bytes(data[cut:])
+    end = cut if train_bytes is None else data.rindex(b"\n", 0, min(train_bytes, cut)) + 1
+    train = work / f"{name}.train.txt"
+    train.write_bytes(data[:end])
+    return train, held

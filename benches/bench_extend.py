@@ -28,10 +28,9 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import ROOT, ensure_corpus, run_child  # noqa: E402
+from _common import ROOT, ensure_corpus, run_child, split_held_out  # noqa: E402
 
 ADDED = [1000, 4478, 10000]  # 4478: bert-base-uncased grown to 35,000 ids
-HELD_BYTES = 2_000_000
 RESULTS = ROOT / "benches" / "results"
 BERT_JSON = ROOT / "tests" / "data" / "tokenizer.json"
 
@@ -119,18 +118,6 @@ RECIPES = [
 ]
 
 
-def split(corpus: Path, work: Path, train_bytes: int) -> tuple[Path, Path]:
-    """(training part, held-out part), as bench_quality.py splits."""
-    data = corpus.read_bytes()
-    cut = data.index(b"\n", len(data) - HELD_BYTES) + 1
-    held = work / "extend.held.txt"
-    held.write_bytes(data[cut:])
-    end = data.rindex(b"\n", 0, min(train_bytes, cut)) + 1
-    train = work / f"extend.train{train_bytes // 1_000_000}.txt"
-    train.write_bytes(data[:end])
-    return train, held
-
-
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="5 MB of training text")
@@ -138,7 +125,8 @@ def main() -> None:
     work = ensure_corpus() / "quality"
     work.mkdir(exist_ok=True)
     train_bytes = 5_000_000 if args.quick else 20_000_000
-    train, held = split(ensure_corpus() / "en.txt", work, train_bytes)
+    name = f"extend{train_bytes // 1_000_000}"
+    train, held = split_held_out(ensure_corpus() / "en.txt", work, name, train_bytes)
     head = f"TRAIN={str(train)!r}\nHELD={str(held)!r}\nBERT_JSON={str(BERT_JSON)!r}\n"
     results: dict = {"train_bytes": train.stat().st_size, "added": ADDED}
     results["bert"] = run_child(head + BERT_CHILD)["stats"]

@@ -24,10 +24,9 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import ROOT, ensure_corpus, run_child  # noqa: E402
+from _common import ROOT, ensure_corpus, run_child, split_held_out  # noqa: E402
 
 SIZES = [8000, 16000, 30000]
-HELD_BYTES = 2_000_000
 RESULTS = ROOT / "benches" / "results"
 
 # (label, keyword arguments of wpiece.train)
@@ -100,19 +99,6 @@ RESULT = {'stats': [s.tokens_per_word, s.whole_word_rate, s.unknown_rate]}
 )
 
 
-def split(corpus: Path, work: Path, name: str, train_bytes: int | None) -> tuple[Path, Path]:
-    """(training part, held-out part): the held-out part is the corpus's last
-    HELD_BYTES (whole lines); training takes lines before it, from the start."""
-    data = corpus.read_bytes()
-    cut = data.index(b"\n", len(data) - HELD_BYTES) + 1
-    held = work / f"{name}.held.txt"
-    held.write_bytes(data[cut:])
-    end = cut if train_bytes is None else data.rindex(b"\n", 0, min(train_bytes, cut)) + 1
-    train = work / f"{name}.train.txt"
-    train.write_bytes(data[:end])
-    return train, held
-
-
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="en 10 MB only")
@@ -130,7 +116,7 @@ def main() -> None:
     results: dict = {"sizes": SIZES, "corpora": {}}
     for label, path, nbytes in corpora:
         name = label.replace(" ", "_")
-        train, held = split(path, work, name, nbytes)
+        train, held = split_held_out(path, work, name, nbytes)
         head = f"TRAIN={str(train)!r}\nHELD={str(held)!r}\nSIZES={SIZES!r}\n"
         rows: dict = {}
         for tlabel, kw in WPIECE:

@@ -105,7 +105,11 @@ impl PyWordCounter {
     fn count(&mut self, py: Python<'_>, texts: &[&str]) -> PyResult<()> {
         let (splitting, threads) = (&self.splitting, self.num_threads);
         let how = Run::parallel(text_bytes(texts), threads);
-        let part = run(py, how, |cancel| splitting.count_docs(texts, cancel))?;
+        let part = run(py, how, |cancel| {
+            let mut part = WordCounts::default();
+            splitting.count_docs_into(texts, &mut part, cancel)?;
+            Ok(part)
+        })?;
         guard(|| self.counts.add_counted(part))
     }
 }

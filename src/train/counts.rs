@@ -5,8 +5,6 @@
 //! word's global position is therefore its first appearance in the input,
 //! whatever the number of threads or the chunk size.
 
-use std::path::Path;
-
 use indexmap::IndexMap;
 use rayon::prelude::*;
 use rustc_hash::FxBuildHasher;
@@ -14,7 +12,6 @@ use rustc_hash::FxBuildHasher;
 use super::short_words::{IndexedCounts, ShortWords};
 use crate::cancel::{self, Cancel, CHECKPOINT_STEPS};
 use crate::error::{Error, Result};
-use crate::io::{read_file_blocks, DocSource};
 use crate::splitter::{SplitBuffers, Splitter, PIECE_BYTES};
 
 /// Word types in first-appearance order with their counts (each word stored once).
@@ -371,22 +368,6 @@ impl Splitter {
     ) -> Result<()> {
         count_docs_with(docs, into, cancel, |doc, out, scratch| {
             self.count_into(doc, out, scratch, cancel)
-        })
-    }
-
-    /// Counts the words of a text file (plain or `.gz`) with its documents
-    /// as `source` says, read in blocks so memory stays bounded.
-    pub fn count_file(
-        &self,
-        path: &Path,
-        source: &DocSource,
-        into: &mut WordCounts,
-        cancel: &Cancel,
-    ) -> Result<()> {
-        // Large blocks: each starts its parts' tables afresh.
-        const BLOCK: usize = 16 << 20;
-        read_file_blocks(path, source, BLOCK, cancel, &mut |docs| {
-            self.count_docs_into(docs, into, cancel)
         })
     }
 }

@@ -110,17 +110,6 @@ impl WordSplitting {
         }
     }
 
-    /// The words of `docs`.
-    pub fn count_docs<S: AsRef<str> + Sync>(
-        &self,
-        docs: &[S],
-        cancel: &Cancel,
-    ) -> Result<WordCounts> {
-        let mut out = WordCounts::default();
-        self.count_docs_into(docs, &mut out, cancel)?;
-        Ok(out)
-    }
-
     /// Counts the words of a text file (plain or `.gz`), its documents as
     /// `source` says, read in blocks so memory stays bounded.
     pub fn count_file(
@@ -130,15 +119,11 @@ impl WordSplitting {
         into: &mut WordCounts,
         cancel: &Cancel,
     ) -> Result<()> {
-        match self {
-            Self::Options(s) => s.count_file(path, source, into, cancel),
-            Self::Pipeline(..) => {
-                const BLOCK: usize = 16 << 20;
-                read_file_blocks(path, source, BLOCK, cancel, &mut |docs| {
-                    self.count_docs_into(docs, into, cancel)
-                })
-            }
-        }
+        // Large blocks: each starts its parts' tables afresh.
+        const BLOCK: usize = 16 << 20;
+        read_file_blocks(path, source, BLOCK, cancel, &mut |docs| {
+            self.count_docs_into(docs, into, cancel)
+        })
     }
 }
 
