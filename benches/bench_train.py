@@ -18,20 +18,21 @@ SPECIALS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
 WPIECE = """
 import wpiece
 t = time.perf_counter()
-tok = wpiece.train({path!r}, vocab_size={vocab}, num_threads={threads})
+tok = wpiece.train({path!r}, vocab_size={vocab}, num_threads={threads}, score={score!r})
 RESULT = {{"seconds": time.perf_counter() - t, "vocab": len(tok)}}
 """
 
 # The two phases of `wpiece.train`, timed apart in a process of their own:
 # counting words (normalize, pre-tokenize, count; parallel) and merging.
 WPIECE_PHASES = """
+import wpiece
 from wpiece import _core
 t = time.perf_counter()
 c = _core.WordCounter(num_threads={threads}); c.add_file({path!r})
 counting = time.perf_counter() - t
 t = time.perf_counter()
-run = c.train(vocab_size={vocab}, special_tokens={specials!r})
-RESULT = {{"seconds": counting, "merging": time.perf_counter() - t, "vocab": len(run["vocab"]),
+tok = wpiece.train_from_counts(wpiece.WordCounts._wrap(c), {vocab}, special_tokens={specials!r})
+RESULT = {{"seconds": counting, "merging": time.perf_counter() - t, "vocab": len(tok),
           "mb_s": os.path.getsize({path!r}) / counting / 1e6}}
 """
 
@@ -75,10 +76,18 @@ RESULT = {{"seconds": time.perf_counter() - t, "vocab": len(tok)}}
 def run_trainer(engine: str, path: Path, threads: int) -> dict:
     env = {"RAYON_NUM_THREADS": str(threads), "RAYON_RS_NUM_CPUS": str(threads)}
     env["OPENBLAS_NUM_THREADS"] = "1"
-    template = {"wpiece": WPIECE, "wpiece phases": WPIECE_PHASES, "hf": HF}[engine]
+    template = {
+        "wpiece": WPIECE,
+        "wpiece frequency": WPIECE,
+        "wpiece phases": WPIECE_PHASES,
+        "hf": HF,
+    }[engine]
     if engine == "wpiece phases":
         template = "import os\n" + template
-    code = template.format(path=str(path), vocab=30000, threads=threads, specials=SPECIALS)
+    score = "frequency" if engine == "wpiece frequency" else "likelihood"
+    code = template.format(
+        path=str(path), vocab=30000, threads=threads, specials=SPECIALS, score=score
+    )
     return run_child(code, env)
 
 
@@ -107,12 +116,13 @@ def main() -> None:
         for threads in threads_list:
             res = median_runs(
                 lambda e, p=path, t=threads: run_trainer(e, p, t),
-                ["wpiece", "wpiece phases", "hf"],
+                ["wpiece", "wpiece frequency", "wpiece phases", "hf"],
                 args.repeats,
             )
-            w, ph, h = res["wpiece"], res["wpiece phases"], res["hf"]
+            w, f, ph, h = res["wpiece"], res["wpiece frequency"], res["wpiece phases"], res["hf"]
             rows.append(
-                f"| {label} | {threads} | {med(w, 'seconds'):.2f} | {med(ph, 'seconds'):.2f} "
+                f"| {label} | {threads} | {med(w, 'seconds'):.2f} | "
+                f"{med(w, 'seconds') / med(f, 'seconds'):.2f}x | {med(ph, 'seconds'):.2f} "
                 f"({med(ph, 'mb_s') / threads:.0f} MB/s a thread) | {med(ph, 'merging'):.2f} | "
                 f"{med(h, 'seconds'):.2f} | {med(w, 'seconds') / med(h, 'seconds'):.2f}x | "
                 f"{med(w, 'peak_rss_mb'):.0f} | {med(h, 'peak_rss_mb'):.0f} |"
@@ -147,11 +157,12 @@ def main() -> None:
     text = (
         f"## Training, vocab 30,000 (medians of {args.repeats} runs, each in its own process)\n\n"
         "`wpiece.train` on the file (count + merge), and its two phases timed apart in a "
-        "process of their own (`WordCounter.add_file`, then `WordCounter.train`). Time "
-        "ratio: wpiece's time over HF's (lower is better).\n\n"
-        "| corpus | threads | wpiece s | counting s | merging s | HF s | wpiece / HF time "
-        "| wpiece peak MB | HF peak MB |\n"
-        "|---|---|---|---|---|---|---|---|---|\n"
+        "process of their own (`WordCounter.add_file`, then training on those counts). "
+        "Likelihood / frequency: the default score's whole call over `score='frequency'`'s. "
+        "Time ratio: wpiece's time over HF's (lower is better).\n\n"
+        "| corpus | threads | wpiece s | likelihood / frequency | counting s | merging s | HF s "
+        "| wpiece / HF time | wpiece peak MB | HF peak MB |\n"
+        "|---|---|---|---|---|---|---|---|---|---|\n"
         + "\n".join(rows)
         + "\n\n## Against the pure-Python reference trainer (same vocab, same merges)\n\n"
         "| corpus | merges | wpiece | reference | reference / wpiece |\n|---|---|---|---|---|\n"
