@@ -182,7 +182,7 @@ pub(crate) fn piece_cuts(splitter: &Splitter, added: &AddedVocabulary) -> Cuts {
 }
 
 /// Every id's string: the vocab's, then added tokens' past it.
-fn id_strings<'a>(vocab: &'a Vocab, added: &'a AddedVocabulary) -> Vec<&'a str> {
+pub(crate) fn id_strings<'a>(vocab: &'a Vocab, added: &'a AddedVocabulary) -> Vec<&'a str> {
     let mut strings: Vec<&str> = vocab.tokens().iter().map(String::as_str).collect();
     for (id, t) in added.iter() {
         let id = id as usize;

@@ -70,7 +70,9 @@ impl<'py> TextList<'py> {
     fn with_copies(items: Vec<Bound<'py, PyString>>, what: &'static str) -> PyResult<Self> {
         let mut copies = Vec::new();
         for (k, s) in items.iter().enumerate() {
-            if let Cow::Owned(copy) = text_of(s).map_err(|e| at_item(s.py(), e, what, k))? {
+            // Only a huge str is read here; `strs` reads the others once.
+            if is_huge(s)? {
+                let copy = copied_in_slices(s).map_err(|e| at_item(s.py(), e, what, k))?;
                 copies.push((k, copy));
             }
         }
@@ -165,10 +167,21 @@ const SLICE_CHARS: usize = 4 << 20;
 /// is dropped with the call, where CPython's cache would live as long as
 /// the str.
 pub(crate) fn text_of<'a>(s: &'a Bound<'_, PyString>) -> PyResult<Cow<'a, str>> {
-    let chars = s.len()?;
-    if chars <= HUGE_CHARS || s.call_method0("isascii")?.is_truthy()? {
-        return utf8(s).map(Cow::Borrowed);
+    if is_huge(s)? {
+        return copied_in_slices(s).map(Cow::Owned);
     }
+    utf8(s).map(Cow::Borrowed)
+}
+
+/// Whether `s` is a str whose UTF-8 CPython would make in one long call:
+/// past `HUGE_CHARS` and not ASCII (an ASCII str is its own UTF-8).
+fn is_huge(s: &Bound<'_, PyString>) -> PyResult<bool> {
+    Ok(s.len()? > HUGE_CHARS && !s.call_method0("isascii")?.is_truthy()?)
+}
+
+/// The UTF-8 of `s`, made slice by slice with a look for Ctrl-C between.
+fn copied_in_slices(s: &Bound<'_, PyString>) -> PyResult<String> {
+    let chars = s.len()?;
     let mut out = String::new();
     out.try_reserve_exact(chars)
         .map_err(|_| PyMemoryError::new_err(format!("no memory for a text of {chars} chars")))?;
@@ -188,7 +201,7 @@ pub(crate) fn text_of<'a>(s: &'a Bound<'_, PyString>) -> PyResult<Cow<'a, str>> 
         out.push_str(text);
         Ok(())
     })?;
-    Ok(Cow::Owned(out))
+    Ok(out)
 }
 
 /// The UTF-8 text of `s`, borrowed from the string object (CPython caches it

@@ -11,6 +11,7 @@ use super::errors::guard;
 use super::run::{run, watched_list, Run};
 use super::text::{text_bytes, TextList};
 use super::tokenizer::{BertOptions, PyTokenizer};
+use crate::encode::id_strings;
 use crate::error::Error;
 use crate::io;
 use crate::model::Vocab;
@@ -449,10 +450,15 @@ impl PyWordCounter {
             ..Run::default()
         };
         let initial = match (&pipeline, extend) {
-            (Some(p), true) => Some(InitialVocab::new(
-                every_token(p)?,
-                &config.continuing_subword_prefix,
-            )?),
+            (Some(p), true) => {
+                // Every id's string: the vocab's, then the added tokens' past it.
+                let tokens = id_strings(&p.vocab, p.added_tokens());
+                let tokens = tokens.into_iter().map(str::to_owned).collect();
+                Some(InitialVocab::new(
+                    tokens,
+                    &config.continuing_subword_prefix,
+                )?)
+            }
             (None, true) => return Err(Error::Value("extend needs through".into()).into()),
             (_, false) => None,
         };
@@ -527,26 +533,4 @@ impl PyWordCounter {
         };
         Ok((PyTokenizer::of(tok), row))
     }
-}
-
-/// Every token of `tok` by id: its vocab, then the added tokens outside it
-/// (their ids follow the vocab's, as HF assigns them), by their strings.
-fn every_token(tok: &Tokenizer) -> Result<Vec<String>, Error> {
-    let mut tokens = tok.vocab.tokens().to_vec();
-    let mut outside: Vec<(u32, &str)> = tok
-        .added_tokens()
-        .iter()
-        .filter(|(_, t)| tok.vocab.id(&t.content).is_none())
-        .map(|(id, t)| (id, t.content.as_str()))
-        .collect();
-    outside.sort_unstable();
-    for (id, content) in outside {
-        if id as usize != tokens.len() {
-            return Err(Error::Value(format!(
-                "added token {content:?} has id {id}, not the next after the vocabulary's"
-            )));
-        }
-        tokens.push(content.to_owned());
-    }
-    Ok(tokens)
 }
