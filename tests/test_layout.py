@@ -183,7 +183,7 @@ def test_stages_have_their_folders() -> None:
 def test_one_splitter_serves_encoding_counting_and_the_pipeline() -> None:
     uses = module_uses()
     owner = next(m for m in uses if m.split("::")[-1] == "splitter")
-    for user in ["encode", "train::counts", "pipeline"]:
+    for user in ["encode", "train::counting", "pipeline"]:
         assert owner in uses[user] or any(
             owner in uses[m] for m in uses if m.startswith(user + "::")
         ), user

@@ -13,6 +13,7 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::files::{open_regular, read_to_end_fallibly};
+use super::parallel_text::{lines_on_every_thread, utf8_on_every_thread};
 use crate::cancel::Cancel;
 use crate::error::{Error, Result};
 
@@ -281,6 +282,10 @@ impl DocumentReader {
     ) -> Result<()> {
         loop {
             cancel.check()?;
+            // Room first, so the read goes straight in, in large pieces.
+            self.pending
+                .try_reserve(block)
+                .map_err(|_| Error::Memory(format!("{}: out of memory", self.name)))?;
             let n = input
                 .take(block as u64)
                 .read_to_end(&mut self.pending)
@@ -311,17 +316,17 @@ impl DocumentReader {
         if end == 0 {
             return Ok(());
         }
-        let text = std::str::from_utf8(&self.pending[..end]).map_err(|e| {
+        let text = utf8_on_every_thread(&self.pending[..end]).map_err(|valid_up_to| {
             Error::Value(format!(
                 "{}: invalid UTF-8 at byte offset {}",
                 self.name,
-                self.offset + e.valid_up_to() as u64
+                self.offset + valid_up_to as u64
             ))
         })?;
         let lines = memchr::memchr_iter(b'\n', text.as_bytes()).count() as u64;
         match &self.source {
             DocSource::Separated(sep) if sep == "\n" => {
-                let refs: Vec<&str> = text.lines().collect();
+                let refs = lines_on_every_thread(text);
                 docs(&refs)?;
             }
             DocSource::Separated(sep) => {
@@ -367,8 +372,10 @@ pub fn read_file_blocks(
 /// A file's bytes as a stream: decompressed if it is `.gz`.
 pub fn open_documents(path: &Path) -> Result<Box<dyn Read + Send + Sync>> {
     let (file, _) = open_regular(path)?;
-    let file = std::io::BufReader::with_capacity(1 << 20, file);
+    // Plain files are read in blocks of megabytes straight into the
+    // caller's buffer: a buffer between would only copy them once more.
     Ok(if path.extension().is_some_and(|e| e == "gz") {
+        let file = std::io::BufReader::with_capacity(1 << 20, file);
         Box::new(flate2::bufread::MultiGzDecoder::new(file))
     } else {
         Box::new(file)

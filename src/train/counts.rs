@@ -1,18 +1,12 @@
-//! Parallel word counting that keeps first-appearance order.
-//!
-//! Documents are cut into chunks; each chunk is counted on its own thread into
-//! an insertion-ordered map, and chunk results are merged in chunk order. A
-//! word's global position is therefore its first appearance in the input,
-//! whatever the number of threads or the chunk size.
+//! Word types in first-appearance order with their counts (counting
+//! documents into them is `counting.rs`).
 
 use indexmap::IndexMap;
-use rayon::prelude::*;
 use rustc_hash::FxBuildHasher;
 
-use super::short_words::{IndexedCounts, ShortWords};
-use crate::cancel::{self, Cancel, CHECKPOINT_STEPS};
+use super::short_words::IndexedCounts;
+use crate::cancel::{self, CHECKPOINT_STEPS};
 use crate::error::{Error, Result};
-use crate::splitter::{SplitBuffers, Splitter, PIECE_BYTES};
 
 /// Word types in first-appearance order with their counts (each word stored once).
 #[derive(Clone, Debug, Default)]
@@ -222,6 +216,18 @@ impl WordCounts {
         self.map.iter().map(|(w, &c)| (&**w, c))
     }
 
+    /// Adds `count` to `word`, taking the word's allocation if it is new. For
+    /// parts of one counting run (see `merge`).
+    pub(super) fn absorb(&mut self, word: Box<str>, count: u64) {
+        debug_assert!(!self.near_max);
+        *self.map.entry(word).or_insert(0) += count;
+    }
+
+    /// `(word, count)` pairs in first-appearance order, consuming the map.
+    pub(super) fn into_entries(self) -> impl Iterator<Item = (Box<str>, u64)> {
+        self.map.into_iter()
+    }
+
     /// Words and counts as two parallel vectors, consuming the map.
     pub fn into_parts(self) -> (Vec<Box<str>>, Vec<u64>) {
         self.map.into_iter().unzip()
@@ -251,159 +257,10 @@ impl IndexedCounts for WordCounts {
     }
 }
 
-/// What one counting thread keeps from document to document.
-#[derive(Default)]
-pub(super) struct CountScratch {
-    /// Short words wait here until the thread's part is done.
-    pub(super) short: ShortWords,
-    pub(super) split: SplitBuffers,
-}
-
-/// Counts the words of `docs` in parallel, in first-appearance order, into
-/// `into` (whose words stay first), each document by `count_doc`; stops with
-/// `Error::Interrupted` soon after `cancel` is raised.
-pub(super) fn count_docs_with<S: AsRef<str> + Sync>(
-    docs: &[S],
-    into: &mut WordCounts,
-    cancel: &Cancel,
-    count_doc: impl Fn(&str, &mut WordCounts, &mut CountScratch) -> Result<()> + Sync,
-) -> Result<()> {
-    // One thread counts straight into the result: every part counted
-    // apart would hash and store its words once more to be merged.
-    if rayon::current_num_threads() == 1 {
-        let mut scratch = CountScratch::default();
-        for d in docs {
-            cancel.check()?;
-            count_doc(d.as_ref(), into, &mut scratch)?;
-        }
-        scratch.short.flush_into(into);
-        return Ok(());
-    }
-    // One part of similar byte size per thread: each part's words are
-    // hashed once more when merged, on one thread (eight parts a thread
-    // made two threads slower than one).
-    let total: usize = docs.iter().map(|d| d.as_ref().len()).sum();
-    let target = (total / rayon::current_num_threads()).max(1 << 16);
-    let mut bounds = vec![0usize];
-    let mut acc = 0usize;
-    for (i, d) in docs.iter().enumerate() {
-        acc += d.as_ref().len() + 1;
-        if acc >= target {
-            bounds.push(i + 1);
-            acc = 0;
-        }
-    }
-    if *bounds.last().unwrap_or(&0) != docs.len() {
-        bounds.push(docs.len());
-    }
-    let parts: Vec<WordCounts> = bounds
-        .par_windows(2)
-        .map(|b| {
-            let mut local = WordCounts::default();
-            let mut scratch = CountScratch::default();
-            for d in &docs[b[0]..b[1]] {
-                cancel.check()?;
-                count_doc(d.as_ref(), &mut local, &mut scratch)?;
-            }
-            scratch.short.flush_into(&mut local);
-            Ok(local)
-        })
-        .collect::<Result<_>>()?;
-    for p in parts {
-        into.merge(p);
-    }
-    Ok(())
-}
-
-/// Counting words as the encoder finds them: through its [`Splitter`] (these
-/// methods live here, with the counting they serve).
-impl Splitter {
-    /// Counts the words of `doc` (an ASCII document in one pass over its
-    /// bytes when the splitter's table handles all of them); a long one in
-    /// pieces that split as the whole does, looking for `cancel` between them.
-    pub(super) fn count_into(
-        &self,
-        doc: &str,
-        out: &mut WordCounts,
-        scratch: &mut CountScratch,
-        cancel: &Cancel,
-    ) -> Result<()> {
-        let CountScratch { short, split } = scratch;
-        if doc.len() <= PIECE_BYTES {
-            self.words(doc, split, |w| short.add(w, out));
-            return Ok(());
-        }
-        for (_, piece) in self.cuts().pieces(doc, PIECE_BYTES) {
-            cancel.check()?;
-            self.words(piece, split, |w| short.add(w, out));
-        }
-        Ok(())
-    }
-
-    /// [`Splitter::count_into`] through the splitter's general path alone.
-    #[cfg(test)]
-    fn count_general(&self, doc: &str, out: &mut WordCounts, short: &mut ShortWords) {
-        let mut split = SplitBuffers::default();
-        self.words_general(doc, &mut split, |w| short.add(w, out));
-    }
-
-    /// Counts the words of `docs` in parallel, in first-appearance order;
-    /// stops with `Error::Interrupted` soon after `cancel` is raised.
-    pub fn count_docs<S: AsRef<str> + Sync>(
-        &self,
-        docs: &[S],
-        cancel: &Cancel,
-    ) -> Result<WordCounts> {
-        let mut out = WordCounts::default();
-        self.count_docs_into(docs, &mut out, cancel)?;
-        Ok(out)
-    }
-
-    /// [`Splitter::count_docs`], adding to `into` (whose words stay first).
-    pub fn count_docs_into<S: AsRef<str> + Sync>(
-        &self,
-        docs: &[S],
-        into: &mut WordCounts,
-        cancel: &Cancel,
-    ) -> Result<()> {
-        count_docs_with(docs, into, cancel, |doc, out, scratch| {
-            self.count_into(doc, out, scratch, cancel)
-        })
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::normalizers::NormalizerConfig;
-    use crate::pre_tokenizers::PreTokenizer;
-
-    #[test]
-    fn keeps_first_appearance_order_for_any_chunking() {
-        let docs: Vec<String> = (0..5000)
-            .map(|i| format!("w{} common w{}", i % 97, i % 13))
-            .collect();
-        let splitter = Splitter::default();
-        let all = splitter.count_docs(&docs, Cancel::never()).unwrap();
-        let one = rayon::ThreadPoolBuilder::new()
-            .num_threads(1)
-            .build()
-            .unwrap();
-        let single = one
-            .install(|| splitter.count_docs(&docs, Cancel::never()))
-            .unwrap();
-        let mut sequential = WordCounts::default();
-        for d in &docs {
-            let mut short = ShortWords::default();
-            splitter.count_general(d, &mut sequential, &mut short);
-            short.flush_into(&mut sequential);
-        }
-        let expected: Vec<(&str, u64)> = sequential.iter().collect();
-        assert_eq!(all.iter().collect::<Vec<_>>(), expected);
-        assert_eq!(single.iter().collect::<Vec<_>>(), expected);
-        assert_eq!(expected[0].0, "w0");
-        assert_eq!(expected[1].0, "common");
-    }
+    use crate::cancel::Cancel;
 
     fn counts(items: &[(&str, u64)]) -> WordCounts {
         let mut c = WordCounts::default();
@@ -489,68 +346,5 @@ mod tests {
             [("a", 2), ("b", 5), ("c", 2), ("d", 5)]
         );
         assert_eq!(c.total(), 14);
-    }
-
-    #[test]
-    fn ascii_documents_count_as_the_general_path_in_every_configuration() {
-        // Every ASCII byte, control characters and runs of one class included.
-        let alphabet: Vec<char> = (0u8..128).map(char::from).collect();
-        let mut state = 11u64;
-        let docs: Vec<String> = (0..3000)
-            .map(|_| {
-                let mut d = String::new();
-                state = state.wrapping_mul(6364136223846793005).wrapping_add(1);
-                let len = (state >> 58) as usize;
-                for _ in 0..len {
-                    state = state.wrapping_mul(6364136223846793005).wrapping_add(1);
-                    let r = (state >> 33) as usize;
-                    // Mostly letters and spaces, so that words repeat.
-                    d.push(match r % 4 {
-                        0 => alphabet[r / 4 % 128],
-                        1 => ' ',
-                        _ => ['a', 'B', 'c', '1', '.', 'E'][r / 4 % 6],
-                    });
-                }
-                d
-            })
-            .collect();
-        let normalizers = [
-            None,
-            Some(NormalizerConfig::default()),
-            Some(NormalizerConfig {
-                lowercase: false,
-                ..Default::default()
-            }),
-            Some(NormalizerConfig {
-                clean_text: false,
-                ..Default::default()
-            }),
-        ];
-        let mut fast_taken = 0;
-        for normalizer in normalizers {
-            for pre_tokenizer in [PreTokenizer::Bert, PreTokenizer::Whitespace] {
-                let splitter = Splitter::new(normalizer.clone(), pre_tokenizer);
-                let (mut fast, mut general) = (WordCounts::default(), WordCounts::default());
-                let mut scratch = CountScratch::default();
-                let ascii = splitter.ascii_classes().unwrap();
-                let mut short = ShortWords::default();
-                for d in &docs {
-                    fast_taken += ascii.words(d, &mut Vec::new(), |_| ()) as usize;
-                    splitter
-                        .count_into(d, &mut fast, &mut scratch, Cancel::never())
-                        .unwrap();
-                    splitter.count_general(d, &mut general, &mut short);
-                }
-                scratch.short.flush_into(&mut fast);
-                short.flush_into(&mut general);
-                assert_eq!(
-                    fast.iter().collect::<Vec<_>>(),
-                    general.iter().collect::<Vec<_>>(),
-                    "{normalizer:?} {pre_tokenizer:?}"
-                );
-            }
-        }
-        // Both paths were taken: documents with control bytes go the general way.
-        assert!(fast_taken > 3000 && fast_taken < 8 * 3000, "{fast_taken}");
     }
 }

@@ -3,7 +3,8 @@
 //!
 //! | file | concern |
 //! |------|---------|
-//! | `counts.rs`, `short_words.rs` | counting the words of documents in parallel (short words in a front table) |
+//! | `counts.rs` | word types and their counts, in first-appearance order |
+//! | `counting.rs`, `short_words.rs` | counting the words of documents on every thread (short words in a front table) |
 //! | `word_splitting.rs` | how counting makes words: BERT's options, or a tokenizer's whole pipeline |
 //! | `counts_file.rs` | the word counts file format |
 //! | `config.rs` | the options of a run (`TrainerConfig`, `Score`) |
@@ -17,6 +18,7 @@
 //! | `record.rs` | the vocabulary and the record of each merge |
 
 mod config;
+mod counting;
 pub mod counts;
 pub mod counts_file;
 pub mod extend;

@@ -9,7 +9,8 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::counts::{count_docs_with, CountScratch, WordCounts};
+use super::counting::{count_docs_with, CountScratch, ParallelCounting};
+use super::counts::WordCounts;
 use crate::added_tokens::Split;
 use crate::cancel::Cancel;
 use crate::encode::piece_cuts;
@@ -102,12 +103,9 @@ impl WordSplitting {
         into: &mut WordCounts,
         cancel: &Cancel,
     ) -> Result<()> {
-        match self {
-            Self::Options(s) => s.count_docs_into(docs, into, cancel),
-            Self::Pipeline(tok, _) => count_docs_with(docs, into, cancel, |doc, out, scratch| {
-                count_through(tok, doc, out, scratch, cancel)
-            }),
-        }
+        count_docs_with(docs, into, cancel, |doc, out, scratch| {
+            self.count_doc(doc, out, scratch, cancel)
+        })
     }
 
     /// Counts the words of a text file (plain or `.gz`), its documents as
@@ -119,11 +117,28 @@ impl WordSplitting {
         into: &mut WordCounts,
         cancel: &Cancel,
     ) -> Result<()> {
-        // Large blocks: each starts its parts' tables afresh.
         const BLOCK: usize = 16 << 20;
+        let mut counting = ParallelCounting::new(into);
+        let count_doc = |doc: &str, out: &mut WordCounts, scratch: &mut CountScratch| {
+            self.count_doc(doc, out, scratch, cancel)
+        };
         read_file_blocks(path, source, BLOCK, cancel, &mut |docs| {
-            self.count_docs_into(docs, into, cancel)
-        })
+            counting.add(docs, cancel, &count_doc)
+        })?;
+        counting.finish(cancel)
+    }
+
+    fn count_doc(
+        &self,
+        doc: &str,
+        out: &mut WordCounts,
+        scratch: &mut CountScratch,
+        cancel: &Cancel,
+    ) -> Result<()> {
+        match self {
+            Self::Options(s) => s.count_into(doc, out, scratch, cancel),
+            Self::Pipeline(tok, _) => count_through(tok, doc, out, scratch, cancel),
+        }
     }
 }
 

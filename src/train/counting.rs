@@ -1,0 +1,377 @@
+//! Counting the words of documents on every thread, in first-appearance
+//! order, whatever the number of threads.
+//!
+//! Each block of documents (a call's list, or one read of a file) is cut
+//! into one part per thread, of similar byte size. Part t of every block is
+//! counted on a thread into map t, which lives as long as the input: its
+//! table and its front table of short words keep what earlier blocks taught
+//! them, and no block's words are hashed again to merge them. A word's place
+//! in the result is its first appearance: its first block, then the first
+//! part of that block, then its place in that part. Each map remembers
+//! where each block began, and `finish` merges the maps once, block by block
+//! and part by part, which gives exactly that order.
+//!
+//! One thread counts straight into the result: there is nothing to merge.
+
+use rayon::prelude::*;
+
+use super::counts::WordCounts;
+use super::short_words::ShortWords;
+use crate::cancel::{Cancel, CHECKPOINT_STEPS};
+use crate::error::Result;
+use crate::splitter::{SplitBuffers, Splitter, PIECE_BYTES};
+
+/// What one counting thread keeps from document to document.
+#[derive(Default)]
+pub(super) struct CountScratch {
+    /// Short words wait here until the thread's part is done.
+    pub(super) short: ShortWords,
+    pub(super) split: SplitBuffers,
+}
+
+/// One thread's share of the input: part t of every block.
+#[derive(Default)]
+struct Part {
+    counts: WordCounts,
+    scratch: CountScratch,
+    /// `counts.len()` when each block began.
+    block_starts: Vec<usize>,
+}
+
+/// Counting in progress over the blocks of one input, into `into` (whose
+/// words stay first).
+pub(super) struct ParallelCounting<'a> {
+    into: &'a mut WordCounts,
+    /// One thread: its scratch, counting into `into` itself.
+    direct: CountScratch,
+    /// Several threads: one part each.
+    parts: Vec<Part>,
+}
+
+impl<'a> ParallelCounting<'a> {
+    pub(super) fn new(into: &'a mut WordCounts) -> Self {
+        let threads = rayon::current_num_threads();
+        let parts = if threads > 1 {
+            (0..threads).map(|_| Part::default()).collect()
+        } else {
+            Vec::new()
+        };
+        Self {
+            into,
+            direct: CountScratch::default(),
+            parts,
+        }
+    }
+
+    /// Counts the next block of documents, each by `count_doc`; stops with
+    /// `Error::Interrupted` soon after `cancel` is raised.
+    pub(super) fn add<S, F>(&mut self, docs: &[S], cancel: &Cancel, count_doc: &F) -> Result<()>
+    where
+        S: AsRef<str> + Sync,
+        F: Fn(&str, &mut WordCounts, &mut CountScratch) -> Result<()> + Sync,
+    {
+        if self.parts.is_empty() {
+            for d in docs {
+                cancel.check()?;
+                count_doc(d.as_ref(), self.into, &mut self.direct)?;
+            }
+            return Ok(());
+        }
+        let ranges = part_ranges(docs, self.parts.len());
+        for part in &mut self.parts {
+            part.block_starts.push(part.counts.len());
+        }
+        self.parts
+            .par_iter_mut()
+            .zip(ranges)
+            .try_for_each(|(part, range)| {
+                for d in &docs[range] {
+                    cancel.check()?;
+                    count_doc(d.as_ref(), &mut part.counts, &mut part.scratch)?;
+                }
+                Ok(())
+            })
+    }
+
+    /// Completes `into`: the parts' words in first-appearance order.
+    pub(super) fn finish(mut self, cancel: &Cancel) -> Result<()> {
+        std::mem::take(&mut self.direct.short).flush_into(self.into);
+        let mut parts = Vec::with_capacity(self.parts.len());
+        for mut part in self.parts {
+            std::mem::take(&mut part.scratch.short).flush_into(&mut part.counts);
+            part.block_starts.push(part.counts.len());
+            parts.push((part.block_starts, part.counts.into_entries()));
+        }
+        let Some(most) = parts
+            .iter()
+            .map(|(starts, _)| starts[starts.len() - 1])
+            .max()
+        else {
+            return Ok(());
+        };
+        self.into.try_reserve(most)?;
+        let blocks = parts[0].0.len() - 1;
+        let mut since_check = 0;
+        for b in 0..blocks {
+            for (starts, entries) in &mut parts {
+                for (word, count) in entries.take(starts[b + 1] - starts[b]) {
+                    since_check += 1;
+                    if since_check == CHECKPOINT_STEPS {
+                        cancel.check()?;
+                        since_check = 0;
+                    }
+                    self.into.absorb(word, count);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `n` ranges of `docs`, in order, of similar byte size (the last ones empty
+/// when the documents are few).
+fn part_ranges<S: AsRef<str>>(docs: &[S], n: usize) -> Vec<std::ops::Range<usize>> {
+    let total: usize = docs.iter().map(|d| d.as_ref().len() + 1).sum();
+    // Small blocks stay whole: a part has a cost of its own.
+    let target = (total / n).max(1 << 16);
+    let mut ranges = Vec::with_capacity(n);
+    let (mut start, mut acc) = (0, 0);
+    for (i, d) in docs.iter().enumerate() {
+        acc += d.as_ref().len() + 1;
+        if acc >= target && ranges.len() + 1 < n {
+            ranges.push(start..i + 1);
+            start = i + 1;
+            acc = 0;
+        }
+    }
+    ranges.push(start..docs.len());
+    ranges.resize(n, docs.len()..docs.len());
+    ranges
+}
+
+/// Counts the words of `docs` in parallel, in first-appearance order, into
+/// `into` (whose words stay first), each document by `count_doc`; stops with
+/// `Error::Interrupted` soon after `cancel` is raised.
+pub(super) fn count_docs_with<S: AsRef<str> + Sync>(
+    docs: &[S],
+    into: &mut WordCounts,
+    cancel: &Cancel,
+    count_doc: impl Fn(&str, &mut WordCounts, &mut CountScratch) -> Result<()> + Sync,
+) -> Result<()> {
+    let mut counting = ParallelCounting::new(into);
+    counting.add(docs, cancel, &count_doc)?;
+    counting.finish(cancel)
+}
+
+/// Counting words as the encoder finds them: through its [`Splitter`] (these
+/// methods live here, with the counting they serve).
+impl Splitter {
+    /// Counts the words of `doc` (an ASCII document in one pass over its
+    /// bytes when the splitter's table handles all of them); a long one in
+    /// pieces that split as the whole does, looking for `cancel` between them.
+    pub(super) fn count_into(
+        &self,
+        doc: &str,
+        out: &mut WordCounts,
+        scratch: &mut CountScratch,
+        cancel: &Cancel,
+    ) -> Result<()> {
+        let CountScratch { short, split } = scratch;
+        if doc.len() <= PIECE_BYTES {
+            self.words(doc, split, |w| short.add(w, out));
+            return Ok(());
+        }
+        for (_, piece) in self.cuts().pieces(doc, PIECE_BYTES) {
+            cancel.check()?;
+            self.words(piece, split, |w| short.add(w, out));
+        }
+        Ok(())
+    }
+
+    /// [`Splitter::count_into`] through the splitter's general path alone.
+    #[cfg(test)]
+    fn count_general(&self, doc: &str, out: &mut WordCounts, short: &mut ShortWords) {
+        let mut split = SplitBuffers::default();
+        self.words_general(doc, &mut split, |w| short.add(w, out));
+    }
+
+    /// Counts the words of `docs` in parallel, in first-appearance order;
+    /// stops with `Error::Interrupted` soon after `cancel` is raised.
+    pub fn count_docs<S: AsRef<str> + Sync>(
+        &self,
+        docs: &[S],
+        cancel: &Cancel,
+    ) -> Result<WordCounts> {
+        let mut out = WordCounts::default();
+        self.count_docs_into(docs, &mut out, cancel)?;
+        Ok(out)
+    }
+
+    /// [`Splitter::count_docs`], adding to `into` (whose words stay first).
+    pub fn count_docs_into<S: AsRef<str> + Sync>(
+        &self,
+        docs: &[S],
+        into: &mut WordCounts,
+        cancel: &Cancel,
+    ) -> Result<()> {
+        count_docs_with(docs, into, cancel, |doc, out, scratch| {
+            self.count_into(doc, out, scratch, cancel)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::normalizers::NormalizerConfig;
+    use crate::pre_tokenizers::PreTokenizer;
+
+    #[test]
+    fn keeps_first_appearance_order_for_any_chunking() {
+        let docs: Vec<String> = (0..5000)
+            .map(|i| format!("w{} common w{}", i % 97, i % 13))
+            .collect();
+        let splitter = Splitter::default();
+        let all = splitter.count_docs(&docs, Cancel::never()).unwrap();
+        let one = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let single = one
+            .install(|| splitter.count_docs(&docs, Cancel::never()))
+            .unwrap();
+        let mut sequential = WordCounts::default();
+        for d in &docs {
+            let mut short = ShortWords::default();
+            splitter.count_general(d, &mut sequential, &mut short);
+            short.flush_into(&mut sequential);
+        }
+        let expected: Vec<(&str, u64)> = sequential.iter().collect();
+        assert_eq!(all.iter().collect::<Vec<_>>(), expected);
+        assert_eq!(single.iter().collect::<Vec<_>>(), expected);
+        assert_eq!(expected[0].0, "w0");
+        assert_eq!(expected[1].0, "common");
+    }
+
+    #[test]
+    fn blocks_and_parts_keep_first_appearance_order() {
+        // Words that first appear late in one block's later part and early
+        // in the next block's first part; blocks of every size, including
+        // empty ones and ones smaller than a part.
+        let mut state = 3u64;
+        let mut next = |m: u64| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) % m
+        };
+        let docs: Vec<String> = (0..40_000)
+            .map(|i| {
+                let n = 1 + next(6);
+                (0..n)
+                    .map(|_| format!("w{}x{}", next(3000), "y".repeat(next(20) as usize)))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+                    + if i % 7 == 0 { " first" } else { "" }
+            })
+            .collect();
+        let mut cuts = vec![0, 0, 1, 2, 3000, 3001, 9000, 9000, 25_000, docs.len()];
+        cuts.dedup_by(|a, b| a == b && *a != 0);
+        let splitter = Splitter::default();
+        let mut expected = WordCounts::default();
+        let mut short = ShortWords::default();
+        for d in &docs {
+            splitter.count_general(d, &mut expected, &mut short);
+        }
+        short.flush_into(&mut expected);
+        for threads in [1, 2, 3, 4] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let mut into = WordCounts::default();
+            into.add("first", 1);
+            into.add("before", 2);
+            pool.install(|| {
+                let mut counting = ParallelCounting::new(&mut into);
+                let count_doc = |d: &str, out: &mut WordCounts, s: &mut CountScratch| {
+                    splitter.count_into(d, out, s, Cancel::never())
+                };
+                for b in cuts.windows(2) {
+                    counting
+                        .add(&docs[b[0]..b[1]], Cancel::never(), &count_doc)
+                        .unwrap();
+                }
+                counting.finish(Cancel::never()).unwrap();
+            });
+            let mut want = WordCounts::default();
+            want.add("first", 1);
+            want.add("before", 2);
+            want.merge(expected.clone());
+            assert!(into.same_as(&want), "{threads} threads");
+        }
+    }
+
+    #[test]
+    fn ascii_documents_count_as_the_general_path_in_every_configuration() {
+        // Every ASCII byte, control characters and runs of one class included.
+        let alphabet: Vec<char> = (0u8..128).map(char::from).collect();
+        let mut state = 11u64;
+        let docs: Vec<String> = (0..3000)
+            .map(|_| {
+                let mut d = String::new();
+                state = state.wrapping_mul(6364136223846793005).wrapping_add(1);
+                let len = (state >> 58) as usize;
+                for _ in 0..len {
+                    state = state.wrapping_mul(6364136223846793005).wrapping_add(1);
+                    let r = (state >> 33) as usize;
+                    // Mostly letters and spaces, so that words repeat.
+                    d.push(match r % 4 {
+                        0 => alphabet[r / 4 % 128],
+                        1 => ' ',
+                        _ => ['a', 'B', 'c', '1', '.', 'E'][r / 4 % 6],
+                    });
+                }
+                d
+            })
+            .collect();
+        let normalizers = [
+            None,
+            Some(NormalizerConfig::default()),
+            Some(NormalizerConfig {
+                lowercase: false,
+                ..Default::default()
+            }),
+            Some(NormalizerConfig {
+                clean_text: false,
+                ..Default::default()
+            }),
+        ];
+        let mut fast_taken = 0;
+        for normalizer in normalizers {
+            for pre_tokenizer in [PreTokenizer::Bert, PreTokenizer::Whitespace] {
+                let splitter = Splitter::new(normalizer.clone(), pre_tokenizer);
+                let (mut fast, mut general) = (WordCounts::default(), WordCounts::default());
+                let mut scratch = CountScratch::default();
+                let ascii = splitter.ascii_classes().unwrap();
+                let mut short = ShortWords::default();
+                for d in &docs {
+                    fast_taken += ascii.words(d, &mut Vec::new(), |_| ()) as usize;
+                    splitter
+                        .count_into(d, &mut fast, &mut scratch, Cancel::never())
+                        .unwrap();
+                    splitter.count_general(d, &mut general, &mut short);
+                }
+                scratch.short.flush_into(&mut fast);
+                short.flush_into(&mut general);
+                assert_eq!(
+                    fast.iter().collect::<Vec<_>>(),
+                    general.iter().collect::<Vec<_>>(),
+                    "{normalizer:?} {pre_tokenizer:?}"
+                );
+            }
+        }
+        // Both paths were taken: documents with control bytes go the general way.
+        assert!(fast_taken > 3000 && fast_taken < 8 * 3000, "{fast_taken}");
+    }
+}
