@@ -170,6 +170,8 @@ fn train_from<W: AsRef<str>>(
     let mut initial_tokens = 0u64;
     let mut since_check = 0usize;
     let mut units: Vec<Option<String>> = Vec::new();
+    // (character, not first in its word) -> its unit, None outside the alphabet.
+    let mut unit_of: FxHashMap<(char, bool), Option<u32>> = FxHashMap::default();
     for (w, (word, &count)) in words.iter().zip(&counts).enumerate() {
         // By characters, not words: 4096 long words took a tenth of a second.
         if since_check >= CANCEL_STRIDE {
@@ -179,10 +181,9 @@ fn train_from<W: AsRef<str>>(
         since_check += word.len() + 1;
         let start = state.nodes.unit.len() as u32;
         let mut len = 0u32;
-        let mut push = |state: &mut State, unit: Option<String>| {
+        let mut push = |state: &mut State, unit: Option<u32>| {
             let unit = match unit {
-                Some(s) => {
-                    let id = state.intern(s);
+                Some(id) => {
                     state.freq[id as usize] += count;
                     state.total_units += count;
                     id
@@ -200,9 +201,15 @@ fn train_from<W: AsRef<str>>(
         match extending {
             None => {
                 for (k, ch) in word.chars().chain(suffix.chars()).enumerate() {
-                    let unit = kept.contains(&ch).then(|| match k {
-                        0 => ch.to_string(),
-                        _ => format!("{prefix}{ch}"),
+                    // Each character's unit is interned once, not built and
+                    // hashed as a string at every occurrence.
+                    let unit = *unit_of.entry((ch, k > 0)).or_insert_with(|| {
+                        kept.contains(&ch).then(|| {
+                            state.intern(match k {
+                                0 => ch.to_string(),
+                                _ => format!("{prefix}{ch}"),
+                            })
+                        })
                     });
                     push(&mut state, unit);
                 }
@@ -210,6 +217,7 @@ fn train_from<W: AsRef<str>>(
             Some(v) => {
                 v.segment(word, prefix, |ch| kept.contains(&ch), &mut units);
                 for unit in units.drain(..) {
+                    let unit = unit.map(|s| state.intern(s));
                     push(&mut state, unit);
                 }
             }
