@@ -105,6 +105,11 @@ fn from_ordered_bits(o: u64) -> f64 {
 }
 
 impl GainEntry {
+    /// Its bucket in a [`BucketQueue`].
+    fn bucket(&self) -> usize {
+        (self.bound >> BUCKET_SHIFT) as usize
+    }
+
     fn of(e: Entry) -> Self {
         let Key::GainBound(bound) = e.key else {
             unreachable!("a likelihood run queues gain bounds")
@@ -180,8 +185,25 @@ impl Default for BucketQueue {
 }
 
 impl BucketQueue {
+    /// A queue of `entries`, each bucket sized exactly (a queue starts with
+    /// millions of entries: buckets grown by doubling held a third more).
+    fn of(entries: Vec<Entry>) -> Self {
+        let mut queue = Self::default();
+        let mut sizes = vec![0usize; queue.buckets.len()];
+        for &e in &entries {
+            sizes[GainEntry::of(e).bucket()] += 1;
+        }
+        for (bucket, &n) in queue.buckets.iter_mut().zip(&sizes) {
+            bucket.reserve_exact(n);
+        }
+        for e in entries {
+            queue.push(GainEntry::of(e));
+        }
+        queue
+    }
+
     fn push(&mut self, e: GainEntry) {
-        let b = (e.bound >> BUCKET_SHIFT) as usize;
+        let b = e.bucket();
         self.buckets[b].push(e);
         self.filled[b / 64] |= 1 << (b % 64);
         self.top_word = self.top_word.max(b / 64);
@@ -207,6 +229,9 @@ impl BucketQueue {
         let e = self.buckets[b].pop();
         if self.buckets[b].is_empty() {
             self.filled[b / 64] &= !(1 << (b % 64));
+            // The top moves down through the buckets as gains fall: each
+            // one emptied gives its memory back for the ones below.
+            self.buckets[b] = BinaryHeap::new();
         }
         self.len -= 1;
         e
@@ -239,11 +264,7 @@ impl Queue {
     /// A heap of `entries` (all of one kind: gain bounds when `gain`).
     pub fn from_entries(gain: bool, entries: Vec<Entry>) -> Self {
         if gain {
-            let mut queue = BucketQueue::default();
-            for e in entries {
-                queue.push(GainEntry::of(e));
-            }
-            Queue::Gain(queue)
+            Queue::Gain(BucketQueue::of(entries))
         } else {
             Queue::Ratio(BinaryHeap::from(entries))
         }
