@@ -232,8 +232,9 @@ pub struct DocumentReader {
     name: String,
     /// Bytes read whose document has not ended yet.
     pending: Vec<u8>,
-    /// Bytes and lines before `pending`.
+    /// Bytes before `pending`.
     offset: u64,
+    /// Lines before `pending` (counted for JSON Lines, whose errors name one).
     line: u64,
 }
 
@@ -323,7 +324,6 @@ impl DocumentReader {
                 self.offset + valid_up_to as u64
             ))
         })?;
-        let lines = memchr::memchr_iter(b'\n', text.as_bytes()).count() as u64;
         match &self.source {
             DocSource::Separated(sep) if sep == "\n" => {
                 let refs = lines_on_every_thread(text);
@@ -346,10 +346,11 @@ impl DocumentReader {
                 for_each_field(text, field, &self.name, self.line, |s| owned.push(s))?;
                 let refs: Vec<&str> = owned.iter().map(String::as_str).collect();
                 docs(&refs)?;
+                // Only JSON errors name a line: plain text is not counted.
+                self.line += memchr::memchr_iter(b'\n', text.as_bytes()).count() as u64;
             }
         }
         self.offset += end as u64;
-        self.line += lines;
         self.pending.drain(..end);
         Ok(())
     }

@@ -96,12 +96,17 @@ impl<'a> ParallelCounting<'a> {
     /// Completes `into`: the parts' words in first-appearance order.
     pub(super) fn finish(mut self, cancel: &Cancel) -> Result<()> {
         std::mem::take(&mut self.direct.short).flush_into(self.into);
-        let mut parts = Vec::with_capacity(self.parts.len());
-        for mut part in self.parts {
-            std::mem::take(&mut part.scratch.short).flush_into(&mut part.counts);
-            part.block_starts.push(part.counts.len());
-            parts.push((part.block_starts, part.counts.into_entries()));
-        }
+        // Each part's front table (megabytes of slots to scan) is flushed
+        // and dropped on its own thread.
+        let mut parts: Vec<_> = self
+            .parts
+            .into_par_iter()
+            .map(|mut part| {
+                std::mem::take(&mut part.scratch.short).flush_into(&mut part.counts);
+                part.block_starts.push(part.counts.len());
+                (part.block_starts, part.counts.into_entries())
+            })
+            .collect();
         let Some(most) = parts
             .iter()
             .map(|(starts, _)| starts[starts.len() - 1])
