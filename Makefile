@@ -117,6 +117,7 @@ fmt: ## Format Rust and Python, apply ruff's fixes
 
 bench: $(VENV)/bin/python ## Encode, scaling and training benchmarks
 	$(PY) -m pip install -q -e ".[bench]"
+	$(PY) benches/bench_cold.py
 	$(PY) benches/bench_encode.py
 	$(PY) benches/bench_scaling.py
 	$(PY) benches/bench_train.py
