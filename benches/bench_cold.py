@@ -22,7 +22,7 @@ import json
 import statistics
 from pathlib import Path
 
-from _common import ROOT, ensure_corpus, head_bytes, median_runs, run_child
+from _common import ROOT, ensure_corpus, head_bytes, median_runs, paired_ratio, run_child
 
 VOCAB = ROOT / "tests" / "data" / "vocab.txt"
 PARTS = 8
@@ -133,12 +133,11 @@ def main() -> None:
                 lambda e, p=path, t=threads: measure(e, p, t), list(ENGINES), args.repeats
             )
             tokens = {r["tokens"] for rs in runs.values() for r in rs}
-            ratio = [w["mb_s"] / n["mb_s"] for w, n in zip(runs["wpiece"], runs["nanotoken"])]
             row = {
                 "corpus": f"{name} {mb:.0f} MB",
                 "threads": threads,
                 "engines": {e: summarize(rs) for e, rs in runs.items()},
-                "ratio": ratio,
+                "ratio": paired_ratio(runs["wpiece"], runs["nanotoken"]),
                 "token_counts": sorted(tokens),
             }
             results["rows"].append(row)
@@ -164,7 +163,7 @@ def write(results: dict, out: Path) -> None:
     ]
     for row in results["rows"]:
         for e, s in row["engines"].items():
-            ratio = f"{statistics.median(row['ratio']):.2f}x" if e == "wpiece" else ""
+            ratio = f"{row['ratio']:.2f}x" if e == "wpiece" else ""
             parts = " ".join(f"{p:.0f}" for p in s["parts"])
             lines.append(
                 f"| {row['corpus']} | {row['threads']} | {e} | {spread(s['mb_s'])} | {ratio} "

@@ -171,6 +171,8 @@ pub struct BucketQueue {
 }
 
 const BUCKET_SHIFT: u32 = 48;
+/// An emptied bucket holding room for more entries than this frees it.
+const KEEP_EMPTIED: usize = 4096;
 
 impl Default for BucketQueue {
     fn default() -> Self {
@@ -230,8 +232,12 @@ impl BucketQueue {
         if self.buckets[b].is_empty() {
             self.filled[b / 64] &= !(1 << (b % 64));
             // The top moves down through the buckets as gains fall: each
-            // one emptied gives its memory back for the ones below.
-            self.buckets[b] = BinaryHeap::new();
+            // large one emptied gives its memory back for the ones below
+            // (small ones keep theirs: the top one empties and refills
+            // at most merges).
+            if self.buckets[b].capacity() > KEEP_EMPTIED {
+                self.buckets[b] = BinaryHeap::new();
+            }
         }
         self.len -= 1;
         e
