@@ -461,6 +461,57 @@ mod tests {
     }
 
     #[test]
+    fn large_buckets_built_at_once_emptied_and_refilled_pop_as_one_heap() {
+        // Thousands of entries in two buckets (past KEEP_EMPTIED, so an
+        // emptied one is freed) and a few elsewhere, queued at once; then
+        // each bucket drained and filled again.
+        let entry = |bound: f64, version: u32| Entry {
+            key: Key::GainBound(bound),
+            first: version % 97,
+            pair: version,
+            version,
+        };
+        let many = 4 * KEEP_EMPTIED as u32;
+        let initial: Vec<Entry> = (0..many)
+            .map(|v| {
+                entry(
+                    if v % 3 == 0 {
+                        1e6
+                    } else {
+                        2.0 + (v % 5) as f64 * 1e-3
+                    },
+                    v,
+                )
+            })
+            .chain([entry(-1.0, many), entry(f64::INFINITY, many + 1)])
+            .collect();
+        let mut reference: BinaryHeap<Entry> = initial.iter().copied().collect();
+        let mut queue = Queue::from_entries(true, initial);
+        let mut version = many + 2;
+        for round in 0..3 {
+            // Drain to below the big buckets, then refill both of them.
+            while reference
+                .peek()
+                .is_some_and(|e| matches!(e.key, Key::GainBound(b) if b > 0.0))
+            {
+                let want = reference.pop().map(|e| e.version);
+                assert_eq!(queue.pop().map(|e| e.version), want, "round {round}");
+            }
+            for k in 0..2 * KEEP_EMPTIED as u32 + 10 {
+                let e = entry(if k % 2 == 0 { 1e6 } else { 2.001 }, version);
+                version += 1;
+                reference.push(e);
+                queue.push(e);
+            }
+            assert_eq!(queue.len(), reference.len());
+        }
+        while let Some(e) = reference.pop() {
+            assert_eq!(queue.pop().map(|q| q.version), Some(e.version));
+        }
+        assert!(queue.is_empty() && queue.pop().is_none());
+    }
+
+    #[test]
     fn ties_go_to_the_earlier_first_occurrence() {
         let a = Entry {
             key: Key::Ratio { num: 2, denom: 4 },
