@@ -1,9 +1,8 @@
 //! Large buffers: huge pages for them, and parts of a batch that the
 //! allocator returns to the kernel once joined.
 //!
-//! Output buffers of a big batch (hundreds of MB) and the chunk cache (up to
-//! 32 MiB) would otherwise be faulted in 4 KiB at a time, and random lookups
-//! in the cache would miss the TLB. Linux backs `MADV_HUGEPAGE` ranges with
+//! Output buffers of a big batch (hundreds of MB) would otherwise be
+//! faulted in 4 KiB at a time. Linux backs `MADV_HUGEPAGE` ranges with
 //! 2 MiB pages when transparent huge pages are enabled (the default setting
 //! "madvise" needs exactly this call).
 
@@ -126,15 +125,6 @@ pub fn reserve_output<T>(v: &mut Vec<T>, additional: usize, joined: bool) {
         v.reserve(additional);
     }
     advise_huge_pages(v);
-}
-
-/// `n` copies of `value` in a buffer that asked for huge pages first (so its
-/// pages are faulted in huge).
-pub fn huge_filled<T: Clone>(n: usize, value: T) -> Vec<T> {
-    let mut v = Vec::with_capacity(n);
-    advise_huge_pages(&mut v);
-    v.resize(n, value);
-    v
 }
 
 /// The parts, concatenated in parallel into one buffer that asked for huge

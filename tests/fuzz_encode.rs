@@ -1,4 +1,4 @@
-//! Property tests: the encoder's fast paths (ASCII table, chunk cache, word
+//! Property tests: the encoder's fast paths (ASCII table, seeded word
 //! cache, trie) against a plain longest-match-first reference, on hostile
 //! vocabularies and texts; no panics, offsets in bounds.
 

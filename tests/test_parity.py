@@ -223,8 +223,8 @@ def _cached(lowercase: bool):
     return _CACHE[lowercase]
 
 
-# Documents made of a few recurring chunks, so the chunk cache is hit (and
-# missed) in every mode: cased/accented/CJK/control chars/added tokens, chunks
+# Documents made of a few recurring chunks, so the word cache is hit (and
+# missed) in every mode: cased/accented/CJK/control chars/added tokens, words
 # over the 16 cached bytes, more than three tokens, separators inside and out.
 chunk_words = st.sampled_from(
     [
@@ -271,7 +271,7 @@ chunky_docs = st.lists(
 def test_hypothesis_recurring_chunks(docs, lowercase) -> None:
     hf, wp = _cached(lowercase)
     expected = hf.encode_batch(docs)
-    for _ in range(2):  # the second round finds every chunk cached
+    for _ in range(2):  # the second round finds every word cached
         ids, rows = wp.encode_batch_flat(docs)
         ids_o, rows_o, offsets = wp.encode_batch_flat(docs, return_offsets=True)
         for i, e in enumerate(expected):

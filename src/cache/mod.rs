@@ -1,17 +1,14 @@
-//! Per-thread caches, one set per model: the chunk caches (raw text between
-//! whitespace to ids, `chunk`) and, behind them, the word cache (normalized
-//! words to their WordPiece pieces, `word`), which a new chunk's words
-//! usually hit. The caches belong to one model (by id) and are emptied when
-//! another model uses the thread.
+//! The per-thread word cache (normalized words to their WordPiece pieces,
+//! `word`), one per model: it starts as the model's seed (every vocabulary
+//! token as a word) and belongs to one model (by id); it is reset to the
+//! other model's seed when another model uses the thread.
 
-pub mod chunk;
 pub mod table;
 pub mod word;
 
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-pub use chunk::{ChunkCache, ChunkHit, MAX_CHUNK, MAX_LONG_CHUNK};
 pub use table::prefetch_address;
 pub use word::{Key, WordCache, MAX_WORD};
 
@@ -22,41 +19,30 @@ pub fn new_model_id() -> u64 {
     NEXT_MODEL_ID.fetch_add(1, Ordering::Relaxed)
 }
 
-/// Both caches of one thread, for one model.
+/// The cache of one thread, for one model.
 pub struct Caches {
     model: u64,
     pub words: WordCache,
-    /// Chunks of up to 15 bytes (almost all).
-    pub chunks: ChunkCache<2>,
-    /// Chunks of 16 to 31 bytes.
-    pub long_chunks: ChunkCache<4>,
 }
 
 thread_local! {
     static CACHE: RefCell<Option<Caches>> = const { RefCell::new(None) };
 }
 
-/// Runs `f` with this thread's caches for `model`.
-pub fn with_cache<T>(model: u64, f: impl FnOnce(&mut Caches) -> T) -> T {
+/// Runs `f` with this thread's caches for `model`, which start as `seed`.
+pub fn with_cache<T>(model: u64, seed: &WordCache, f: impl FnOnce(&mut Caches) -> T) -> T {
     CACHE.with(|c| {
         let mut c = c.borrow_mut();
         match c.as_mut() {
             Some(cache) if cache.model == model => {}
             Some(cache) => {
                 cache.model = model;
-                cache.words.table.clear();
-                cache.chunks.clear();
-                cache.long_chunks.clear();
+                cache.words = seed.clone();
             }
             None => {
                 *c = Some(Caches {
                     model,
-                    words: WordCache::new(),
-                    // 32 + 16 MiB at most. Twice that was slower on a first
-                    // pass over en 103 MB (65 against 72 MB/s, one thread):
-                    // fresh pages cost more than the extra hits gained.
-                    chunks: ChunkCache::new(MAX_CHUNK, 1 << 20),
-                    long_chunks: ChunkCache::new(MAX_LONG_CHUNK, 1 << 18),
+                    words: seed.clone(),
                 })
             }
         }

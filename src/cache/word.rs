@@ -35,6 +35,7 @@ const EMPTY: Slot = Slot {
     ends: [0; PIECES - 1],
 };
 
+#[derive(Clone)]
 pub(super) struct Table {
     slots: Box<[Slot]>,
     filled: usize,
@@ -46,11 +47,6 @@ impl Table {
             slots: vec![EMPTY; n].into_boxed_slice(),
             filled: 0,
         }
-    }
-
-    pub(super) fn clear(&mut self) {
-        self.slots.fill(EMPTY);
-        self.filled = 0;
     }
 
     fn is_full(&self) -> bool {
@@ -92,8 +88,17 @@ impl Table {
     }
 }
 
+#[derive(Clone)]
 pub struct WordCache {
     pub(super) table: Table,
+}
+
+impl std::fmt::Debug for WordCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WordCache")
+            .field("filled", &self.table.filled)
+            .finish()
+    }
 }
 
 /// Words up to this many bytes are cached.
@@ -170,10 +175,29 @@ pub fn hash(key: [u64; 2], len: usize) -> u64 {
 }
 
 impl WordCache {
-    pub(super) fn new() -> Self {
+    fn new() -> Self {
         Self {
             table: Table::new(SLOTS),
         }
+    }
+
+    /// A cache holding, to begin with, each of `words` with the pieces
+    /// `encode` gives it, while the table is less than half full.
+    pub fn seeded<'a>(
+        words: impl IntoIterator<Item = &'a [u8]>,
+        mut encode: impl FnMut(&[u8], &mut Vec<Piece>),
+    ) -> Self {
+        let mut cache = Self::new();
+        let mut pieces = Vec::new();
+        for w in words {
+            if cache.table.is_full() {
+                break;
+            }
+            pieces.clear();
+            encode(w, &mut pieces);
+            cache.insert(w, &pieces);
+        }
+        cache
     }
 
     /// Calls `emit` with each cached piece of `word` and returns true, or
@@ -312,5 +336,23 @@ mod tests {
         assert_eq!(got, pieces);
         assert!(!c.lookup(b"hell", |_| {}));
         assert!(!c.lookup(b"a-very-long-word-indeed", |_| {}));
+    }
+
+    #[test]
+    fn a_seeded_cache_holds_what_the_encoder_gave_each_word_until_half_full() {
+        let piece = |id, end| Piece { id, start: 0, end };
+        let words: Vec<String> = (0..SLOTS).map(|i| format!("w{i}")).collect();
+        let c = WordCache::seeded(words.iter().map(|w| w.as_bytes()), |w, out| {
+            out.push(piece(w.len() as u32 * 10, w.len() as u32));
+        });
+        assert_eq!(c.table.filled, SLOTS / 2, "seeding stops half full");
+        let mut got = Vec::new();
+        assert!(c.lookup(b"w12", |p| got.push(p)));
+        assert_eq!(got, [piece(30, 3)]);
+        // Past half full: not seeded, and lookups say so.
+        assert!(!c.lookup(words[SLOTS - 1].as_bytes(), |_| {}));
+        // Pieces that do not tile the word are not kept.
+        let gapped = WordCache::seeded([&b"abc"[..]], |_, out| out.push(piece(1, 2)));
+        assert!(!gapped.lookup(b"abc", |_| {}));
     }
 }

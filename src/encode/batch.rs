@@ -5,7 +5,7 @@
 
 use rayon::prelude::*;
 
-use super::{check_length, Encoder, Output, Scratch};
+use super::{check_length, Encoder, Output, WordScratch};
 use crate::cancel::Cancel;
 use crate::cut::Cut;
 use crate::error::Result;
@@ -78,7 +78,7 @@ impl Encoder {
                 } else {
                     Output::new(with_offsets)
                 };
-                let mut scratch = Scratch::default();
+                let mut scratch = WordScratch::default();
                 // Room for the usual token count (about one per 3-4 bytes of
                 // text) up front: growing by copying would move it all again.
                 let bytes: usize = texts[b[0]..b[1]].iter().map(|t| t.len()).sum();
@@ -89,14 +89,13 @@ impl Encoder {
                 }
                 let mut rows = Vec::with_capacity(b[1] - b[0]);
                 let part = &texts[b[0]..b[1]];
-                for (k, text) in part.iter().enumerate() {
+                for text in part {
                     cancel.check()?;
                     if let Some((cls, _)) = frame {
                         out.push_special(cls);
                     }
                     let start = out.ids.len();
-                    let next = part.get(k + 1).copied();
-                    self.encode_before(text, next, &mut out, &mut scratch, cancel)?;
+                    self.encode_reusing(text, &mut out, &mut scratch, cancel)?;
                     out.cut_sequence(start, cut);
                     if let Some((_, sep)) = frame {
                         out.push_special(sep);

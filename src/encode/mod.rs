@@ -5,20 +5,21 @@
 //! | file         | handles                                                      |
 //! |--------------|--------------------------------------------------------------|
 //! | `batch.rs`   | many texts: split into parts by bytes, one thread and one `Output` each, joined in order |
-//! | `chunks.rs`  | a text cut at ASCII whitespace into chunks, each looked up in the chunk cache |
 //! | `general.rs` | added tokens, then the splitter (normalize, pre-tokenize), and WordPiece per word (through the word cache) |
 //! | `ascii.rs`   | an ASCII segment in one pass over its bytes, when it can     |
 //! | `scan.rs`    | byte-scanning helpers eight bytes at a time                  |
 //!
-//! Why it is fast. Real text repeats itself: almost every chunk ("the",
-//! "word,", "(see") has been seen before, so a hit in the chunk cache copies
-//! its ids without normalizing, splitting or matching anything, and rebuilds
-//! offsets from token widths. Chunks are found a batch ahead of emitting them
-//! and their cache slots prefetched, so memory latency overlaps work; once a
-//! text is found, the first chunks of the next text are. A chunk that misses
-//! goes to the general path, whose ASCII segments take one pass over bytes
-//! with a 256-entry table (normalize and split at once) and a word cache in
-//! front of the trie. Caches are per thread: no locks.
+//! Why it is fast, on text it has never seen. ASCII text takes one pass
+//! over its bytes with a 256-entry table (normalize and split at once); its
+//! words are found a batch ahead of emitting them and their slots in the
+//! word cache prefetched, so memory latency overlaps work. Each thread's
+//! word cache starts as a copy of one built with the encoder: every token
+//! of the vocabulary as a word, with the pieces WordPiece gives it. So a
+//! word of the vocabulary (most words of real text) is one lookup whether
+//! or not the process has seen it, and only words split into pieces go to
+//! the trie (then are cached, until the fixed-size table is half full). No
+//! cache of raw text: speed does not depend on having seen the text
+//! (`benches/bench_cold.py`). Caches are per thread: no locks.
 //!
 //! The contract that keeps it exact: every fast path either declines before
 //! its output is visible (`ascii` rolls back what it wrote and says so), or
@@ -28,7 +29,6 @@
 
 mod ascii;
 mod batch;
-mod chunks;
 mod general;
 mod scan;
 
@@ -45,14 +45,11 @@ use crate::model::{Piece, UnknownPolicy, Vocab, WordPiece};
 use crate::splitter::{Cuts, SplitBuffers, Splitter, PIECE_BYTES};
 use crate::unicode::{is_bert_punctuation, is_chinese_char};
 use ascii::AsciiTable;
-use chunks::ChunkScratch;
 
 /// Which fast paths encoding may take. All on by default; switching them off
 /// gives the general path, which the fast ones must match exactly.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FastPaths {
-    /// Chunks of raw text between ASCII whitespace, cached as ids.
-    pub chunk_cache: bool,
     /// ASCII segments normalized and split in one pass over bytes.
     pub ascii: bool,
     /// Normalized words cached as pieces in front of the trie.
@@ -67,14 +64,12 @@ pub struct FastPaths {
 
 impl FastPaths {
     pub const ALL: Self = Self {
-        chunk_cache: true,
         ascii: true,
         word_cache: true,
         words_from_ids: true,
         pieces: PIECE_BYTES,
     };
     pub const NONE: Self = Self {
-        chunk_cache: false,
         ascii: false,
         word_cache: false,
         words_from_ids: false,
@@ -107,28 +102,17 @@ pub struct Encoder {
     /// ASCII fast path on: asked for, and no end-of-word suffix (the general
     /// path appends it to each word).
     use_ascii: bool,
-    /// Chunks of text between ASCII whitespace bytes encode independently of
-    /// each other: normalization keeps those bytes whitespace, the
-    /// pre-tokenizer splits there, and no added token holds one.
-    use_chunks: bool,
     /// Where a long text is cut into pieces encoded one after the other.
     cuts: Cuts,
-    /// Bytes that may start an added token that strips whitespace: a text
-    /// holding one skips the chunks (its match reaches past a chunk).
-    strip_starts: [bool; 256],
-    strips: bool,
     /// Added tokens' matches may show strings other than their content.
     shows_other_strings: bool,
     /// Identifies this encoder's entries in the per-thread caches.
     cache_id: u64,
+    /// Each thread's word cache starts as this: the vocabulary's tokens as words.
+    word_seed: Arc<cache::WordCache>,
     /// Whether each token id starts a word, when that alone tells words
     /// apart (see [`words_from_ids`]); added tokens' ids included.
     word_starts: Option<Arc<[bool]>>,
-    /// Each token's width in chars, without the continuing prefix (capped at
-    /// 255): lets cached chunks keep ids only and rebuild offsets. Added
-    /// tokens' ids included (a chunk whose widths do not tile its offsets
-    /// keeps them).
-    token_widths: Vec<u8>,
 }
 
 /// The word of each token of one sequence, from which ids start a word.
@@ -208,45 +192,20 @@ impl Encoder {
         let ascii = plain.declining(normalized_start);
         let ascii_text = plain.declining(|b| added.raw_may_start_with(b) || normalized_start(b));
         let cuts = piece_cuts(&splitter, &added);
-        let chunkable = splitter.splits_at_ascii_whitespace()
-            && !added
-                .patterns()
-                .any(|p| p.bytes().any(|b| b" \t\n\r".contains(&b)));
-        let mut strip_starts = [false; 256];
-        for (id, t) in added.iter().filter(|(_, t)| t.lstrip || t.rstrip) {
-            let pattern = match t.normalized {
-                true => added.id_to_token(id).unwrap_or(&t.content),
-                false => &t.content,
-            };
-            // A normalized match may start from any raw byte: only ASCII
-            // text is known to map its first byte to itself or its case.
-            let first = pattern.as_bytes().first().copied().unwrap_or(0);
-            for b in 0..=255u8 {
-                strip_starts[b as usize] |=
-                    b == first || (t.normalized && (b >= 0x80 || plain.normalized(b) == first));
-            }
-        }
-        let prefix = model.config.continuing_subword_prefix.as_str();
         let strings = id_strings(vocab, &added);
-        let token_widths = strings
-            .iter()
-            .map(|t| {
-                let bare = t.strip_prefix(prefix).unwrap_or(t);
-                bare.chars().count().min(255) as u8
-            })
-            .collect();
         let word_starts = match paths.words_from_ids {
             false => None,
             true => words_from_ids(&strings, &model, &splitter, &added).map(Arc::from),
         };
+        let word_seed = Arc::new(cache::WordCache::seeded(
+            vocab.tokens().iter().map(|t| t.as_bytes()),
+            |w, out| model.encode_word(w, out),
+        ));
         Self {
             use_ascii: paths.ascii
                 && model.config.end_of_word_suffix.is_empty()
                 && splitter.ascii_classes().is_some(),
-            use_chunks: paths.chunk_cache && chunkable,
             cuts,
-            strip_starts,
-            strips: added.strips(),
             shows_other_strings: added.may_show_other_strings(),
             word_starts,
             splitter,
@@ -256,7 +215,7 @@ impl Encoder {
             ascii,
             ascii_text,
             cache_id: cache::new_model_id(),
-            token_widths,
+            word_seed,
         }
     }
 
@@ -273,20 +232,18 @@ impl Encoder {
     /// Appends the ids (and, if asked, offsets and words) of one sequence to
     /// `out`; stops with `Error::Interrupted` soon after `cancel` is raised.
     pub fn encode_into(&self, text: &str, out: &mut Output, cancel: &Cancel) -> Result<()> {
-        self.encode_before(text, None, out, &mut Scratch::default(), cancel)
+        self.encode_reusing(text, out, &mut WordScratch::default(), cancel)
     }
 
-    /// [`Encoder::encode_into`], told which text comes next (so its first
-    /// chunks can be looked for while this one is encoded). A long text is
-    /// encoded in pieces that encode as the whole does (see `Cuts`), so its
-    /// buffers stay the size of a piece and `cancel` is looked at between
-    /// them.
-    fn encode_before(
+    /// [`Encoder::encode_into`] with the buffers of the text before. A long
+    /// text is encoded in pieces that encode as the whole does (see `Cuts`),
+    /// so its buffers stay the size of a piece and `cancel` is looked at
+    /// between them.
+    fn encode_reusing(
         &self,
         text: &str,
-        next: Option<&str>,
         out: &mut Output,
-        scratch: &mut Scratch,
+        scratch: &mut WordScratch,
         cancel: &Cancel,
     ) -> Result<()> {
         let start = out.ids.len();
@@ -295,15 +252,13 @@ impl Encoder {
         out.recording_words = out.with_words && self.word_starts.is_none();
         let piece_bytes = self.paths.pieces;
         if text.len() <= piece_bytes || !self.cuts.any() {
-            self.encode_bounded(text, next, out, scratch);
+            self.encode_bounded(text, out, scratch);
         } else {
-            let mut pieces = self.cuts.pieces(text, piece_bytes).peekable();
             let mut first_char = 0u32;
-            while let Some((_, piece)) = pieces.next() {
+            for (_, piece) in self.cuts.pieces(text, piece_bytes) {
                 cancel.check()?;
                 let from = out.offsets.len();
-                let after = pieces.peek().map(|&(_, p)| p).or(next);
-                self.encode_bounded(piece, after, out, scratch);
+                self.encode_bounded(piece, out, scratch);
                 if out.with_offsets && first_char > 0 {
                     out.offsets[from..]
                         .iter_mut()
@@ -319,24 +274,9 @@ impl Encoder {
     }
 
     /// Encodes a short text, or one piece of a long one, from char 0.
-    fn encode_bounded(
-        &self,
-        text: &str,
-        next: Option<&str>,
-        out: &mut Output,
-        scratch: &mut Scratch,
-    ) {
-        // Cached chunks keep no token strings, and a match stripping
-        // whitespace reaches past its chunk.
-        let shows = out.with_surfaces && self.shows_other_strings;
-        let strips = self.strips && text.bytes().any(|b| self.strip_starts[b as usize]);
-        let chunks = self.use_chunks && !out.recording_words && !shows && !strips;
-        cache::with_cache(self.cache_id, |caches| {
-            if chunks {
-                self.encode_chunks(text, next, out, scratch, caches);
-            } else {
-                self.encode_text(text, 0, out, &mut scratch.words, caches);
-            }
+    fn encode_bounded(&self, text: &str, out: &mut Output, scratch: &mut WordScratch) {
+        cache::with_cache(self.cache_id, &self.word_seed, |caches| {
+            self.encode_text(text, 0, out, scratch, caches);
         });
     }
 
@@ -464,15 +404,8 @@ impl Output {
     }
 }
 
-/// Buffers the layers reuse from one text to the next (one set per thread
-/// of a batch), so encoding allocates nothing once warm.
-#[derive(Debug, Default)]
-struct Scratch {
-    chunks: ChunkScratch,
-    words: WordScratch,
-}
-
-/// Buffers of the ASCII and general layers.
+/// Buffers the ASCII and general layers reuse from one text to the next
+/// (one set per thread of a batch), so encoding allocates nothing once warm.
 #[derive(Debug, Default)]
 struct WordScratch {
     pieces: Vec<Piece>,
@@ -484,8 +417,8 @@ struct WordScratch {
     spans: Vec<Span>,
 }
 
-/// A chunk, or a word (with `len` 0: one punctuation byte), found ahead of
-/// emitting it, with its cache key and hash.
+/// A word (with `len` 0: one punctuation byte) found ahead of emitting it,
+/// with its cache key and hash.
 #[derive(Clone, Copy, Debug, Default)]
 struct Span {
     start: u32,
@@ -494,7 +427,7 @@ struct Span {
     hash: u64,
 }
 
-/// Offsets (and chunk positions) are 32-bit: a text of 4 GiB or more is refused.
+/// Offsets are 32-bit: a text of 4 GiB or more is refused.
 pub fn check_length(bytes: usize) -> Result<()> {
     if bytes > u32::MAX as usize {
         return Err(Error::Value(format!(

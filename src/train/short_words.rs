@@ -5,7 +5,6 @@
 //! counting's time on English text). The map learns a word, and so its
 //! first-appearance place, the first time the table meets it.
 
-use crate::cache::chunk::{chunk_hash, chunk_key, ChunkKey};
 use crate::cache::table::index;
 
 /// The counts behind the table: words in first-appearance order, each at an index.
@@ -24,10 +23,28 @@ const MAX_SHORT: usize = 15;
 /// words: in Zipf-distributed text the frequent ones come first.
 const MAX_SLOTS: usize = 1 << 22;
 
+/// A word of up to 15 bytes: its bytes zero padded, its length in the last byte.
+type Key = [u64; 2];
+
+fn key_of(word: &[u8]) -> Key {
+    debug_assert!(!word.is_empty() && word.len() <= MAX_SHORT);
+    let mut buf = [0u8; 16];
+    buf[..word.len()].copy_from_slice(word);
+    buf[15] = word.len() as u8;
+    let (lo, hi) = buf.split_at(8);
+    let word_at = |b: &[u8]| u64::from_le_bytes(b.try_into().unwrap_or_default());
+    [word_at(lo), word_at(hi)]
+}
+
+/// A 64-bit hash of a key; the table uses its top bits.
+fn hash(key: Key) -> u64 {
+    (key[0] ^ key[1].rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
 #[derive(Clone, Copy)]
 struct Slot {
     /// All zero when free (a key's length byte is never zero).
-    key: ChunkKey<2>,
+    key: Key,
     /// The word's index in the counts.
     at: usize,
     /// Occurrences since, to be added by `flush_into`.
@@ -72,7 +89,7 @@ impl ShortWords {
             counts.add(word, 1);
             return;
         }
-        let key = chunk_key::<2>(bytes, 0, bytes.len());
+        let key = key_of(bytes);
         let i = self.find(key);
         if self.slots[i].key == key {
             self.slots[i].pending += 1;
@@ -103,9 +120,9 @@ impl ShortWords {
     /// The slot holding `key`, or the free slot where it would go (the table
     /// is at most half full, so probing ends).
     #[inline]
-    fn find(&self, key: ChunkKey<2>) -> usize {
+    fn find(&self, key: Key) -> usize {
         let mask = self.slots.len() - 1;
-        let mut i = index(chunk_hash(key), self.slots.len());
+        let mut i = index(hash(key), self.slots.len());
         while self.slots[i].key != key && self.slots[i].key != [0; 2] {
             i = (i + 1) & mask;
         }
