@@ -413,8 +413,18 @@ struct WordScratch {
     word: Vec<u8>,
     /// The splitter's normalized text and words.
     split: SplitBuffers,
-    /// Words found ahead of emitting them.
+    /// Words found ahead of emitting them (ASCII layer).
     spans: Vec<Span>,
+    /// Words of normalized text found ahead of emitting them (general layer).
+    ahead: Vec<Ahead>,
+}
+
+/// A word of normalized text found ahead of emitting it, with its word
+/// cache key and hash when it has one.
+#[derive(Clone, Copy, Debug)]
+struct Ahead {
+    span: crate::pre_tokenizers::WordSpan,
+    hashed: Option<(cache::Key, u64)>,
 }
 
 /// A word (with `len` 0: one punctuation byte) found ahead of emitting it,
