@@ -3,7 +3,7 @@
 //! word cache. It declines (writing nothing) at a byte it does not handle:
 //! one that cleaning drops, or one that may start an added token.
 
-use super::scan::end_of_alnum;
+use super::scan::{count_utf8_chars, end_of_alnum};
 use super::Encoder;
 use super::{Output, Span, WordScratch};
 use crate::cache::{self, word, Caches, WordCache};
@@ -73,6 +73,11 @@ impl AsciiTable {
         t
     }
 
+    /// Whether the ASCII pass declines byte `b` (non-ASCII bytes included).
+    fn declines(&self, b: u8) -> bool {
+        self.class[b as usize] == AsciiClass::Other
+    }
+
     /// What normalization makes of ASCII byte `b`.
     pub(super) fn normalized(&self, b: u8) -> u8 {
         self.lower[b as usize]
@@ -111,6 +116,51 @@ impl Encoder {
             out.roll_back(mark);
         }
         done
+    }
+
+    /// Encodes a whole text whose words never reach across ASCII whitespace
+    /// (`ascii_resumes`), which starts at char `first_char` of the input:
+    /// its stretches of bytes the ASCII pass handles in that pass, and each
+    /// stretch between ASCII whitespace holding a byte it declines
+    /// (non-ASCII text, the start of an added token) through the general
+    /// layer. One accented word no longer sends a whole text there.
+    pub(super) fn encode_ascii_around(
+        &self,
+        text: &str,
+        first_char: u32,
+        out: &mut Output,
+        words: &mut WordScratch,
+        caches: &mut Caches,
+    ) {
+        let t = &self.ascii_text;
+        let bytes = text.as_bytes();
+        let space = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r');
+        let (mut pos, mut chars) = (0, first_char);
+        while pos < bytes.len() {
+            let Some(declined) = bytes[pos..].iter().position(|&b| t.declines(b)) else {
+                let done = self.encode_ascii(&bytes[pos..], chars, t, out, words, caches);
+                debug_assert!(done, "no byte it declines");
+                return;
+            };
+            let declined = pos + declined;
+            // Both ends fall on ASCII bytes (or the text's ends): char boundaries.
+            let start = bytes[pos..declined]
+                .iter()
+                .rposition(space)
+                .map_or(pos, |k| pos + k + 1);
+            let end = bytes[declined..]
+                .iter()
+                .position(space)
+                .map_or(bytes.len(), |k| declined + k);
+            if start > pos {
+                let done = self.encode_ascii(&bytes[pos..start], chars, t, out, words, caches);
+                debug_assert!(done, "no byte it declines");
+                chars += (start - pos) as u32;
+            }
+            self.encode_general(&text[start..end], chars, out, words, caches);
+            chars += count_utf8_chars(&bytes[start..end]);
+            pos = end;
+        }
     }
 
     /// Normalization and pre-tokenization in one pass over bytes, words

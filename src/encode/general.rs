@@ -61,10 +61,25 @@ impl Encoder {
         words: &mut WordScratch,
         caches: &mut Caches,
     ) {
+        if self.use_ascii && self.ascii_resumes && !out.recording_words {
+            return self.encode_ascii_around(text, first_char, out, words, caches);
+        }
         // Most texts are ASCII without added tokens: one pass does it all.
         if self.try_ascii(text, first_char, true, out, words, caches) {
             return;
         }
+        self.encode_general(text, first_char, out, words, caches);
+    }
+
+    /// [`Encoder::encode_text`] through the general layer alone.
+    pub(super) fn encode_general(
+        &self,
+        text: &str,
+        first_char: u32,
+        out: &mut Output,
+        words: &mut WordScratch,
+        caches: &mut Caches,
+    ) {
         let mut chars = Chars::new(text);
         self.added.split_raw(text, |split| match split {
             Split::Token(id, r) => {
