@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+import sys
 from pathlib import Path
 
 from _common import ROOT, ensure_corpus, head_bytes, median_runs, paired_ratio, run_child
@@ -170,7 +171,8 @@ def write(results: dict, out: Path) -> None:
                 f"| {spread(s['uneven'])} | {spread(s['again'])}x | {parts} "
                 f"| {statistics.median(s['load']):.2f} |"
             )
-    lines += ["", "Command: `python benches/bench_cold.py`", ""]
+    command = " ".join(["python", "benches/bench_cold.py", *sys.argv[1:]])
+    lines += ["", f"Command: `{command}`", ""]
     out.with_suffix(".md").write_text("\n".join(lines))
 
 
