@@ -20,6 +20,7 @@ Writes benches/results/general.md.
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from _common import ROOT, ensure_corpus, head_bytes, med, median_runs, paired_ratio, run_child
@@ -113,6 +114,8 @@ def main() -> None:
             f"| {paired_ratio(w, h):.2f}x | {paired_ratio(w, fast):.2f}x "
             f"| {parity['identical']:,} / {parity['documents']:,} |"
         )
+    command = " ".join(["python", "benches/bench_general.py", *sys.argv[1:]])
+    lines += ["", f"Command: `{command}`"]
     out = ROOT / "benches" / "results" / "general.md"
     out.write_text("\n".join(lines) + "\n", encoding="utf-8")
     print("\n".join(lines))

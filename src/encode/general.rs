@@ -52,7 +52,8 @@ impl<'t> Chars<'t> {
 }
 
 impl Encoder {
-    /// Encodes a text (or chunk) that starts at char `first_char` of the input.
+    /// Encodes a text (or one piece of a long one) that starts at char
+    /// `first_char` of the input.
     pub(super) fn encode_text(
         &self,
         text: &str,
