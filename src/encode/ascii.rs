@@ -3,7 +3,7 @@
 //! word cache. It declines (writing nothing) at a byte it does not handle:
 //! one that cleaning drops, or one that may start an added token.
 
-use super::scan::{count_utf8_chars, end_of_alnum};
+use super::scan::{count_utf8_chars, end_of_alnum, is_ascii_whitespace};
 use super::Encoder;
 use super::{Output, Span, WordScratch};
 use crate::cache::{self, word, Caches, WordCache};
@@ -134,7 +134,7 @@ impl Encoder {
     ) {
         let t = &self.ascii_text;
         let bytes = text.as_bytes();
-        let space = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r');
+        let space = |&b: &u8| is_ascii_whitespace(b);
         let (mut pos, mut chars) = (0, first_char);
         while pos < bytes.len() {
             let Some(declined) = bytes[pos..].iter().position(|&b| t.declines(b)) else {

@@ -62,7 +62,7 @@ impl Encoder {
         words: &mut WordScratch,
         caches: &mut Caches,
     ) {
-        if self.use_ascii && self.ascii_resumes && !out.recording_words {
+        if self.ascii_resumes && !out.recording_words {
             return self.encode_ascii_around(text, first_char, out, words, caches);
         }
         // Most texts are ASCII without added tokens: one pass does it all.
@@ -131,17 +131,7 @@ impl Encoder {
                     self.emit_span(normalized, a, cache.as_deref_mut(), pieces, suffixed, out);
                 }
             };
-        if !self.added.has_normalized() {
-            let all = 0..normalized.text.len();
-            self.splitter
-                .pre_tokenize(normalized, all, 0, spans, |_, w| {
-                    if self.find_ahead(normalized, w, ahead, cache.as_deref()) == WORD_BATCH {
-                        emit(ahead, &mut cache, out);
-                    }
-                });
-            emit(ahead, &mut cache, out);
-            return;
-        }
+        // Without normalized added tokens the text is one `Text` split.
         let mut chars = Chars::new(&normalized.text);
         self.added
             .split_normalized(&normalized.text, |split| match split {

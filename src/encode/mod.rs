@@ -102,7 +102,8 @@ pub struct Encoder {
     /// ASCII fast path on: asked for, and no end-of-word suffix (the general
     /// path appends it to each word).
     use_ascii: bool,
-    /// Words never reach across ASCII whitespace: normalization keeps it
+    /// The ASCII fast path is on and words never reach across ASCII
+    /// whitespace (`scan::is_ascii_whitespace`): normalization keeps it
     /// whitespace, the pre-tokenizer splits there, no added token holds it
     /// or strips it. Then a text's stretches between ASCII whitespace encode
     /// independently, and only those holding a byte the ASCII pass declines
@@ -198,11 +199,15 @@ impl Encoder {
         let ascii = plain.declining(normalized_start);
         let ascii_text = plain.declining(|b| added.raw_may_start_with(b) || normalized_start(b));
         let cuts = piece_cuts(&splitter, &added);
-        let ascii_resumes = splitter.splits_at_ascii_whitespace()
+        let use_ascii = paths.ascii
+            && model.config.end_of_word_suffix.is_empty()
+            && splitter.ascii_classes().is_some();
+        let ascii_resumes = use_ascii
+            && splitter.splits_at_ascii_whitespace()
             && !added.strips()
             && !added
                 .patterns()
-                .any(|p| p.bytes().any(|b| b" \t\n\r".contains(&b)));
+                .any(|p| p.bytes().any(scan::is_ascii_whitespace));
         let strings = id_strings(vocab, &added);
         let word_starts = match paths.words_from_ids {
             false => None,
@@ -213,9 +218,7 @@ impl Encoder {
             |w, out| model.encode_word(w, out),
         ));
         Self {
-            use_ascii: paths.ascii
-                && model.config.end_of_word_suffix.is_empty()
-                && splitter.ascii_classes().is_some(),
+            use_ascii,
             ascii_resumes,
             cuts,
             shows_other_strings: added.may_show_other_strings(),

@@ -1,5 +1,5 @@
 //! Byte scanning, eight bytes at a time where it pays: the ends of words,
-//! and char counts of UTF-8.
+//! ASCII whitespace, and char counts of UTF-8.
 
 /// The end of the run of ASCII letters and digits that starts at `i`.
 #[inline]
@@ -25,6 +25,13 @@ pub(super) fn end_of_alnum(text: &[u8], mut i: usize) -> usize {
         i += 1;
     }
     i
+}
+
+/// The ASCII whitespace bytes a text is cut at when its words never reach
+/// across them (`Encoder::ascii_resumes`).
+#[inline]
+pub(super) fn is_ascii_whitespace(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r')
 }
 
 /// Chars in UTF-8 `bytes`: the bytes that are not continuation bytes.
