@@ -17,9 +17,11 @@ use wpiece::decoder::Decoder;
 use wpiece::encode::FastPaths;
 use wpiece::hf_json::tokenizer_from_json;
 use wpiece::model::{UnknownPolicy, Vocab, WordPieceConfig};
-use wpiece::normalizers::NormalizerConfig;
+use wpiece::normalizers::{NormalizerConfig, NormalizerStep};
+use wpiece::pattern::{Pattern, RegexPattern};
 use wpiece::pipeline::{AddedToken, Tokenizer};
-use wpiece::pre_tokenizers::PreTokenizer;
+use wpiece::pre_tokenizers::{PreTokenizer, PreTokenizerStep, SplitBehavior};
+use wpiece::splitter::{Chain, Splitter};
 
 fn every_path_set() -> Vec<FastPaths> {
     (0..8)
@@ -130,8 +132,121 @@ fn bert_uncased() -> Tokenizer {
     tok
 }
 
+/// The uncased tokenizer.json with another normalizer and pre-tokenizer
+/// (JSON as HF saves them).
+fn with_pipeline(normalizer: serde_json::Value, pre_tokenizer: serde_json::Value) -> Tokenizer {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/tokenizer.json");
+    let mut json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    json["normalizer"] = normalizer;
+    json["pre_tokenizer"] = pre_tokenizer;
+    let mut tok = tokenizer_from_json(&json.to_string()).unwrap();
+    tok.truncation = None;
+    tok.padding = None;
+    tok
+}
+
+/// Chains of HF's other normalizers and pre-tokenizers: each has the ASCII
+/// fast path when every step acts on chars alone (a table of word bytes,
+/// dropped bytes, isolated bytes and runs of symbols), and none otherwise.
+fn chain_variants() -> Vec<(&'static str, Tokenizer, bool)> {
+    use serde_json::json;
+    let seq_n = |steps: serde_json::Value| json!({"type": "Sequence", "normalizers": steps});
+    let seq_p = |steps: serde_json::Value| json!({"type": "Sequence", "pretokenizers": steps});
+    let bert_normalizer = json!({"type": "BertNormalizer", "clean_text": true,
+        "handle_chinese_chars": true, "strip_accents": null, "lowercase": true});
+    let replace = |from: &str, to: &str| json!({"type": "Replace", "pattern": {"String": from}, "content": to});
+    vec![
+        (
+            "BERT's in sequences",
+            with_pipeline(
+                seq_n(json!([bert_normalizer])),
+                seq_p(json!([{"type": "BertPreTokenizer"}])),
+            ),
+            true,
+        ),
+        (
+            "NFD, Lowercase, StripAccents; Whitespace",
+            with_pipeline(
+                seq_n(json!([{"type": "NFD"}, {"type": "Lowercase"}, {"type": "StripAccents"}])),
+                json!({"type": "Whitespace"}),
+            ),
+            true,
+        ),
+        (
+            "NFKC; contiguous punctuation, single digits",
+            with_pipeline(
+                seq_n(json!([{"type": "NFKC"}])),
+                seq_p(json!([{"type": "WhitespaceSplit"},
+                    {"type": "Punctuation", "behavior": "Contiguous"},
+                    {"type": "Digits", "individual_digits": true}])),
+            ),
+            true,
+        ),
+        (
+            "replaced chars, three kinds of runs",
+            with_pipeline(
+                seq_n(
+                    json!([replace("x", "y"), replace("qu", "kw"), replace("#", "é"),
+                    {"type": "Lowercase"}]),
+                ),
+                seq_p(json!([{"type": "Whitespace"},
+                    {"type": "Digits", "individual_digits": false}])),
+            ),
+            true,
+        ),
+        (
+            // Stretches between spaces do not normalize on their own.
+            "a pair across a space replaced",
+            with_pipeline(
+                seq_n(json!([replace("e t", "E_T")])),
+                json!({"type": "WhitespaceSplit"}),
+            ),
+            true,
+        ),
+        (
+            "no normalizer; a delimiter, punctuation removed",
+            with_pipeline(
+                serde_json::Value::Null,
+                seq_p(json!([{"type": "CharDelimiterSplit", "delimiter": "-"},
+                    {"type": "Punctuation", "behavior": "Removed"}])),
+            ),
+            true,
+        ),
+        (
+            "words holding spaces",
+            with_pipeline(
+                seq_n(json!([{"type": "Lowercase"}])),
+                json!({"type": "Punctuation", "behavior": "Isolated"}),
+            ),
+            true,
+        ),
+        (
+            "Strip and a regex Split: no table",
+            with_pipeline(
+                seq_n(
+                    json!([{"type": "Strip", "strip_left": true, "strip_right": true},
+                    {"type": "Lowercase"}]),
+                ),
+                seq_p(json!([{"type": "Split", "pattern": {"Regex": "[0-9]+"},
+                    "behavior": "Isolated", "invert": false}, {"type": "WhitespaceSplit"}])),
+            ),
+            false,
+        ),
+    ]
+}
+
+#[test]
+fn chains_have_the_ascii_table_when_each_step_acts_on_chars_alone() {
+    for (name, tok, has_table) in chain_variants() {
+        let splitter = tok.splitter();
+        assert!(splitter.chain().is_some(), "{name}");
+        assert_eq!(splitter.ascii_classes().is_some(), has_table, "{name}");
+    }
+}
+
 /// The same vocabulary under other settings: cased, no normalizer,
-/// whitespace words, an end-of-word suffix, unknown chars.
+/// whitespace words, an end-of-word suffix, unknown chars, and chains.
 fn variants() -> Vec<(&'static str, Tokenizer)> {
     let base = bert_uncased();
     let model = base.model().config.clone();
@@ -176,6 +291,13 @@ fn variants() -> Vec<(&'static str, Tokenizer)> {
         ),
         ("unknown chars", with(&unknown_char, n, PreTokenizer::Bert)),
     ]
+    .into_iter()
+    .chain(
+        chain_variants()
+            .into_iter()
+            .map(|(name, tok, _)| (name, tok)),
+    )
+    .collect()
 }
 
 /// Texts that sit on every edge the fast paths have: word lengths around
@@ -474,6 +596,106 @@ proptest! {
         )
         .unwrap();
         let (tok, _) = tok.with_added_tokens(added).unwrap();
+        let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+        if let Err(e) = check_all_paths(&tok, &refs) {
+            prop_assert!(false, "{}", e);
+        }
+    }
+}
+
+/// Normalizers for random chains: each kind, and `Replace`s that map one
+/// char to one, drop one, rewrite a pair, bring in non-ASCII or whitespace.
+fn normalizer_step() -> impl Strategy<Value = NormalizerStep> {
+    let replace = |from: &str, to: &str| NormalizerStep::Replace {
+        pattern: Pattern::Literal(from.into()),
+        content: to.into(),
+    };
+    prop::sample::select(vec![
+        NormalizerStep::Nfd,
+        NormalizerStep::Nfkc,
+        NormalizerStep::Lowercase,
+        NormalizerStep::StripAccents,
+        NormalizerStep::Bert(NormalizerConfig::default()),
+        NormalizerStep::Bert(NormalizerConfig {
+            lowercase: false,
+            clean_text: false,
+            ..NormalizerConfig::default()
+        }),
+        replace("a", "b"),
+        replace("A", "z"),
+        replace("b", ""),
+        replace("ab", "X"),
+        replace("a b", "c"),
+        replace(",", "\u{e9}"),
+        replace("#", " "),
+        replace(" ", "_"),
+        replace(".", "!!"),
+        NormalizerStep::Replace {
+            pattern: Pattern::Regex(RegexPattern::new("[0-9]").unwrap()),
+            content: "#".into(),
+        },
+        NormalizerStep::Strip {
+            left: true,
+            right: false,
+        },
+        NormalizerStep::Prepend("_".into()),
+    ])
+}
+
+/// Pre-tokenizers for random chains: every kind and behaviour.
+fn pre_tokenizer_step() -> impl Strategy<Value = PreTokenizerStep> {
+    let punctuation = [
+        SplitBehavior::Removed,
+        SplitBehavior::Isolated,
+        SplitBehavior::Contiguous,
+        SplitBehavior::MergedWithPrevious,
+        SplitBehavior::MergedWithNext,
+    ]
+    .map(PreTokenizerStep::Punctuation);
+    let mut steps = vec![
+        PreTokenizerStep::Bert,
+        PreTokenizerStep::Whitespace,
+        PreTokenizerStep::Whitespace,
+        PreTokenizerStep::WhitespaceSplit,
+        PreTokenizerStep::WhitespaceSplit,
+        PreTokenizerStep::Bert,
+        PreTokenizerStep::Digits { individual: true },
+        PreTokenizerStep::Digits { individual: false },
+        PreTokenizerStep::CharDelimiterSplit('#'),
+        PreTokenizerStep::CharDelimiterSplit('a'),
+        PreTokenizerStep::Split {
+            pattern: Pattern::Literal(",".into()),
+            behavior: SplitBehavior::Isolated,
+            invert: false,
+        },
+    ];
+    steps.extend(punctuation);
+    prop::sample::select(steps)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(150), ..ProptestConfig::default() })]
+
+    #[test]
+    fn fast_paths_equal_the_general_path_on_random_chains(
+        vocab in vocab(),
+        normalizers in prop::collection::vec(normalizer_step(), 0..4),
+        pre_tokenizers in prop::collection::vec(pre_tokenizer_step(), 0..4),
+        added in prop::collection::vec(added_token(), 0..3),
+        texts in prop::collection::vec(text_with_added(), 1..6),
+    ) {
+        let splitter = Splitter::from_chain(Chain { normalizers, pre_tokenizers });
+        let added_names = [AddedToken::new("[UNK]", true), AddedToken::new("[CLS]", true)];
+        let tok = Tokenizer::with_splitter(
+            Vocab::new(vocab).unwrap(),
+            WordPieceConfig::default(),
+            splitter,
+            added_names.into_iter().chain(added).collect(),
+            None,
+            Decoder::default(),
+        );
+        // Some added tokens are refused under some normalizers (as HF's).
+        let Ok(tok) = tok else { return Ok(()) };
         let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
         if let Err(e) = check_all_paths(&tok, &refs) {
             prop_assert!(false, "{}", e);

@@ -3,7 +3,7 @@
 //! word cache. It declines (writing nothing) at a byte it does not handle:
 //! one that cleaning drops, or one that may start an added token.
 
-use super::scan::{count_utf8_chars, end_of_alnum, is_ascii_whitespace};
+use super::scan::{count_utf8_chars, end_of_word, is_ascii_whitespace};
 use super::Encoder;
 use super::{Output, Span, WordScratch};
 use crate::cache::{self, word, Caches, WordCache};
@@ -13,6 +13,17 @@ use crate::splitter::{AsciiClass, AsciiClasses, Splitter};
 /// Words found (and their cache slots requested) before any is emitted.
 const WORD_BATCH: usize = 32;
 
+/// The word bytes of a table, when a scan finds them eight at a time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum WordBytes {
+    /// ASCII letters and digits (BERT's).
+    Alnum,
+    /// ASCII letters, digits and `_` (HF `Whitespace`'s `\w`).
+    AlnumUnderscore,
+    /// Others: byte by byte through the table.
+    Table,
+}
+
 /// What normalization plus pre-tokenization does to each ASCII byte.
 #[derive(Clone, Debug)]
 pub(super) struct AsciiTable {
@@ -20,9 +31,8 @@ pub(super) struct AsciiTable {
     lower: [u8; 256],
     /// Whether the normalizer lowercases.
     lowercase: bool,
-    /// Word bytes are exactly ASCII letters and digits (then words are found
-    /// eight bytes at a time).
-    word_is_alnum: bool,
+    /// Which bytes are word bytes, when words can be found eight bytes at a time.
+    word_bytes: WordBytes,
     /// The id of each byte as a one-character word (token or unk).
     single: [u32; 256],
 }
@@ -34,6 +44,7 @@ impl AsciiTable {
         let AsciiClasses {
             class,
             normalized: lower,
+            lowercase,
         } = splitter
             .ascii_classes()
             .cloned()
@@ -48,15 +59,14 @@ impl AsciiTable {
             model.encode_word(&[lower[b as usize]], &mut pieces);
             single[b as usize] = pieces[0].id;
         }
-        let lowercase = splitter.normalizer().is_some_and(|n| n.lowercase);
         let mut table = Self {
             class,
             lower,
             lowercase,
-            word_is_alnum: false,
+            word_bytes: WordBytes::Table,
             single,
         };
-        table.word_is_alnum = table.classes_words_as_alnum();
+        table.word_bytes = table.word_bytes_of_classes();
         table
     }
 
@@ -69,7 +79,7 @@ impl AsciiTable {
                 t.class[b as usize] = AsciiClass::Other;
             }
         }
-        t.word_is_alnum = t.classes_words_as_alnum();
+        t.word_bytes = t.word_bytes_of_classes();
         t
     }
 
@@ -83,9 +93,17 @@ impl AsciiTable {
         self.lower[b as usize]
     }
 
-    fn classes_words_as_alnum(&self) -> bool {
-        (0u8..=255)
-            .all(|b| (self.class[b as usize] == AsciiClass::Word) == b.is_ascii_alphanumeric())
+    fn word_bytes_of_classes(&self) -> WordBytes {
+        let words_are = |is: fn(u8) -> bool| {
+            (0u8..=255).all(|b| (self.class[b as usize] == AsciiClass::Word) == is(b))
+        };
+        if words_are(|b| b.is_ascii_alphanumeric()) {
+            WordBytes::Alnum
+        } else if words_are(|b| b.is_ascii_alphanumeric() || b == b'_') {
+            WordBytes::AlnumUnderscore
+        } else {
+            WordBytes::Table
+        }
     }
 }
 
@@ -196,31 +214,12 @@ impl Encoder {
                     let class = t.class[b as usize];
                     if class == AsciiClass::Word {
                         let start = i;
-                        i = if t.word_is_alnum {
-                            end_of_alnum(seg, i)
-                        } else {
-                            let mut j = i;
-                            while j < n && t.class[seg[j] as usize] == AsciiClass::Word {
-                                j += 1;
-                            }
-                            j
+                        i = match t.word_bytes {
+                            WordBytes::Alnum => end_of_word::<false>(seg, i),
+                            WordBytes::AlnumUnderscore => end_of_word::<true>(seg, i),
+                            WordBytes::Table => end_of_run(seg, i, t, class),
                         };
-                        let len = i - start;
-                        let (mut key, mut hash) = ([0; 2], 0);
-                        if len <= cache::MAX_WORD {
-                            key = word::key_at(seg, start, len);
-                            if t.lowercase {
-                                key = [word::ascii_lower(key[0]), word::ascii_lower(key[1])];
-                            }
-                            hash = word::hash(key, len);
-                            cache.prefetch(hash);
-                        }
-                        batch.push(Span {
-                            start: start as u32,
-                            len: len as u32,
-                            key,
-                            hash,
-                        });
+                        batch.push(word_span(seg, start, i, t, cache));
                         // The usual case: one space, then the next word.
                         if i + 1 < n
                             && t.class[seg[i] as usize] == AsciiClass::Space
@@ -238,6 +237,10 @@ impl Encoder {
                             hash: 0,
                         });
                         i += 1;
+                    } else if class == AsciiClass::Symbol {
+                        let start = i;
+                        i = end_of_run(seg, i, t, class);
+                        batch.push(word_span(seg, start, i, t, cache));
                     } else {
                         return false;
                     }
@@ -292,5 +295,36 @@ impl Encoder {
         for p in pieces.iter() {
             out.push(p.id, offsets(p));
         }
+    }
+}
+
+/// The end of the run of bytes of `class` that starts at `i`.
+#[inline]
+fn end_of_run(seg: &[u8], mut i: usize, t: &AsciiTable, class: AsciiClass) -> usize {
+    while i < seg.len() && t.class[seg[i] as usize] == class {
+        i += 1;
+    }
+    i
+}
+
+/// The word `seg[start..end]` with its cache key and hash (when short
+/// enough to have one), its cache slot requested.
+#[inline]
+fn word_span(seg: &[u8], start: usize, end: usize, t: &AsciiTable, cache: &WordCache) -> Span {
+    let len = end - start;
+    let (mut key, mut hash) = ([0; 2], 0);
+    if len <= cache::MAX_WORD {
+        key = word::key_at(seg, start, len);
+        if t.lowercase {
+            key = [word::ascii_lower(key[0]), word::ascii_lower(key[1])];
+        }
+        hash = word::hash(key, len);
+        cache.prefetch(hash);
+    }
+    Span {
+        start: start as u32,
+        len: len as u32,
+        key,
+        hash,
     }
 }

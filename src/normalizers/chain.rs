@@ -84,6 +84,60 @@ impl NormalizerStep {
     }
 }
 
+/// What a normalizer makes of one ASCII char, when it acts on each char
+/// alone (the splitters' one-pass ASCII table).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AsciiChar {
+    /// Becomes this one char.
+    To(char),
+    /// Dropped, rewritten to other than one ASCII char, or the start of a
+    /// longer literal to replace: texts holding it need the general path.
+    Decline,
+}
+
+impl NormalizerStep {
+    /// What this step makes of the ASCII char `c`, or None when the step
+    /// does not act on each char alone (a regex `Replace`, `Strip` and
+    /// `Prepend` act on the whole text).
+    pub fn ascii_char(&self, c: char) -> Option<AsciiChar> {
+        let to = AsciiChar::To;
+        Some(match self {
+            NormalizerStep::Bert(config) => {
+                config.normalize_ascii(c).map_or(AsciiChar::Decline, to)
+            }
+            // ASCII is its own normal form in all four, and has no marks.
+            NormalizerStep::Nfd
+            | NormalizerStep::Nfkd
+            | NormalizerStep::Nfc
+            | NormalizerStep::Nfkc
+            | NormalizerStep::StripAccents => to(c),
+            NormalizerStep::Lowercase => to(c.to_ascii_lowercase()),
+            NormalizerStep::Replace {
+                pattern: Pattern::Literal(p),
+                content,
+            } => {
+                let mut p_chars = p.chars();
+                let first = p_chars.next();
+                if first != Some(c) {
+                    to(c)
+                } else if p_chars.next().is_some() {
+                    // A match reaches past this char: it needs its neighbours.
+                    AsciiChar::Decline
+                } else {
+                    let mut k = content.chars();
+                    match (k.next(), k.next()) {
+                        (Some(r), None) if r.is_ascii() => to(r),
+                        _ => AsciiChar::Decline,
+                    }
+                }
+            }
+            NormalizerStep::Replace { .. }
+            | NormalizerStep::Strip { .. }
+            | NormalizerStep::Prepend(_) => return None,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -22,7 +22,7 @@ mod strip_accents;
 mod unicode_forms;
 
 pub use bert::NormalizerConfig;
-pub use chain::{normalize_chain, NormalizerStep};
+pub use chain::{normalize_chain, AsciiChar, NormalizerStep};
 
 /// Normalized text: `text` plus, for every char of it, the index of the source
 /// char in the original input (`source[k]` belongs to the k-th char of `text`).

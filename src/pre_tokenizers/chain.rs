@@ -13,6 +13,7 @@ use unicode_categories::UnicodeCategories;
 use super::runs::{apply, char_runs, split_by, Run, SplitBehavior};
 use super::split::pattern_runs;
 use super::whitespace::whitespace_runs;
+use super::word_chars::{class, CharClass};
 use crate::pattern::Pattern;
 use crate::unicode::is_bert_punctuation;
 
@@ -126,6 +127,61 @@ impl PreTokenizerStep {
                 apply(runs, SplitBehavior::Removed, base, out);
             }
         }
+    }
+}
+
+/// What a pre-tokenizer does with one ASCII char, when each char's role
+/// alone decides where it splits (the splitters' one-pass ASCII table).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AsciiRole {
+    /// Split at and dropped.
+    Removed,
+    /// A word of its own.
+    Isolated,
+    /// Joined with the chars next to it of the same run class.
+    Run(u8),
+}
+
+impl PreTokenizerStep {
+    /// The role of the ASCII char `c`: a word is then a maximal run of chars
+    /// of one `Run` class. None when splits depend on more than each char's
+    /// role (`Split`, delimiters merged with a neighbour).
+    pub fn ascii_role(&self, c: char) -> Option<AsciiRole> {
+        use AsciiRole::{Isolated, Removed, Run};
+        Some(match self {
+            PreTokenizerStep::Bert if c.is_whitespace() => Removed,
+            PreTokenizerStep::Bert if is_bert_punctuation(c) => Isolated,
+            PreTokenizerStep::Bert => Run(0),
+            PreTokenizerStep::Whitespace => match class(c) {
+                CharClass::Space => Removed,
+                CharClass::Word => Run(0),
+                CharClass::Other => Run(1),
+            },
+            PreTokenizerStep::WhitespaceSplit if c.is_whitespace() => Removed,
+            PreTokenizerStep::WhitespaceSplit => Run(0),
+            PreTokenizerStep::Punctuation(behavior) => {
+                if !(c.is_ascii_punctuation() || c.is_punctuation()) {
+                    Run(0)
+                } else {
+                    match behavior {
+                        SplitBehavior::Removed => Removed,
+                        SplitBehavior::Isolated => Isolated,
+                        SplitBehavior::Contiguous => Run(1),
+                        SplitBehavior::MergedWithPrevious | SplitBehavior::MergedWithNext => {
+                            return None
+                        }
+                    }
+                }
+            }
+            PreTokenizerStep::Digits { individual } => match (c.is_numeric(), individual) {
+                (false, _) => Run(0),
+                (true, true) => Isolated,
+                (true, false) => Run(1),
+            },
+            PreTokenizerStep::CharDelimiterSplit(d) if c == *d => Removed,
+            PreTokenizerStep::CharDelimiterSplit(_) => Run(0),
+            PreTokenizerStep::Split { .. } => return None,
+        })
     }
 }
 

@@ -17,5 +17,5 @@ mod whitespace;
 mod word_chars;
 
 pub use bert::{PreTokenizer, WordSpan};
-pub use chain::{split_chain, PreTokenizerStep};
+pub use chain::{split_chain, AsciiRole, PreTokenizerStep};
 pub use runs::SplitBehavior;

@@ -4,8 +4,8 @@
 use std::ops::Range;
 
 use super::{AsciiClasses, Cuts};
-use crate::normalizers::{Normalized, NormalizerConfig};
-use crate::pre_tokenizers::{PreTokenizer, WordSpan};
+use crate::normalizers::{Normalized, NormalizerConfig, NormalizerStep};
+use crate::pre_tokenizers::{PreTokenizer, PreTokenizerStep, WordSpan};
 
 #[derive(Clone, Debug)]
 pub struct BertSplitter {
@@ -18,7 +18,18 @@ pub struct BertSplitter {
 
 impl BertSplitter {
     pub(super) fn new(normalizer: Option<NormalizerConfig>, pre_tokenizer: PreTokenizer) -> Self {
-        let ascii = Box::new(AsciiClasses::new(normalizer.as_ref(), pre_tokenizer));
+        let normalizers: Vec<_> = normalizer
+            .iter()
+            .cloned()
+            .map(NormalizerStep::Bert)
+            .collect();
+        let pre_tokenizers = [match pre_tokenizer {
+            PreTokenizer::Bert => PreTokenizerStep::Bert,
+            PreTokenizer::Whitespace => PreTokenizerStep::WhitespaceSplit,
+        }];
+        let ascii = AsciiClasses::from_steps(&normalizers, &pre_tokenizers)
+            .expect("BERT's normalizer and pre-tokenizers act on each ASCII char alone");
+        let ascii = Box::new(ascii);
         Self {
             normalizer,
             pre_tokenizer,

@@ -1,10 +1,11 @@
 //! The chain path: a tokenizer.json's normalizers and pre-tokenizers other
-//! than BERT's alone, chained as HF's `Sequence` chains them. It has no fast
-//! path: the encoder's fast paths stand aside for it.
+//! than BERT's alone, chained as HF's `Sequence` chains them. When each of
+//! its steps acts on ASCII chars alone, it has the one-pass ASCII table too
+//! (`ascii.rs`); otherwise the encoder's fast paths stand aside for it.
 
 use std::ops::Range;
 
-use super::{Cuts, SplitBuffers};
+use super::{AsciiClass, AsciiClasses, Cuts, SplitBuffers};
 use crate::normalizers::{normalize_chain, Normalized, NormalizerStep};
 use crate::pattern::Pattern;
 use crate::pre_tokenizers::{split_chain, PreTokenizerStep, WordSpan};
@@ -25,15 +26,37 @@ impl Chain {
     /// `Replace` without whitespace cannot match one. `Prepend`, `Strip` and
     /// regex `Replace` act on the whole text, so they keep it whole.
     pub(super) fn cuts(&self) -> Cuts {
-        let splits = matches!(
+        Cuts {
+            after_whitespace: self.first_split_drops_whitespace() && self.normalizes_locally(),
+            before_cjk: false,
+        }
+    }
+
+    /// See [`super::Splitter::splits_at_ascii_whitespace`]: with `ascii`,
+    /// this chain's table (its steps act on ASCII chars alone, so splits
+    /// within a stretch do not depend on what lies past whitespace), when
+    /// every pre-tokenizer sees ASCII whitespace as it came and one drops it.
+    pub(super) fn splits_at_ascii_whitespace(&self, ascii: &AsciiClasses) -> bool {
+        self.normalizes_locally()
+            && b" \t\n\r"
+                .iter()
+                .all(|&b| ascii.class[b as usize] == AsciiClass::Space)
+    }
+
+    fn first_split_drops_whitespace(&self) -> bool {
+        matches!(
             self.pre_tokenizers.first(),
             Some(
                 PreTokenizerStep::Bert
                     | PreTokenizerStep::Whitespace
                     | PreTokenizerStep::WhitespaceSplit
             )
-        );
-        let local = self.normalizers.iter().all(|n| match n {
+        )
+    }
+
+    /// Whether no normalizer acts across whitespace (see [`Chain::cuts`]).
+    fn normalizes_locally(&self) -> bool {
+        self.normalizers.iter().all(|n| match n {
             NormalizerStep::Bert(_)
             | NormalizerStep::Nfd
             | NormalizerStep::Nfkd
@@ -48,11 +71,7 @@ impl Chain {
             NormalizerStep::Replace { .. }
             | NormalizerStep::Strip { .. }
             | NormalizerStep::Prepend(_) => false,
-        });
-        Cuts {
-            after_whitespace: splits && local,
-            before_cjk: false,
-        }
+        })
     }
 
     /// See [`super::Splitter::normalize`].

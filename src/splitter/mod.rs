@@ -6,10 +6,10 @@
 //!
 //! | file       | handles                                                        |
 //! |------------|----------------------------------------------------------------|
-//! | `bert.rs`  | BERT's normalizer (or none) and BERT's or whitespace pre-tokenization; its fast path is `ascii.rs` |
-//! | `ascii.rs` | an ASCII text in one pass over its bytes (a 256-entry table), declining any byte it does not handle |
+//! | `bert.rs`  | BERT's normalizer (or none) and BERT's or whitespace pre-tokenization |
+//! | `ascii.rs` | the fast path of both: an ASCII text in one pass over its bytes (a 256-entry table), declining any byte it does not handle |
 //! | `pieces.rs` | where a long text may be cut into pieces that split as the whole does |
-//! | `chain.rs` | any other normalizers and pre-tokenizers of a tokenizer.json, chained as HF's `Sequence`: no fast path |
+//! | `chain.rs` | any other normalizers and pre-tokenizers of a tokenizer.json, chained as HF's `Sequence`; the ASCII fast path when each step acts on chars alone |
 //!
 //! Each fast path either declines, having written nothing, or gives exactly
 //! the words of the general path (`train/counts.rs` and `tests/fast_paths.rs`
@@ -38,7 +38,9 @@ use crate::pre_tokenizers::{PreTokenizer, WordSpan};
 #[derive(Clone, Debug)]
 pub enum Splitter {
     Bert(BertSplitter),
-    Chain(Chain),
+    /// A chain, with its ASCII table when each of its steps acts on ASCII
+    /// chars alone (boxed: the table is ten times the size of a chain).
+    Chain(Chain, Option<Box<AsciiClasses>>),
 }
 
 impl Default for Splitter {
@@ -67,7 +69,8 @@ impl Splitter {
 
     /// Normalizers and pre-tokenizers other than BERT's alone.
     pub fn from_chain(chain: Chain) -> Self {
-        Self::Chain(chain)
+        let ascii = AsciiClasses::from_steps(&chain.normalizers, &chain.pre_tokenizers);
+        Self::Chain(chain, ascii.map(Box::new))
     }
 
     /// This splitter with other BERT settings; a chain stays as it is (its
@@ -79,7 +82,7 @@ impl Splitter {
     ) -> Self {
         match self {
             Self::Bert(_) => Self::new(normalizer, pre_tokenizer),
-            Self::Chain(_) => self.clone(),
+            Self::Chain(..) => self.clone(),
         }
     }
 
@@ -87,7 +90,7 @@ impl Splitter {
     pub fn normalizer(&self) -> Option<&NormalizerConfig> {
         match self {
             Self::Bert(b) => b.normalizer.as_ref(),
-            Self::Chain(_) => None,
+            Self::Chain(..) => None,
         }
     }
 
@@ -95,7 +98,7 @@ impl Splitter {
     pub fn pre_tokenizer(&self) -> PreTokenizer {
         match self {
             Self::Bert(b) => b.pre_tokenizer,
-            Self::Chain(_) => PreTokenizer::Bert,
+            Self::Chain(..) => PreTokenizer::Bert,
         }
     }
 
@@ -103,7 +106,7 @@ impl Splitter {
     pub fn chain(&self) -> Option<&Chain> {
         match self {
             Self::Bert(_) => None,
-            Self::Chain(c) => Some(c),
+            Self::Chain(c, _) => Some(c),
         }
     }
 
@@ -112,7 +115,7 @@ impl Splitter {
     pub fn splits_as(&self, other: &Splitter) -> bool {
         match (self, other) {
             (Self::Bert(a), Self::Bert(b)) => a.splits_as(b),
-            (Self::Chain(a), Self::Chain(b)) => a == b,
+            (Self::Chain(a, _), Self::Chain(b, _)) => a == b,
             _ => false,
         }
     }
@@ -121,7 +124,7 @@ impl Splitter {
     pub fn ascii_classes(&self) -> Option<&AsciiClasses> {
         match self {
             Self::Bert(b) => Some(&*b.ascii),
-            Self::Chain(_) => None,
+            Self::Chain(_, ascii) => ascii.as_deref(),
         }
     }
 
@@ -131,7 +134,9 @@ impl Splitter {
     pub fn splits_at_ascii_whitespace(&self) -> bool {
         match self {
             Self::Bert(b) => b.splits_at_ascii_whitespace(),
-            Self::Chain(_) => false,
+            Self::Chain(c, ascii) => ascii
+                .as_deref()
+                .is_some_and(|a| c.splits_at_ascii_whitespace(a)),
         }
     }
 
@@ -140,7 +145,7 @@ impl Splitter {
     pub fn cuts(&self) -> Cuts {
         match self {
             Self::Bert(b) => b.cuts(),
-            Self::Chain(c) => c.cuts(),
+            Self::Chain(c, _) => c.cuts(),
         }
     }
 
@@ -173,7 +178,7 @@ impl Splitter {
     pub fn normalize(&self, text: &str, first_char: u32, normalized: &mut Normalized) {
         match self {
             Self::Bert(b) => b.normalize(text, first_char, normalized),
-            Self::Chain(c) => c.normalize(text, first_char, normalized),
+            Self::Chain(c, _) => c.normalize(text, first_char, normalized),
         }
     }
 
@@ -198,7 +203,7 @@ impl Splitter {
     ) {
         match self {
             Self::Bert(b) => b.pre_tokenize(normalized, range, first_char, word),
-            Self::Chain(c) => c.pre_tokenize(normalized, range, first_char, words, word),
+            Self::Chain(c, _) => c.pre_tokenize(normalized, range, first_char, words, word),
         }
     }
 
@@ -207,9 +212,9 @@ impl Splitter {
     /// [`Splitter::words_general`] does.
     #[inline]
     pub fn words(&self, text: &str, buffers: &mut SplitBuffers, mut word: impl FnMut(&str)) {
-        if let Self::Bert(b) = self {
+        if let Some(ascii) = self.ascii_classes() {
             // Bytes past ASCII are of class `Other`: `words` declines those texts.
-            if b.ascii.words(text, &mut buffers.word, &mut word) {
+            if ascii.words(text, &mut buffers.word, &mut word) {
                 return;
             }
         }
@@ -221,7 +226,7 @@ impl Splitter {
     pub fn words_general(&self, text: &str, buffers: &mut SplitBuffers, word: impl FnMut(&str)) {
         match self {
             Self::Bert(b) => b.words(text, word),
-            Self::Chain(c) => c.words(text, buffers, word),
+            Self::Chain(c, _) => c.words(text, buffers, word),
         }
     }
 }
