@@ -6,15 +6,18 @@
 //! |-----------------|----------------------------------------------------------|
 //! | `vocabulary.rs` | the tokens, their ids (inside the vocab or after it) and lookups |
 //! | `matching.rs`   | finding them in a text: leftmost-longest, then `single_word`, `lstrip`, `rstrip` |
+//! | `occurrences.rs` | whether any may occur in a stretch of ASCII text (the encoder's ASCII pass) |
 //!
 //! Where they are matched (HF's order): tokens with `normalized = false` in
 //! the raw text first; then, in each piece between those, normalized, the
 //! tokens with `normalized = true` by their normalized form.
 
 mod matching;
+mod occurrences;
 mod vocabulary;
 
 pub use matching::Split;
+pub use occurrences::AsciiOccurrences;
 pub use vocabulary::AddedVocabulary;
 
 /// BERT's special tokens, in their conventional order.

@@ -9,6 +9,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::matching::{Matcher, Split};
 use super::AddedToken;
+use super::AsciiOccurrences;
 use crate::error::{Error, Result};
 use crate::model::Vocab;
 
@@ -182,6 +183,24 @@ impl AddedVocabulary {
             true => self.pattern(id, t),
             false => t.content.as_str(),
         })
+    }
+
+    /// The patterns matched in raw text, and those matched in normalized text.
+    pub fn patterns_by_kind(&self) -> (Vec<&str>, Vec<&str>) {
+        let (mut raw, mut normalized) = (Vec::new(), Vec::new());
+        for (&id, t) in &self.by_id {
+            match t.normalized {
+                true => normalized.push(self.pattern(id, t)),
+                false => raw.push(t.content.as_str()),
+            }
+        }
+        (raw, normalized)
+    }
+
+    /// Where these tokens may occur in ASCII text whose normalization makes
+    /// each byte itself or (with `lowercase`) its lowercase.
+    pub fn ascii_occurrences(&self, lowercase: bool) -> Option<AsciiOccurrences> {
+        AsciiOccurrences::new(self, lowercase)
     }
 
     /// Whether some token takes the whitespace beside its matches.

@@ -88,6 +88,11 @@ impl AsciiTable {
         self.class[b as usize] == AsciiClass::Other
     }
 
+    /// Whether normalization lowercases word bytes.
+    pub(super) fn lowercase(&self) -> bool {
+        self.lowercase
+    }
+
     /// What normalization makes of ASCII byte `b`.
     pub(super) fn normalized(&self, b: u8) -> u8 {
         self.lower[b as usize]
@@ -137,39 +142,51 @@ impl Encoder {
     }
 
     /// Encodes a whole text whose words never reach across ASCII whitespace
-    /// (`ascii_resumes`), which starts at char `first_char` of the input:
+    /// (`Encoder::resume`), which starts at char `first_char` of the input:
     /// its stretches of bytes the ASCII pass handles in that pass, and each
     /// stretch between ASCII whitespace holding a byte it declines
-    /// (non-ASCII text, the start of an added token) through the general
-    /// layer. One accented word no longer sends a whole text there.
+    /// (non-ASCII text) or an added token through the general layer. One
+    /// accented word no longer sends a whole text there.
     pub(super) fn encode_ascii_around(
         &self,
         text: &str,
         first_char: u32,
+        resume: &super::Resume,
         out: &mut Output,
         words: &mut WordScratch,
         caches: &mut Caches,
     ) {
-        let t = &self.ascii_text;
+        let t = &resume.table;
         let bytes = text.as_bytes();
         let space = |&b: &u8| is_ascii_whitespace(b);
+        let next_added = |from: usize| {
+            resume
+                .added
+                .as_ref()
+                .map_or(bytes.len(), |a| a.next(bytes, from))
+        };
         let (mut pos, mut chars) = (0, first_char);
+        let mut added = next_added(0);
         while pos < bytes.len() {
-            let Some(declined) = bytes[pos..].iter().position(|&b| t.declines(b)) else {
+            // The first byte the ASCII pass cannot take on its own.
+            let hard = bytes[pos..added]
+                .iter()
+                .position(|&b| t.declines(b))
+                .map_or(added, |k| pos + k);
+            if hard == bytes.len() {
                 let done = self.encode_ascii(&bytes[pos..], chars, t, out, words, caches);
                 debug_assert!(done, "no byte it declines");
                 return;
-            };
-            let declined = pos + declined;
+            }
             // Both ends fall on ASCII bytes (or the text's ends): char boundaries.
-            let start = bytes[pos..declined]
+            let start = bytes[pos..hard]
                 .iter()
                 .rposition(space)
                 .map_or(pos, |k| pos + k + 1);
-            let end = bytes[declined..]
+            let end = bytes[hard..]
                 .iter()
                 .position(space)
-                .map_or(bytes.len(), |k| declined + k);
+                .map_or(bytes.len(), |k| hard + k);
             if start > pos {
                 let done = self.encode_ascii(&bytes[pos..start], chars, t, out, words, caches);
                 debug_assert!(done, "no byte it declines");
@@ -178,6 +195,9 @@ impl Encoder {
             self.encode_general(&text[start..end], chars, out, words, caches);
             chars += count_utf8_chars(&bytes[start..end]);
             pos = end;
+            if added < pos {
+                added = next_added(pos);
+            }
         }
     }
 

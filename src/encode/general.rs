@@ -62,8 +62,8 @@ impl Encoder {
         words: &mut WordScratch,
         caches: &mut Caches,
     ) {
-        if self.ascii_resumes && !out.recording_words {
-            return self.encode_ascii_around(text, first_char, out, words, caches);
+        if let Some(resume) = self.resume.as_ref().filter(|_| !out.recording_words) {
+            return self.encode_ascii_around(text, first_char, resume, out, words, caches);
         }
         // Most texts are ASCII without added tokens: one pass does it all.
         if self.try_ascii(text, first_char, true, out, words, caches) {

@@ -36,7 +36,7 @@ pub use batch::{FlatBatch, Rows};
 
 use std::sync::Arc;
 
-use crate::added_tokens::AddedVocabulary;
+use crate::added_tokens::{AddedVocabulary, AsciiOccurrences};
 use crate::cache;
 use crate::cancel::Cancel;
 use crate::cut::Cut;
@@ -102,13 +102,13 @@ pub struct Encoder {
     /// ASCII fast path on: asked for, and no end-of-word suffix (the general
     /// path appends it to each word).
     use_ascii: bool,
-    /// The ASCII fast path is on and words never reach across ASCII
-    /// whitespace (`scan::is_ascii_whitespace`): normalization keeps it
-    /// whitespace, the pre-tokenizer splits there, no added token holds it
-    /// or strips it. Then a text's stretches between ASCII whitespace encode
-    /// independently, and only those holding a byte the ASCII pass declines
-    /// go to the general layer.
-    ascii_resumes: bool,
+    /// Set when the ASCII fast path is on and words never reach across
+    /// ASCII whitespace (`scan::is_ascii_whitespace`): normalization keeps
+    /// it whitespace, the pre-tokenizer splits there, no added token holds
+    /// it or strips it. Then a text's stretches between ASCII whitespace
+    /// encode independently, and only those holding a byte the ASCII pass
+    /// declines or an added token go to the general layer.
+    resume: Option<Resume>,
     /// Where a long text is cut into pieces encoded one after the other.
     cuts: Cuts,
     /// Added tokens' matches may show strings other than their content.
@@ -120,6 +120,17 @@ pub struct Encoder {
     /// Whether each token id starts a word, when that alone tells words
     /// apart (see [`words_from_ids`]); added tokens' ids included.
     word_starts: Option<Arc<[bool]>>,
+}
+
+/// How the stretches of a text between ASCII whitespace are told apart
+/// (see `Encoder::resume`).
+#[derive(Clone, Debug)]
+struct Resume {
+    /// The ASCII table of stretches without added tokens.
+    table: AsciiTable,
+    /// Where added tokens may occur; None: the table declines every byte
+    /// one may start with instead (or there are none).
+    added: Option<AsciiOccurrences>,
 }
 
 /// The word of each token of one sequence, from which ids start a word.
@@ -202,12 +213,28 @@ impl Encoder {
         let use_ascii = paths.ascii
             && model.config.end_of_word_suffix.is_empty()
             && splitter.ascii_classes().is_some();
-        let ascii_resumes = use_ascii
+        let resumes = use_ascii
             && splitter.splits_at_ascii_whitespace()
             && !added.strips()
             && !added
                 .patterns()
                 .any(|p| p.bytes().any(scan::is_ascii_whitespace));
+        let resume = resumes.then(|| {
+            match added.is_empty() {
+                true => None,
+                false => added.ascii_occurrences(plain.lowercase()),
+            }
+            .map_or_else(
+                || Resume {
+                    table: ascii_text.clone(),
+                    added: None,
+                },
+                |occurrences| Resume {
+                    table: plain.clone(),
+                    added: Some(occurrences),
+                },
+            )
+        });
         let strings = id_strings(vocab, &added);
         let word_starts = match paths.words_from_ids {
             false => None,
@@ -219,7 +246,7 @@ impl Encoder {
         ));
         Self {
             use_ascii,
-            ascii_resumes,
+            resume,
             cuts,
             shows_other_strings: added.may_show_other_strings(),
             word_starts,

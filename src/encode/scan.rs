@@ -40,7 +40,7 @@ pub(super) fn end_of_word<const UNDERSCORE: bool>(text: &[u8], mut i: usize) -> 
 }
 
 /// The ASCII whitespace bytes a text is cut at when its words never reach
-/// across them (`Encoder::ascii_resumes`).
+/// across them (`Encoder::resume`).
 #[inline]
 pub(super) fn is_ascii_whitespace(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r')
