@@ -9,7 +9,8 @@ readers, and nanotoken.
 Each measurement runs in its own process; engines alternate run by run; the
 table shows medians, and each engine's ratio to nanotoken as the median of the
 ratios within a round (runs seconds apart share most of this host's noise).
-Every document's ids are compared with HF's. Writes benches/results/encode.md
+Every document's ids, offsets and word ids are compared with HF's
+(`parity_hf.py`). Writes benches/results/encode.md
 and encode.png.
 """
 
@@ -19,6 +20,7 @@ import argparse
 import json
 from pathlib import Path
 
+import parity_hf
 from _common import (
     ROOT,
     ensure_corpus,
@@ -115,18 +117,6 @@ RESULT = {"seconds": seconds, "mb_s": nbytes / seconds / 1e6}
 
 # Engines timed as a service too (the file readers read the whole file).
 SERVICE_ENGINES = ("wpiece", "wpiece+offsets", "nanotoken")
-
-PARITY = """
-import wpiece
-from tokenizers import BertWordPieceTokenizer
-hf = BertWordPieceTokenizer({vocab!r})
-wp = wpiece.Tokenizer.from_file({vocab!r})
-ids, rows = wp.encode_batch_flat(lines)
-same = 0
-for i, e in enumerate(hf.encode_batch(lines)):
-    same += ids[rows[i]:rows[i + 1]].tolist() == e.ids
-RESULT = {{"documents": len(lines), "identical": same}}
-"""
 
 
 def measure(engine: str, path: Path, threads: int, service: bool = False) -> dict:
@@ -239,11 +229,7 @@ def main() -> None:
                 print(scaling_lines[-1], flush=True)
         if args.no_parity:
             continue
-        p = run_child(LOAD.format(path=str(path)) + PARITY.format(vocab=str(VOCAB)))
-        parity_lines.append(
-            f"- {name}: {p['identical']} of {p['documents']} documents identical to HF "
-            f"({100 * p['identical'] / p['documents']:.2f}%)"
-        )
+        parity_lines.append(parity_hf.line(name, parity_hf.check(path)))
         print(parity_lines[-1], flush=True)
     if args.engines or args.no_parity or args.threads != "1,2":
         return  # a partial run: printed only, the saved results stay whole
