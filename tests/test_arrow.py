@@ -3,6 +3,8 @@ ids HF gives each row, nulls kept, chunks kept, offsets as the flat path."""
 
 from __future__ import annotations
 
+import signal
+
 import numpy as np
 import pyarrow as pa
 import pytest
@@ -103,16 +105,32 @@ def test_ids_are_not_copied_per_row() -> None:
     assert np.array_equal(values, tok.encode_batch_flat(LINES)[0])
 
 
-def test_the_readme_recipe_for_hf_datasets() -> None:
+@pytest.mark.parametrize("num_proc", [None, 2])
+def test_the_readme_recipe_for_hf_datasets(num_proc: int | None) -> None:
+    """Batches arrive as Arrow tables (no Python list per batch). With
+    ``num_proc`` the workers are forked from a process whose thread pool
+    already ran: they must build their own, not wait on the parent's."""
     import datasets
 
     tok, hf = wp_bert(), hf_bert()
+    tok.encode_batch_flat(LINES[:100])
     rows = [*LINES[:500], None, "", "##a 日本"]
     ds = datasets.Dataset.from_dict({"text": rows})
-    out = ds.with_format("arrow").map(
-        lambda batch: batch.append_column("input_ids", tok.encode_arrow(batch["text"])),
-        batched=True,
-        batch_size=64,
-    )
+
+    def encode(batch: pa.Table) -> pa.Table:
+        assert isinstance(batch, pa.Table)
+        return batch.append_column("input_ids", tok.encode_arrow(batch["text"]))
+
+    def hung(*_: object) -> None:
+        raise TimeoutError("the forked workers hung")
+
+    # A worker waiting on the parent's threads would hang, not fail.
+    previous = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(120)
+    try:
+        out = ds.with_format("arrow").map(encode, batched=True, batch_size=64, num_proc=num_proc)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
     got = out.with_format(None)["input_ids"]
     assert list(got) == [None if t is None else hf.encode(t).ids for t in rows]
