@@ -196,6 +196,18 @@ fn chain_variants() -> Vec<(&'static str, Tokenizer, bool)> {
             true,
         ),
         (
+            // The added token holds what a punctuation char is rewritten to.
+            "a rewritten apostrophe and an added token",
+            with_pipeline(
+                seq_n(json!([bert_normalizer, replace("`", "'")])),
+                json!({"type": "BertPreTokenizer"}),
+            )
+            .with_added_tokens(vec![AddedToken::new("'s", false)])
+            .unwrap()
+            .0,
+            true,
+        ),
+        (
             // Stretches between spaces do not normalize on their own.
             "a pair across a space replaced",
             with_pipeline(
@@ -346,6 +358,7 @@ fn adversarial_texts() -> Vec<String> {
         "a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p",
         "x.y.z.w.v.u.t.s.r.q.p.o.n.m.l.k.j.i",
         "COVID covid discovid CoViD-19 <URL> <url> e-mail e-mails hello HELLO",
+        "it`s it's its `s",
     ]
     .iter()
     .map(|s| s.to_string())
@@ -647,6 +660,9 @@ fn normalizer_step() -> impl Strategy<Value = NormalizerStep> {
         replace("A", "z"),
         replace("b", ""),
         replace("ab", "X"),
+        replace("!", "."),
+        replace("!", "<"),
+        replace("A", "a"),
         replace("a b", "c"),
         replace(",", "\u{e9}"),
         replace("#", " "),

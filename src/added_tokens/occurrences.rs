@@ -21,6 +21,10 @@ pub struct AsciiOccurrences {
     raw: Option<AhoCorasick>,
     /// Normalized forms, case-insensitive when normalization lowercases.
     normalized: Option<AhoCorasick>,
+    /// Whether normalization lowercases (the case the search ignores).
+    lowercase: bool,
+    /// The bytes of the normalized forms searched for.
+    in_normalized: [bool; 128],
 }
 
 impl AsciiOccurrences {
@@ -39,10 +43,30 @@ impl AsciiOccurrences {
         };
         let (raw, normalized) = added.patterns_by_kind();
         let ascii = |p: &&str| p.is_ascii();
+        let normalized: Vec<&str> = normalized.into_iter().filter(ascii).collect();
+        let mut in_normalized = [false; 128];
+        for b in normalized.iter().flat_map(|p| p.bytes()) {
+            in_normalized[b as usize] = true;
+        }
         Some(Self {
             raw: build(raw.into_iter().filter(ascii).collect(), false)?,
-            normalized: build(normalized.into_iter().filter(ascii).collect(), lowercase)?,
+            normalized: build(normalized, lowercase)?,
+            lowercase,
+            in_normalized,
         })
+    }
+
+    /// Whether the search may miss a token through byte `raw`, which
+    /// normalization makes `normalized`: it searches raw text, so a byte
+    /// rewritten otherwise than by the case it ignores (a chain's `Replace`
+    /// of a punctuation char) into a byte of a normalized form must be
+    /// declined by the ASCII pass, and its stretch go to the general layer.
+    pub fn may_miss(&self, raw: u8, normalized: u8) -> bool {
+        let seen_as = match self.lowercase {
+            true => raw.to_ascii_lowercase(),
+            false => raw,
+        };
+        normalized != seen_as && self.in_normalized.get(normalized as usize) == Some(&true)
     }
 
     /// The start of the first occurrence of a pattern at or after byte
@@ -86,5 +110,8 @@ mod tests {
         let cased = AsciiOccurrences::new(&added, false).unwrap();
         assert_eq!(cased.next(text, 0), 12);
         assert_eq!(cased.next(b"", 0), 0);
+        // Bytes normalization rewrites into a byte of a form are not seen.
+        assert!(lowered.may_miss(b'!', b'c') && cased.may_miss(b'C', b'c'));
+        assert!(!lowered.may_miss(b'C', b'c') && !lowered.may_miss(b'\t', b' '));
     }
 }

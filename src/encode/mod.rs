@@ -230,7 +230,7 @@ impl Encoder {
                     added: None,
                 },
                 |occurrences| Resume {
-                    table: plain.clone(),
+                    table: plain.declining(|b| occurrences.may_miss(b, plain.normalized(b))),
                     added: Some(occurrences),
                 },
             )
