@@ -83,6 +83,88 @@ fn depends_on_context(source: &str) -> bool {
     false
 }
 
+/// A pattern that matches one char of a class at a time (`C`) or each
+/// maximal run of them (`C+`): `\s`, `[0-9]`, `x`, and such, alone or
+/// followed by `+`. Which ASCII chars are in the class is asked of the
+/// pattern itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClassRun {
+    /// The ASCII chars of the class, by code.
+    pub ascii: [bool; 128],
+    /// Matches are maximal runs of the class (`C+`), not single chars.
+    pub run: bool,
+}
+
+impl RegexPattern {
+    /// The pattern as a [`ClassRun`], when its source is one atom matching
+    /// exactly one char (a class `[...]` without nested classes, a class
+    /// escape such as `\s`, an escaped or plain literal char), alone or
+    /// followed by a greedy `+`.
+    pub fn class_run(&self) -> Option<ClassRun> {
+        let atom_end = one_char_atom(&self.source)?;
+        let run = match &self.source[atom_end..] {
+            "" => false,
+            "+" => true,
+            _ => return None,
+        };
+        let mut ascii = [false; 128];
+        for b in 0u8..128 {
+            let c = (b as char).to_string();
+            ascii[b as usize] = self.regex.find(&c) == Some((0, 1));
+        }
+        Some(ClassRun { ascii, run })
+    }
+}
+
+/// Whether `\e` stands for one char (or one of a class of chars) wherever
+/// it is: class escapes, control chars, escaped metacharacters.
+fn one_char_escape(e: char) -> bool {
+    matches!(
+        e,
+        's' | 'S' | 'd' | 'D' | 'w' | 'W' | 'h' | 'H' | 't' | 'n' | 'r' | 'f' | 'v'
+    ) || ".^$|?*+()[]{}\\-/".contains(e)
+}
+
+/// Where the atom at the start of `source` ends, if it matches exactly one
+/// char whatever surrounds it.
+fn one_char_atom(source: &str) -> Option<usize> {
+    let mut chars = source.char_indices();
+    let (_, first) = chars.next()?;
+    match first {
+        '\\' => {
+            let (i, e) = chars.next()?;
+            // Not \R (a line break may be two chars), \X, \p, \x, anchors,
+            // references.
+            one_char_escape(e).then_some(i + e.len_utf8())
+        }
+        '[' => {
+            let mut empty = true;
+            let mut escaped = false;
+            for (i, c) in chars {
+                match c {
+                    _ if escaped => {
+                        // Only escapes that stand for chars or classes of chars.
+                        if !one_char_escape(c) {
+                            return None;
+                        }
+                        escaped = false;
+                    }
+                    '\\' => escaped = true,
+                    // Nested classes, POSIX brackets, intersections: not read here.
+                    '[' | '&' => return None,
+                    ']' if !empty => return Some(i + 1),
+                    ']' => return None,
+                    _ => {}
+                }
+                empty = false;
+            }
+            None
+        }
+        c if c.is_ascii() && !".^$|?*+(){}]".contains(c) => Some(1),
+        _ => None,
+    }
+}
+
 impl std::fmt::Debug for RegexPattern {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Regex({:?})", self.source)
@@ -98,6 +180,19 @@ impl PartialEq for RegexPattern {
 impl Eq for RegexPattern {}
 
 impl Pattern {
+    /// See [`RegexPattern::class_run`]; a literal of one ASCII char is one.
+    pub fn class_run(&self) -> Option<ClassRun> {
+        match self {
+            Pattern::Literal(p) if p.len() == 1 && p.is_ascii() => {
+                let mut ascii = [false; 128];
+                ascii[p.as_bytes()[0] as usize] = true;
+                Some(ClassRun { ascii, run: false })
+            }
+            Pattern::Literal(_) => None,
+            Pattern::Regex(r) => r.class_run(),
+        }
+    }
+
     /// The non-overlapping matches `(start, end)` in `text` (byte offsets),
     /// left to right; a regex may match empty strings.
     pub fn matches<'t>(&'t self, text: &'t str) -> Box<dyn Iterator<Item = (usize, usize)> + 't> {
@@ -135,5 +230,49 @@ mod tests {
         ] {
             assert!(!RegexPattern::new(p).unwrap().may_match_empty(), "{p}");
         }
+    }
+
+    #[test]
+    fn class_runs_are_single_char_atoms_alone_or_repeated() {
+        let members = |p: &str| {
+            let c = RegexPattern::new(p).unwrap().class_run().unwrap();
+            let chars: String = (0u8..128)
+                .filter(|&b| c.ascii[b as usize])
+                .map(char::from)
+                .collect();
+            (chars, c.run)
+        };
+        assert_eq!(members(r"\s+"), ("\t\n\x0b\x0c\r ".into(), true));
+        assert_eq!(members(r"[0-9]"), ("0123456789".into(), false));
+        assert_eq!(members(r"[,;\-]+"), (",-;".into(), true));
+        assert_eq!(members(r"\."), (".".into(), false));
+        assert_eq!(members("x+"), ("x".into(), true));
+        assert_eq!(members(r"[^a-z\s]").0.len(), 128 - 26 - 6);
+        // Anything else: more than one atom, other repetitions, groups,
+        // nested classes, escapes of more than one char or of context.
+        for p in [
+            r"\s{2,}",
+            "ab",
+            "a+?",
+            "a++",
+            "a*",
+            "(a)",
+            r"[[:alpha:]]",
+            r"[a&&b]",
+            r"\R",
+            r"\X",
+            r"\p{L}",
+            r"\b",
+            "^a",
+            r"\x41",
+            ".",
+            "[]a]",
+            r"(a)\1",
+        ] {
+            assert!(RegexPattern::new(p).unwrap().class_run().is_none(), "{p}");
+        }
+        let comma = Pattern::Literal(",".into()).class_run().unwrap();
+        assert!(comma.ascii[b',' as usize] && !comma.run);
+        assert!(Pattern::Literal(",,".into()).class_run().is_none());
     }
 }

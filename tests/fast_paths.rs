@@ -234,6 +234,31 @@ fn chain_variants() -> Vec<(&'static str, Tokenizer, bool)> {
             true,
         ),
         (
+            "regex Replace of whitespace runs, regex Split of digit runs",
+            with_pipeline(
+                seq_n(
+                    json!([{"type": "Replace", "pattern": {"Regex": "\\s+"}, "content": " "},
+                    {"type": "Lowercase"}]),
+                ),
+                seq_p(json!([{"type": "Split", "pattern": {"Regex": "[0-9]+"},
+                    "behavior": "Isolated", "invert": false}, {"type": "BertPreTokenizer"}])),
+            ),
+            true,
+        ),
+        (
+            // Runs of letters or punctuation become one char: not per
+            // char, so declined.
+            "regex Replace of letter and punctuation runs",
+            with_pipeline(
+                seq_n(
+                    json!([{"type": "Replace", "pattern": {"Regex": "o+"}, "content": "0"},
+                    {"type": "Replace", "pattern": {"Regex": "[!?]+"}, "content": "?"}]),
+                ),
+                json!({"type": "BertPreTokenizer"}),
+            ),
+            true,
+        ),
+        (
             "Strip and a regex Split: no table",
             with_pipeline(
                 seq_n(
@@ -638,6 +663,21 @@ proptest! {
     }
 }
 
+fn regex_replace(pattern: &str, content: &str) -> NormalizerStep {
+    NormalizerStep::Replace {
+        pattern: Pattern::Regex(RegexPattern::new(pattern).unwrap()),
+        content: content.into(),
+    }
+}
+
+fn regex_split(pattern: &str, behavior: SplitBehavior, invert: bool) -> PreTokenizerStep {
+    PreTokenizerStep::Split {
+        pattern: Pattern::Regex(RegexPattern::new(pattern).unwrap()),
+        behavior,
+        invert,
+    }
+}
+
 /// Normalizers for random chains: each kind, and `Replace`s that map one
 /// char to one, drop one, rewrite a pair, bring in non-ASCII or whitespace.
 fn normalizer_step() -> impl Strategy<Value = NormalizerStep> {
@@ -672,6 +712,11 @@ fn normalizer_step() -> impl Strategy<Value = NormalizerStep> {
             pattern: Pattern::Regex(RegexPattern::new("[0-9]").unwrap()),
             content: "#".into(),
         },
+        regex_replace(r"\s+", " "),
+        regex_replace(r"[,.]+", " "),
+        regex_replace(r"[a#]+", "b"),
+        regex_replace(r"\s+", ""),
+        regex_replace(r"ab+", "X"),
         NormalizerStep::Strip {
             left: true,
             right: false,
@@ -708,6 +753,14 @@ fn pre_tokenizer_step() -> impl Strategy<Value = PreTokenizerStep> {
         },
     ];
     steps.extend(punctuation);
+    steps.extend([
+        regex_split("[0-9]+", SplitBehavior::Isolated, false),
+        regex_split("[0-9]+", SplitBehavior::Removed, false),
+        regex_split("[0-9]", SplitBehavior::Contiguous, false),
+        regex_split("[0-9]+", SplitBehavior::MergedWithNext, false),
+        regex_split(r"\s", SplitBehavior::Removed, false),
+        regex_split("[,.!]", SplitBehavior::Isolated, true),
+    ]);
     prop::sample::select(steps)
 }
 

@@ -90,6 +90,10 @@ impl NormalizerStep {
 pub enum AsciiChar {
     /// Becomes this one char.
     To(char),
+    /// Becomes this one char, and so does each run of chars of its class
+    /// (a regex `C+`): the same as `To` where the run's chars are dropped
+    /// between words, and only there (the table checks it).
+    RunTo(char),
     /// Dropped, rewritten to other than one ASCII char, or the start of a
     /// longer literal to replace: texts holding it need the general path.
     Decline,
@@ -97,8 +101,8 @@ pub enum AsciiChar {
 
 impl NormalizerStep {
     /// What this step makes of the ASCII char `c`, or None when the step
-    /// does not act on each char alone (a regex `Replace`, `Strip` and
-    /// `Prepend` act on the whole text).
+    /// does not act on each char alone (`Strip`, `Prepend` and a regex
+    /// `Replace` other than one of a class of chars act on the whole text).
     pub fn ascii_char(&self, c: char) -> Option<AsciiChar> {
         let to = AsciiChar::To;
         Some(match self {
@@ -131,9 +135,21 @@ impl NormalizerStep {
                     }
                 }
             }
-            NormalizerStep::Replace { .. }
-            | NormalizerStep::Strip { .. }
-            | NormalizerStep::Prepend(_) => return None,
+            NormalizerStep::Replace { pattern, content } => {
+                let class = pattern.class_run()?;
+                let mut k = content.chars();
+                let one = match (k.next(), k.next()) {
+                    (Some(r), None) if r.is_ascii() => Some(r),
+                    _ => None,
+                };
+                match (class.ascii[c as usize], one) {
+                    (false, _) => to(c),
+                    (true, None) => AsciiChar::Decline,
+                    (true, Some(r)) if class.run => AsciiChar::RunTo(r),
+                    (true, Some(r)) => to(r),
+                }
+            }
+            NormalizerStep::Strip { .. } | NormalizerStep::Prepend(_) => return None,
         })
     }
 }

@@ -145,7 +145,8 @@ pub enum AsciiRole {
 impl PreTokenizerStep {
     /// The role of the ASCII char `c`: a word is then a maximal run of chars
     /// of one `Run` class. None when splits depend on more than each char's
-    /// role (`Split`, delimiters merged with a neighbour).
+    /// role (a `Split` on more than a class of chars, an inverted one,
+    /// delimiters merged with a neighbour).
     pub fn ascii_role(&self, c: char) -> Option<AsciiRole> {
         use AsciiRole::{Isolated, Removed, Run};
         Some(match self {
@@ -180,7 +181,28 @@ impl PreTokenizerStep {
             },
             PreTokenizerStep::CharDelimiterSplit(d) if c == *d => Removed,
             PreTokenizerStep::CharDelimiterSplit(_) => Run(0),
-            PreTokenizerStep::Split { .. } => return None,
+            // One char of a class, or runs of them, split off (see
+            // `Pattern::class_run`); inverted splits keep what matches.
+            PreTokenizerStep::Split {
+                pattern,
+                behavior,
+                invert: false,
+            } => {
+                let class = pattern.class_run()?;
+                if !class.ascii[c as usize] {
+                    Run(0)
+                } else {
+                    match behavior {
+                        SplitBehavior::Removed => Removed,
+                        SplitBehavior::Isolated if !class.run => Isolated,
+                        SplitBehavior::Isolated | SplitBehavior::Contiguous => Run(1),
+                        SplitBehavior::MergedWithPrevious | SplitBehavior::MergedWithNext => {
+                            return None
+                        }
+                    }
+                }
+            }
+            PreTokenizerStep::Split { invert: true, .. } => return None,
         })
     }
 }

@@ -63,11 +63,17 @@ impl AsciiClasses {
         let mut table = Self::DECLINE_ALL;
         // Per byte, the run class at every step (bit k: step k's class).
         let mut run_of: [Option<u64>; 128] = [None; 128];
+        // Bytes whose runs a normalizer replaces by one char.
+        let mut collapsed = [false; 128];
         for b in 0u8..128 {
             let Some(c) = normalizers
                 .iter()
                 .try_fold(b as char, |c, n| match n.ascii_char(c) {
                     Some(AsciiChar::To(next)) => Some(next),
+                    Some(AsciiChar::RunTo(next)) => {
+                        collapsed[b as usize] = true;
+                        Some(next)
+                    }
                     _ => None,
                 })
             else {
@@ -92,6 +98,13 @@ impl AsciiClasses {
             };
         }
         table.name_runs(&run_of);
+        // A run replaced by one char leaves the words alone only where it
+        // is dropped between them.
+        for (class, &collapsed) in table.class.iter_mut().zip(&collapsed) {
+            if collapsed && *class != AsciiClass::Space {
+                *class = AsciiClass::Other;
+            }
+        }
         Some(table)
     }
 
@@ -232,11 +245,15 @@ mod tests {
 
         // Steps that act on more than one char: no table.
         assert!(AsciiClasses::from_steps(&[NormalizerStep::Prepend("_".into())], &[]).is_none());
-        let split = PreTokenizerStep::Split {
-            pattern: Pattern::Literal(",".into()),
+        let split = |p: &str| PreTokenizerStep::Split {
+            pattern: Pattern::Literal(p.into()),
             behavior: crate::pre_tokenizers::SplitBehavior::Isolated,
             invert: false,
         };
-        assert!(AsciiClasses::from_steps(&[], &[split]).is_none());
+        assert!(AsciiClasses::from_steps(&[], &[split(",,")]).is_none());
+        // A split on one char (or a regex class) is a role of each char.
+        let comma = AsciiClasses::from_steps(&[], &[split(",")]).unwrap();
+        assert_eq!(class(&comma, b','), AsciiClass::Punct);
+        assert_eq!(class(&comma, b' '), AsciiClass::Word);
     }
 }

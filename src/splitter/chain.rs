@@ -27,7 +27,7 @@ impl Chain {
     /// regex `Replace` act on the whole text, so they keep it whole.
     pub(super) fn cuts(&self) -> Cuts {
         Cuts {
-            after_whitespace: self.first_split_drops_whitespace() && self.normalizes_locally(),
+            after_whitespace: self.first_split_drops_whitespace() && self.normalizes_locally(false),
             before_cjk: false,
         }
     }
@@ -37,7 +37,7 @@ impl Chain {
     /// within a stretch do not depend on what lies past whitespace), when
     /// every pre-tokenizer sees ASCII whitespace as it came and one drops it.
     pub(super) fn splits_at_ascii_whitespace(&self, ascii: &AsciiClasses) -> bool {
-        self.normalizes_locally()
+        self.normalizes_locally(true)
             && b" \t\n\r"
                 .iter()
                 .all(|&b| ascii.class[b as usize] == AsciiClass::Space)
@@ -55,7 +55,11 @@ impl Chain {
     }
 
     /// Whether no normalizer acts across whitespace (see [`Chain::cuts`]).
-    fn normalizes_locally(&self) -> bool {
+    /// With `dropped_runs`, a regex `Replace` of runs of a class of chars
+    /// counts as local: where its runs may hold whitespace, the ASCII
+    /// table has checked that they are dropped between words (replaced by
+    /// whitespace), so cutting at whitespace first changes no word.
+    fn normalizes_locally(&self, dropped_runs: bool) -> bool {
         self.normalizers.iter().all(|n| match n {
             NormalizerStep::Bert(_)
             | NormalizerStep::Nfd
@@ -68,6 +72,9 @@ impl Chain {
                 pattern: Pattern::Literal(p),
                 ..
             } => !p.bytes().any(|b| b" \t\n\r".contains(&b)),
+            NormalizerStep::Replace { pattern, .. } if dropped_runs => {
+                pattern.class_run().is_some()
+            }
             NormalizerStep::Replace { .. }
             | NormalizerStep::Strip { .. }
             | NormalizerStep::Prepend(_) => false,
