@@ -1,4 +1,4 @@
-"""The general path (any tokenizer.json pipeline) against the BERT fast path
+r"""The general path (any tokenizer.json pipeline) against the BERT fast path
 and against HF `tokenizers` on the same pipelines.
 
     python benches/bench_general.py [--repeats 3] [--mb 10]
@@ -8,7 +8,11 @@ Pipelines, each on the bert-base-uncased vocab:
 - `bert, general`: the same components wrapped in `Sequence`s, which wpiece
   serves on the general path (same ids: what the general path costs);
 - `docs`: the `tokenizers` docs' `Sequence([NFD, Lowercase, StripAccents])`
-  with `Whitespace`, served on the general path.
+  with `Whitespace`;
+- `bert, added tokens`: `bert` with three tokens added by `add_tokens`
+  (normalized, as HF adds them): "covid", "<url>", "e-mail";
+- `regex`: a regex `Replace` (`\s+` to a space) and `Lowercase`, then a
+  regex `Split` isolating digit runs before `BertPreTokenizer`.
 
 Every measurement runs in its own process on text it has never seen (one
 pass, `encode_batch_flat` for wpiece, `encode_batch_fast` for HF, one
@@ -27,8 +31,8 @@ from _common import ROOT, ensure_corpus, head_bytes, med, median_runs, paired_ra
 
 VOCAB = ROOT / "tests" / "data" / "vocab.txt"
 
-BUILD = """
-from tokenizers import Tokenizer, decoders, models, processors
+BUILD = r"""
+from tokenizers import Regex, Tokenizer, decoders, models, processors
 from tokenizers import normalizers as n, pre_tokenizers as p
 vocab = {{t: i for i, t in enumerate(open({vocab!r}, encoding="utf-8").read().splitlines())}}
 hf = Tokenizer(models.WordPiece(vocab, unk_token="[UNK]"))
@@ -38,9 +42,15 @@ if pipeline == "bert":
 elif pipeline == "bert, general":
     hf.normalizer = n.Sequence([n.BertNormalizer()])
     hf.pre_tokenizer = p.Sequence([p.BertPreTokenizer()])
-else:
+elif pipeline == "docs":
     hf.normalizer = n.Sequence([n.NFD(), n.Lowercase(), n.StripAccents()])
     hf.pre_tokenizer = p.Whitespace()
+elif pipeline == "bert, added tokens":
+    hf.normalizer, hf.pre_tokenizer = n.BertNormalizer(), p.BertPreTokenizer()
+    hf.add_tokens(["covid", "<url>", "e-mail"])
+else:
+    hf.normalizer = n.Sequence([n.Replace(Regex(r"\s+"), " "), n.Lowercase()])
+    hf.pre_tokenizer = p.Sequence([p.Split(Regex(r"[0-9]+"), "isolated"), p.BertPreTokenizer()])
 hf.post_processor = processors.BertProcessing(("[SEP]", 102), ("[CLS]", 101))
 hf.decoder = decoders.WordPiece()
 hf.add_special_tokens(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"])
@@ -76,7 +86,7 @@ same = sum(ids[rows[i]:rows[i + 1]].tolist() == e.ids for i, e in enumerate(hf.e
 RESULT = {"documents": len(lines), "identical": same}
 """
 
-PIPELINES = ["bert", "bert, general", "docs"]
+PIPELINES = ["bert", "bert, general", "docs", "bert, added tokens", "regex"]
 
 
 def code(pipeline: str, path: Path, body: str) -> str:
@@ -100,18 +110,22 @@ def main() -> None:
     fast = runs[("bert", "wpiece")]
     lines = [
         f"en, first {args.mb} MB, one thread, one pass over unseen text, "
-        f"median of {args.repeats} runs in fresh processes, engines alternating.",
+        f"median of {args.repeats} runs in fresh processes, engines alternating; "
+        "ratios are medians of the ratios within a round.",
         "",
-        "| pipeline | wpiece MB/s | HF MB/s | wpiece / HF | wpiece / BERT fast path "
-        "| identical ids |",
+        "| pipeline | wpiece MB/s (min-max) | HF MB/s | wpiece / HF "
+        "| wpiece / BERT fast path (min-max) | identical ids |",
         "|---|---|---|---|---|---|",
     ]
     for p in PIPELINES:
         w, h = runs[(p, "wpiece")], runs[(p, "hf")]
         parity = run_child(code(p, path, PARITY), env)
+        speeds = [r["mb_s"] for r in w]
+        ratios = [x["mb_s"] / y["mb_s"] for x, y in zip(w, fast)]
         lines.append(
-            f"| {p} | {med(w, 'mb_s'):.1f} | {med(h, 'mb_s'):.1f} "
-            f"| {paired_ratio(w, h):.2f}x | {paired_ratio(w, fast):.2f}x "
+            f"| {p} | {med(w, 'mb_s'):.1f} ({min(speeds):.1f}-{max(speeds):.1f}) "
+            f"| {med(h, 'mb_s'):.1f} | {paired_ratio(w, h):.2f}x "
+            f"| {paired_ratio(w, fast):.2f}x ({min(ratios):.2f}-{max(ratios):.2f}) "
             f"| {parity['identical']:,} / {parity['documents']:,} |"
         )
     command = " ".join(["python", "benches/bench_general.py", *sys.argv[1:]])
