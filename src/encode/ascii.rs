@@ -125,7 +125,7 @@ impl Encoder {
         words: &mut WordScratch,
         caches: &mut Caches,
     ) -> bool {
-        if !self.use_ascii || out.recording_words || !seg.is_ascii() {
+        if !self.use_ascii || !seg.is_ascii() {
             return false;
         }
         let table = if whole_text {
@@ -267,6 +267,7 @@ impl Encoder {
                 }
                 // 2. Emit them in order.
                 for sp in batch.iter() {
+                    out.begin_word();
                     let at = first_char + sp.start;
                     let len = sp.len as usize;
                     let offsets = |p: &Piece| (at + p.start, at + p.end);

@@ -62,7 +62,7 @@ impl Encoder {
         words: &mut WordScratch,
         caches: &mut Caches,
     ) {
-        if let Some(resume) = self.resume.as_ref().filter(|_| !out.recording_words) {
+        if let Some(resume) = &self.resume {
             return self.encode_ascii_around(text, first_char, resume, out, words, caches);
         }
         // Most texts are ASCII without added tokens: one pass does it all.

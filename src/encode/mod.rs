@@ -290,7 +290,7 @@ impl Encoder {
     ) -> Result<()> {
         let start = out.ids.len();
         // Words come off the ids when each word's first token says so;
-        // otherwise the general layer records them and fast paths stand aside.
+        // otherwise each layer records where its words start.
         out.recording_words = out.with_words && self.word_starts.is_none();
         let piece_bytes = self.paths.pieces;
         if text.len() <= piece_bytes || !self.cuts.any() {
@@ -436,13 +436,14 @@ impl Output {
     }
 
     /// Where the output ends now, for [`Output::roll_back`].
-    fn mark(&self) -> (usize, usize) {
-        (self.ids.len(), self.offsets.len())
+    fn mark(&self) -> (usize, usize, usize) {
+        (self.ids.len(), self.offsets.len(), self.word_starts.len())
     }
 
-    fn roll_back(&mut self, (ids, offsets): (usize, usize)) {
+    fn roll_back(&mut self, (ids, offsets, word_starts): (usize, usize, usize)) {
         self.ids.truncate(ids);
         self.offsets.truncate(offsets);
+        self.word_starts.truncate(word_starts);
     }
 }
 
