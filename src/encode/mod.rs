@@ -55,7 +55,7 @@ pub struct FastPaths {
     /// Normalized words cached as pieces in front of the trie.
     pub word_cache: bool,
     /// Word ids read off the ids (see [`words_from_ids`]) instead of
-    /// recorded by the general layer.
+    /// recorded where each layer finds its words.
     pub words_from_ids: bool,
     /// Texts longer than this many bytes are encoded in pieces of about
     /// that size, cut where the pipeline splits anyway (`usize::MAX`: whole).
@@ -360,7 +360,8 @@ pub struct Output {
     pub words: Vec<u32>,
     pub with_words: bool,
     /// Where each word of the sequence being encoded starts (token index),
-    /// recorded by the general layer when words cannot be read off the ids.
+    /// recorded by the ASCII and general layers when words cannot be read
+    /// off the ids.
     word_starts: Vec<usize>,
     recording_words: bool,
     /// Tokens showing another string than their id's (added tokens' matches),
@@ -386,7 +387,7 @@ impl Output {
         }
     }
 
-    /// A word starts at the next token (general layer, when recording).
+    /// A word starts at the next token (recorded when asked for).
     #[inline]
     fn begin_word(&mut self) {
         if self.recording_words {
