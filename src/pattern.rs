@@ -19,6 +19,8 @@ pub enum Pattern {
 pub struct RegexPattern {
     source: String,
     regex: Arc<onig::Regex>,
+    /// The pattern as one class of chars, read once when it is compiled.
+    class_run: Option<ClassRun>,
 }
 
 impl RegexPattern {
@@ -26,9 +28,11 @@ impl RegexPattern {
     pub fn new(source: &str) -> Result<Self> {
         let regex = onig::Regex::new(source)
             .map_err(|e| Error::Value(format!("invalid Regex pattern {source:?}: {e}")))?;
+        let class_run = class_run_of(source, &regex);
         Ok(Self {
             source: source.to_owned(),
             regex: Arc::new(regex),
+            class_run,
         })
     }
 
@@ -101,19 +105,25 @@ impl RegexPattern {
     /// escape such as `\s`, an escaped or plain literal char), alone or
     /// followed by a greedy `+`.
     pub fn class_run(&self) -> Option<ClassRun> {
-        let atom_end = one_char_atom(&self.source)?;
-        let run = match &self.source[atom_end..] {
-            "" => false,
-            "+" => true,
-            _ => return None,
-        };
-        let mut ascii = [false; 128];
-        for b in 0u8..128 {
-            let c = (b as char).to_string();
-            ascii[b as usize] = self.regex.find(&c) == Some((0, 1));
-        }
-        Some(ClassRun { ascii, run })
+        self.class_run
     }
+}
+
+/// See [`RegexPattern::class_run`]: the class's ASCII members are asked of
+/// the compiled `regex` itself.
+fn class_run_of(source: &str, regex: &onig::Regex) -> Option<ClassRun> {
+    let atom_end = one_char_atom(source)?;
+    let run = match &source[atom_end..] {
+        "" => false,
+        "+" => true,
+        _ => return None,
+    };
+    let mut ascii = [false; 128];
+    for b in 0u8..128 {
+        let c = (b as char).to_string();
+        ascii[b as usize] = regex.find(&c) == Some((0, 1));
+    }
+    Some(ClassRun { ascii, run })
 }
 
 /// Whether `\e` stands for one char (or one of a class of chars) wherever

@@ -129,7 +129,7 @@ struct Resume {
     /// The ASCII table of stretches without added tokens.
     table: AsciiTable,
     /// Where added tokens may occur; None: the table declines every byte
-    /// one may start with instead (or there are none).
+    /// one may start with instead.
     added: Option<AsciiOccurrences>,
 }
 
@@ -219,21 +219,16 @@ impl Encoder {
             && !added
                 .patterns()
                 .any(|p| p.bytes().any(scan::is_ascii_whitespace));
-        let resume = resumes.then(|| {
-            match added.is_empty() {
-                true => None,
-                false => added.ascii_occurrences(plain.lowercase()),
-            }
-            .map_or_else(
-                || Resume {
-                    table: ascii_text.clone(),
-                    added: None,
-                },
-                |occurrences| Resume {
-                    table: plain.declining(|b| occurrences.may_miss(b, plain.normalized(b))),
-                    added: Some(occurrences),
-                },
-            )
+        let resume = resumes.then(|| match added.ascii_occurrences(plain.lowercase()) {
+            Some(occurrences) => Resume {
+                table: plain.declining(|b| occurrences.may_miss(b, plain.normalized(b))),
+                added: Some(occurrences),
+            },
+            // The patterns cannot be indexed: decline each byte one starts with.
+            None => Resume {
+                table: ascii_text.clone(),
+                added: None,
+            },
         });
         let strings = id_strings(vocab, &added);
         let word_starts = match paths.words_from_ids {

@@ -3,7 +3,7 @@
 
 use std::ops::Range;
 
-use super::{AsciiClasses, Cuts};
+use super::{AsciiClasses, Cuts, ASCII_WHITESPACE};
 use crate::normalizers::{Normalized, NormalizerConfig, NormalizerStep};
 use crate::pre_tokenizers::{PreTokenizer, PreTokenizerStep, WordSpan};
 
@@ -56,7 +56,7 @@ impl BertSplitter {
     /// Both pre-tokenizers split at whitespace; the normalizer must keep the
     /// ASCII whitespace bytes whitespace.
     pub(super) fn splits_at_ascii_whitespace(&self) -> bool {
-        b" \t\n\r".iter().all(|&b| {
+        ASCII_WHITESPACE.iter().all(|&b| {
             let c = b as char;
             self.normalizer
                 .as_ref()

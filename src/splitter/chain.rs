@@ -5,7 +5,7 @@
 
 use std::ops::Range;
 
-use super::{AsciiClass, AsciiClasses, Cuts, SplitBuffers};
+use super::{AsciiClass, AsciiClasses, Cuts, SplitBuffers, ASCII_WHITESPACE};
 use crate::normalizers::{normalize_chain, Normalized, NormalizerStep};
 use crate::pattern::Pattern;
 use crate::pre_tokenizers::{split_chain, PreTokenizerStep, WordSpan};
@@ -38,7 +38,7 @@ impl Chain {
     /// every pre-tokenizer sees ASCII whitespace as it came and one drops it.
     pub(super) fn splits_at_ascii_whitespace(&self, ascii: &AsciiClasses) -> bool {
         self.normalizes_locally(true)
-            && b" \t\n\r"
+            && ASCII_WHITESPACE
                 .iter()
                 .all(|&b| ascii.class[b as usize] == AsciiClass::Space)
     }
@@ -71,7 +71,7 @@ impl Chain {
             NormalizerStep::Replace {
                 pattern: Pattern::Literal(p),
                 ..
-            } => !p.bytes().any(|b| b" \t\n\r".contains(&b)),
+            } => !p.bytes().any(|b| ASCII_WHITESPACE.contains(&b)),
             NormalizerStep::Replace { pattern, .. } if dropped_runs => {
                 pattern.class_run().is_some()
             }

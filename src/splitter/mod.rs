@@ -33,6 +33,11 @@ use std::ops::Range;
 use crate::normalizers::{Normalized, NormalizerConfig};
 use crate::pre_tokenizers::{PreTokenizer, WordSpan};
 
+/// The ASCII whitespace bytes a text may be cut at, when normalization
+/// keeps them whitespace and pre-tokenization splits there (the encoder's
+/// `scan::is_ascii_whitespace` tests the same four).
+pub const ASCII_WHITESPACE: &[u8; 4] = b" \t\n\r";
+
 /// How text becomes words: BERT's normalizer and pre-tokenizer (with a fast
 /// path), or a chain of other ones.
 #[derive(Clone, Debug)]
