@@ -9,6 +9,16 @@ from typing import Any
 
 import pyarrow as pa
 import pytest
+from distributed_files import (
+    Engine,
+    check_counts_equal_one_process,
+    check_failed_job_leaves_nothing,
+    check_jsonl_counts,
+    check_parquet_equals_one_process,
+    corpus_files,
+    no_staging_left,
+    read_parts,
+)
 
 import wpiece
 import wpiece.ray
@@ -93,3 +103,46 @@ def test_wrong_inputs_fail_on_the_driver(dataset: Any) -> None:
         wpiece.ray.encode(dataset, wp_bert(), output="text")
     with pytest.raises(TypeError):
         wpiece.ray.encode(dataset, "bert")  # type: ignore[arg-type]
+
+
+# Files, read and counted by wpiece in Ray tasks -----------------------------
+
+
+def test_count_files_equals_counting_in_one_process(dataset: Any, tmp_path: Any) -> None:
+    engine = Engine(wpiece.ray)
+    check_counts_equal_one_process(engine, corpus_files(tmp_path))
+    check_jsonl_counts(engine, tmp_path)
+
+
+def test_files_encoded_to_parquet_hold_hf_ids_in_order(dataset: Any, tmp_path: Any) -> None:
+    check_parquet_equals_one_process(Engine(wpiece.ray), corpus_files(tmp_path), tmp_path)
+
+
+def test_a_failed_parquet_job_leaves_the_old_folder_and_no_staging(
+    dataset: Any, tmp_path: Any
+) -> None:
+    check_failed_job_leaves_nothing(Engine(wpiece.ray), tmp_path)
+
+
+def test_a_dataset_encoded_to_parquet_keeps_its_columns_and_order(
+    dataset: Any, tmp_path: Any
+) -> None:
+    out = tmp_path / "ds"
+    rows = wpiece.ray.encode_to_parquet(dataset, wp_bert(), out, attention_mask=True)
+    assert rows == len(ROWS)
+    tables = read_parts(out)
+    assert len(tables) == 5  # one per block, in the Dataset's order
+    got = [r for t in tables for r in t.to_pylist()]
+    assert [r["id"] for r in got] == list(range(len(ROWS)))
+    hf = hf_bert()
+    expected = [None if t is None else hf.encode(t).ids for t in ROWS]
+    assert [r["input_ids"] for r in got] == expected
+    assert [r["attention_mask"] for r in got] == [
+        None if e is None else [1] * len(e) for e in expected
+    ]
+    with pytest.raises(ValueError, match="already has a column 'input_ids'"):
+        wpiece.ray.encode_to_parquet(
+            wpiece.ray.encode(dataset, wp_bert()), wp_bert(), tmp_path / "x"
+        )
+    assert not (tmp_path / "x").exists()
+    no_staging_left(tmp_path)

@@ -10,6 +10,15 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from distributed_files import (
+    Engine,
+    check_counts_equal_one_process,
+    check_failed_job_leaves_nothing,
+    check_jsonl_counts,
+    check_parquet_equals_one_process,
+    corpus_files,
+    no_staging_left,
+)
 
 import wpiece
 import wpiece.spark
@@ -135,3 +144,47 @@ def test_the_tokenizer_is_unpickled_once_per_process() -> None:
     assert first.training_record is None  # shipped without its record
     assert first.get_vocab() == tok.get_vocab()
     assert load_shipped(ship(wp_bert())) is not first
+
+
+# Files, read and counted by wpiece on the executors --------------------------
+
+
+def test_count_files_equals_counting_in_one_process(spark: Any, tmp_path: Any) -> None:
+    engine = Engine(wpiece.spark, spark)
+    check_counts_equal_one_process(engine, corpus_files(tmp_path))
+    check_jsonl_counts(engine, tmp_path)
+
+
+def test_files_encoded_to_parquet_hold_hf_ids_in_order(spark: Any, tmp_path: Any) -> None:
+    check_parquet_equals_one_process(Engine(wpiece.spark, spark), corpus_files(tmp_path), tmp_path)
+
+
+def test_a_failed_parquet_job_leaves_the_old_folder_and_no_staging(
+    spark: Any, tmp_path: Any
+) -> None:
+    check_failed_job_leaves_nothing(Engine(wpiece.spark, spark), tmp_path)
+
+
+def test_a_frame_encoded_to_parquet_keeps_its_columns_and_rows(frame: Any, tmp_path: Any) -> None:
+    out = tmp_path / "frame"
+    assert wpiece.spark.encode_to_parquet(frame, wp_bert(), out, offsets=True) == len(ROWS)
+    tables = read_parts_of_partitions(out)
+    rows = sorted((r for t in tables for r in t.to_pylist()), key=lambda r: r["id"])
+    assert [r["text"] for r in rows] == ROWS
+    hf = hf_bert()
+    expected = [None if t is None else e for t, e in zip(ROWS, iter_hf(hf, ROWS))]
+    assert [r["input_ids"] for r in rows] == expected
+    with pytest.raises(ValueError, match="already has a column 'input_ids'"):
+        wpiece.spark.encode_to_parquet(
+            wpiece.spark.encode(frame, wp_bert()), wp_bert(), tmp_path / "again"
+        )
+    assert not (tmp_path / "again").exists()
+    no_staging_left(tmp_path)
+
+
+def read_parts_of_partitions(out: Any) -> list[Any]:
+    import pyarrow.parquet as pq
+
+    names = sorted(os.listdir(out))
+    assert names[0] == "_SUCCESS" and all(n.startswith("part-") for n in names[1:]), names
+    return [pq.read_table(out / n) for n in names[1:]]

@@ -17,6 +17,7 @@ __all__ = [
     "UnsupportedComponentError",
     "WordCounter",
     "check_names",
+    "documents_arrow",
     "read_text",
     "read_vocab_txt",
     "write_atomic",
@@ -99,7 +100,10 @@ class WordCounter:
     ) -> list[StatsRow]: ...
     def add_texts(self, texts: list[str]) -> None: ...
     def add_file(
-        self, path: Union[str, PathLike[str]], jsonl_field: Optional[str] = None
+        self,
+        path: Union[str, PathLike[str]],
+        jsonl_field: Optional[str] = None,
+        byte_range: Optional[tuple[int, int]] = None,
     ) -> None: ...
     def add_counts(self, items: list[tuple[str, int]]) -> None: ...
     def add_arrow(
@@ -159,6 +163,12 @@ class FileDocuments:
     ) -> FileDocuments: ...
     def __iter__(self) -> FileDocuments: ...
     def __next__(self) -> list[str]: ...
+
+def documents_arrow(
+    path: Union[str, PathLike[str]],
+    jsonl_field: Optional[str] = None,
+    byte_range: Optional[tuple[int, int]] = None,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8]]: ...
 
 @final
 class DocumentReader:

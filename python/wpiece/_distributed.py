@@ -1,6 +1,6 @@
-"""What the Spark and Ray integrations share: counts made on workers and
-merged in order on the driver, and a tokenizer shipped once and loaded once
-per worker process."""
+"""What the Spark and Ray integrations share, all run on workers: counting a
+column or a file part, merging counts in order, a tokenizer shipped once and
+loaded once per process, encoding to Arrow columns for Parquet."""
 
 from __future__ import annotations
 
@@ -8,9 +8,10 @@ import copy
 import hashlib
 import pickle
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Optional
 
 from ._args import _check_bool, _check_str
+from ._file_parts import FilePart, read_part
 from .counts import WordCounts
 from .tokenizer import Tokenizer
 
@@ -25,12 +26,50 @@ def count_part(texts: Any, options: dict[str, Any]) -> bytes:
     return counts.to_bytes()
 
 
+def count_file_part(part: FilePart, jsonl_field: Optional[str], options: dict[str, Any]) -> bytes:
+    """The counts of one file part, read and counted in the core on one
+    thread (a worker's core), as bytes to send on."""
+    counts = WordCounts(num_threads=1, **options)
+    counts._count(lambda core: core.add_file(part.path, jsonl_field, part.byte_range))
+    return counts.to_bytes()
+
+
 def merge_in_order(parts: Iterable[bytes], options: dict[str, Any]) -> WordCounts:
     """The parts' counts added in the order given (first appearance kept)."""
     total = WordCounts(**options)
     for data in parts:
         total.update(WordCounts.from_bytes(data))
     return total
+
+
+def merge_to_bytes(parts: Iterable[bytes], options: dict[str, Any]) -> bytes:
+    """One level of a merge tree, on a worker: consecutive parts' counts
+    merged in order, as bytes again."""
+    return merge_in_order(parts, {**options, "num_threads": 1}).to_bytes()
+
+
+def tree_levels(parts: int, fanout: int) -> list[int]:
+    """The number of counts after each level of a merge tree that merges
+    ``fanout`` consecutive ones at a time, down to one.
+
+    >>> tree_levels(20, 8)
+    [3, 1]
+    >>> tree_levels(1, 8)
+    []
+    """
+    levels = []
+    while parts > 1:
+        parts = -(-parts // fanout)
+        levels.append(parts)
+    return levels
+
+
+def check_fanout(fanout: object) -> int:
+    if isinstance(fanout, bool) or not isinstance(fanout, int):
+        raise TypeError(f"fanout must be an int, got {type(fanout).__name__}")
+    if fanout < 2:
+        raise ValueError(f"fanout must be at least 2, got {fanout}")
+    return fanout
 
 
 def check_source(data: Any, name: str, kind: str, method: str, column: object) -> None:
@@ -54,11 +93,15 @@ def _check_tokenizer(tokenizer: object) -> None:
         raise TypeError(f"tokenizer must be a wpiece.Tokenizer, got {type(tokenizer).__name__}")
 
 
-def ship(tokenizer: Tokenizer) -> bytes:
-    """The tokenizer as bytes for the workers, without its training record."""
+def ship(tokenizer: Tokenizer, unpadded: bool = False) -> bytes:
+    """The tokenizer as bytes for the workers, without its training record
+    (and, if ``unpadded``, without padding; the caller's is left as it is)."""
     _check_tokenizer(tokenizer)
     slim = copy.copy(tokenizer)
     slim.training_record = None
+    if unpadded and slim.padding is not None:
+        slim = pickle.loads(pickle.dumps(slim))
+        slim.no_padding()
     return pickle.dumps(slim)
 
 
@@ -80,3 +123,123 @@ def encode_column(tok: Tokenizer, texts: Any, add_special_tokens: bool) -> Any:
     ids = tok.encode_arrow(texts, add_special_tokens)
     kind = pa.large_list(pa.int32()) if pa.types.is_large_list(ids.type) else pa.list_(pa.int32())
     return ids.cast(kind)
+
+
+def check_parquet_columns(attention_mask: object, offsets: object) -> None:
+    _check_bool(attention_mask, "attention_mask")
+    _check_bool(offsets, "offsets")
+
+
+def encoded_columns(
+    tok: Tokenizer,
+    texts: Any,
+    add_special_tokens: bool,
+    attention_mask: bool,
+    offsets: bool,
+) -> dict[str, Any]:
+    """The Parquet columns of a string column: ``input_ids`` (``list<int32>``)
+    and, if asked, ``attention_mask`` (``list<int8>``, ones: rows are written
+    unpadded) and ``offsets`` (``list<fixed_size_list<int32, 2>>``, char
+    offsets). Truncation applies; the tokenizer is shipped unpadded
+    (``ship(..., unpadded=True)``): collators pad."""
+    import numpy as np
+    import pyarrow as pa
+
+    encoded = tok.encode_arrow(texts, add_special_tokens, return_offsets=offsets)
+    if isinstance(encoded, pa.ChunkedArray):
+        encoded = encoded.combine_chunks()
+    ids = encoded.field("input_ids") if offsets else encoded
+    list_of = pa.large_list if pa.types.is_large_list(ids.type) else pa.list_
+    columns = {"input_ids": ids.cast(list_of(pa.int32()))}
+    if attention_mask:
+        ones = pa.array(np.ones(len(ids.values), np.int8))
+        columns["attention_mask"] = type(ids).from_arrays(ids.offsets, ones, mask=ids.is_null())
+    if offsets:
+        pairs = encoded.field("offsets")
+        columns["offsets"] = pairs.cast(list_of(pa.list_(pa.int32(), 2)))
+    return columns
+
+
+def encode_part_table(
+    payload: bytes,
+    texts: Any,
+    extra: Any,
+    add_special_tokens: bool,
+    attention_mask: bool,
+    offsets: bool,
+) -> Any:
+    """A part's Parquet table: ``extra`` columns (a table, or None) then the
+    encoded columns of ``texts``."""
+    import pyarrow as pa
+
+    columns = encoded_columns(
+        load_shipped(payload), texts, add_special_tokens, attention_mask, offsets
+    )
+    if extra is None:
+        return pa.table(columns)
+    table = extra
+    for name, column in columns.items():
+        table = table.append_column(name, column)
+    return table
+
+
+def encode_file_part_table(
+    payload: bytes,
+    part: FilePart,
+    jsonl_field: Optional[str],
+    add_special_tokens: bool,
+    attention_mask: bool,
+    offsets: bool,
+) -> Any:
+    """A file part's Parquet table, its text read by the core."""
+    texts = read_part(part, jsonl_field)
+    return encode_part_table(payload, texts, None, add_special_tokens, attention_mask, offsets)
+
+
+def write_file_part(
+    staging: str,
+    index: int,
+    payload: bytes,
+    part: FilePart,
+    jsonl_field: Optional[str],
+    add_special_tokens: bool,
+    attention_mask: bool,
+    offsets: bool,
+) -> int:
+    """Encodes a file part and writes it as part ``index``; its rows."""
+    from ._parquet_output import write_part
+
+    table = encode_file_part_table(
+        payload, part, jsonl_field, add_special_tokens, attention_mask, offsets
+    )
+    return write_part(staging, index, table)
+
+
+def write_table_part(
+    staging: str,
+    index: int,
+    payload: bytes,
+    table: Any,
+    column: str,
+    add_special_tokens: bool,
+    attention_mask: bool,
+    offsets: bool,
+) -> int:
+    """Encodes a table's string column and writes the table with the encoded
+    columns as part ``index``; its rows."""
+    from ._parquet_output import write_part
+
+    encoded = encode_part_table(
+        payload, table.column(column), table, add_special_tokens, attention_mask, offsets
+    )
+    return write_part(staging, index, encoded)
+
+
+ENCODED_COLUMNS = ("input_ids", "attention_mask", "offsets")
+
+
+def check_free_columns(names: Iterable[str], what: str) -> None:
+    """The columns Parquet output adds must not be there already."""
+    taken = [n for n in ENCODED_COLUMNS if n in set(names)]
+    if taken:
+        raise ValueError(f"the {what} already has a column {taken[0]!r}")

@@ -1,14 +1,22 @@
 """wpiece on Ray (``pip install 'wpiece[ray]'``): count words across a Ray
 cluster and encode Ray Datasets, batch by batch in Arrow format (no Python
-``str`` per row), the tokenizer loaded once per actor.
+``str`` per row), the tokenizer loaded once per actor. Text files are
+counted and encoded by wpiece's own reader in Ray tasks (``count_files``,
+``encode_files_to_parquet``): each task reads its part of the files (large
+files by byte ranges cut at line starts, ``.gz`` files whole), and counts
+are merged by tasks in a tree. Paths must name the same files on the driver
+and on every node (a shared filesystem).
 
 >>> import ray, wpiece, wpiece.ray                           # doctest: +SKIP
 >>> ds = ray.data.read_text("corpus/*.txt")                   # doctest: +SKIP
 >>> counts = wpiece.ray.count_words(ds, column="text")        # doctest: +SKIP
 >>> tok = wpiece.train_from_counts(counts, vocab_size=30000)  # doctest: +SKIP
 >>> wpiece.ray.encode(ds, tok).write_parquet("ids")           # doctest: +SKIP
+>>> counts = wpiece.ray.count_files("corpus/*.txt")           # doctest: +SKIP
+>>> wpiece.ray.encode_files_to_parquet("corpus/*.txt", tok, "ids")  # doctest: +SKIP
 
-(The tests run these against a real local Ray, ``ray.init(num_cpus=2)``.)
+(The tests run these against a real local Ray, ``ray.init(num_cpus=2)``,
+and a cluster of a head and a second node started with ``ray start``.)
 """
 
 from __future__ import annotations
@@ -17,17 +25,53 @@ from typing import Any, Optional, Union
 
 from ._distributed import (
     check_encode,
+    check_fanout,
+    check_free_columns,
+    check_parquet_columns,
     check_source,
+    count_file_part,
     count_part,
     encode_column,
     load_shipped,
     merge_in_order,
+    merge_to_bytes,
     ship,
+    write_file_part,
+    write_table_part,
 )
+from ._file_parts import check_jsonl_field, plan_parts
+from ._parquet_output import ParquetFolder
 from .counts import WordCounts, check_counting_options
+from .documents import Files
 from .tokenizer import Tokenizer
 
-__all__ = ["count_words", "encode"]
+__all__ = ["count_files", "count_words", "encode", "encode_files_to_parquet", "encode_to_parquet"]
+
+
+def _merge_parts(options: dict[str, Any], *parts: bytes) -> bytes:
+    """A merge task: consecutive parts' counts in order (Ray hands the
+    parts' values, not their references)."""
+    return merge_to_bytes(parts, options)
+
+
+def _cluster_cpus(ray: Any) -> int:
+    if not ray.is_initialized():
+        ray.init()
+    return max(1, int(ray.cluster_resources().get("CPU", 1)))
+
+
+def _results(ray: Any, refs: list[Any]) -> list[Any]:
+    """The tasks' results; on any error or Ctrl-C the tasks still running
+    are cancelled first."""
+    try:
+        return list(ray.get(refs))
+    except BaseException:
+        for ref in refs:
+            try:
+                ray.cancel(ref, force=True)
+            except Exception:  # noqa: BLE001 - finished or gone already
+                pass
+        raise
 
 
 def _string_column(dataset: Any, column: str) -> None:
@@ -124,3 +168,124 @@ def encode(
         concurrency=concurrency,
         num_cpus=num_cpus,
     )
+
+
+def count_files(
+    files: Files,
+    *,
+    jsonl_field: Optional[str] = None,
+    part_bytes: Optional[int] = None,
+    fanout: int = 8,
+    tokenizer: Any = None,
+    **options: Any,
+) -> WordCounts:
+    """Counts the words of text files on the Ray cluster: each task reads
+    one part of the files with wpiece's reader and counts it on its CPU;
+    the parts' counts are merged by tasks, ``fanout`` consecutive ones at a
+    time, so the driver receives one set of counts. The result, order
+    included, is :func:`wpiece.count_words` on the files. Arguments as
+    :func:`wpiece.spark.count_files` (parts sized by the cluster's CPUs).
+
+    >>> counts = wpiece.ray.count_files("corpus/*.txt")  # doctest: +SKIP
+    """
+    import ray
+
+    if tokenizer is not None:
+        options = {**options, "tokenizer": tokenizer}
+    check_counting_options("count_files", options)
+    check_jsonl_field(jsonl_field)
+    check_fanout(fanout)
+    parts = plan_parts(files, _cluster_cpus(ray), part_bytes)
+    shared = ray.put(options)
+    count = ray.remote(num_cpus=1)(count_file_part)
+    merge = ray.remote(num_cpus=1)(_merge_parts)
+    refs = [count.remote(part, jsonl_field, shared) for part in parts]
+    while len(refs) > 1:
+        refs = [merge.remote(shared, *refs[i : i + fanout]) for i in range(0, len(refs), fanout)]
+    [data] = _results(ray, refs)
+    return merge_in_order([data], options)
+
+
+def encode_files_to_parquet(
+    files: Files,
+    tokenizer: Tokenizer,
+    path: Any,
+    *,
+    jsonl_field: Optional[str] = None,
+    part_bytes: Optional[int] = None,
+    add_special_tokens: bool = True,
+    attention_mask: bool = False,
+    offsets: bool = False,
+    overwrite: bool = False,
+) -> int:
+    """Encodes text files to a folder of Parquet files in Ray tasks, one
+    per part of the files; columns, atomicity and result as
+    :func:`wpiece.spark.encode_files_to_parquet`.
+
+    >>> wpiece.ray.encode_files_to_parquet("corpus/*.txt", tok, "ids")  # doctest: +SKIP
+    """
+    import ray
+
+    check_encode(tokenizer, "input_ids", add_special_tokens)
+    check_parquet_columns(attention_mask, offsets)
+    check_jsonl_field(jsonl_field)
+    parts = plan_parts(files, _cluster_cpus(ray), part_bytes)
+    folder = ParquetFolder(path, overwrite)
+    try:
+        payload = ray.put(ship(tokenizer, unpadded=True))
+        task = ray.remote(num_cpus=1)(write_file_part)
+        flags = (add_special_tokens, attention_mask, offsets)
+        refs = [
+            task.remote(str(folder.staging), k, payload, part, jsonl_field, *flags)
+            for k, part in enumerate(parts)
+        ]
+        rows = _results(ray, refs)
+        folder.commit(range(len(parts)))
+    except BaseException:
+        folder.abort()
+        raise
+    return int(sum(rows))
+
+
+def encode_to_parquet(
+    dataset: Any,
+    tokenizer: Tokenizer,
+    path: Any,
+    column: str = "text",
+    *,
+    add_special_tokens: bool = True,
+    attention_mask: bool = False,
+    offsets: bool = False,
+    overwrite: bool = False,
+) -> int:
+    """Writes the Dataset with its string column ``column`` encoded as a
+    folder of Parquet files, one per block in the Dataset's order, each
+    written by a Ray task; columns, atomicity and result as
+    :func:`wpiece.spark.encode_to_parquet`. The Dataset is materialized
+    (its blocks held in the object store).
+
+    >>> wpiece.ray.encode_to_parquet(ds, tok, "ids")  # doctest: +SKIP
+    """
+    import ray
+
+    check_source(dataset, "dataset", "a Ray Dataset", "map_batches", column)
+    check_encode(tokenizer, "input_ids", add_special_tokens)
+    check_parquet_columns(attention_mask, offsets)
+    _string_column(dataset, column)
+    check_free_columns(dataset.schema().names, "Dataset")
+    folder = ParquetFolder(path, overwrite)
+    try:
+        payload = ray.put(ship(tokenizer, unpadded=True))
+        task = ray.remote(num_cpus=1)(write_table_part)
+        flags = (add_special_tokens, attention_mask, offsets)
+        blocks = dataset.to_arrow_refs()
+        refs = [
+            task.remote(str(folder.staging), k, payload, block, column, *flags)
+            for k, block in enumerate(blocks)
+        ]
+        rows = _results(ray, refs)
+        folder.commit(range(len(refs)))
+    except BaseException:
+        folder.abort()
+        raise
+    return int(sum(rows))

@@ -1,6 +1,11 @@
 """wpiece on Spark (``pip install 'wpiece[spark]'``): count words across a
 cluster and encode DataFrames, both through Arrow (``mapInArrow``): no Python
-``str`` per row, one tokenizer per executor process.
+``str`` per row, one tokenizer per executor process. Text files are counted
+and encoded by wpiece's own reader on the executors (``count_files``,
+``encode_files_to_parquet``): each executor reads its part of the files
+(large files by byte ranges cut at line starts, ``.gz`` files whole), and
+counts are merged on the executors in a tree. Paths must name the same files
+on the driver and on every executor (a shared filesystem).
 
 >>> from pyspark.sql import SparkSession            # doctest: +SKIP
 >>> import wpiece, wpiece.spark                      # doctest: +SKIP
@@ -8,27 +13,49 @@ cluster and encode DataFrames, both through Arrow (``mapInArrow``): no Python
 >>> counts = wpiece.spark.count_words(df, column="value")  # doctest: +SKIP
 >>> tok = wpiece.train_from_counts(counts, vocab_size=30000)  # doctest: +SKIP
 >>> wpiece.spark.encode(df, tok, column="value").write.parquet("ids")  # doctest: +SKIP
+>>> counts = wpiece.spark.count_files(spark, "corpus/*.txt")  # doctest: +SKIP
+>>> wpiece.spark.encode_files_to_parquet(spark, "corpus/*.txt", tok, "ids")  # doctest: +SKIP
 
-(The tests run these against a real local Spark, ``local[2]``.)
+(The tests run these against a real local Spark, ``local[2]``, and a
+standalone cluster of a master and two worker JVMs.)
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Optional
 
 from ._distributed import (
     check_encode,
+    check_fanout,
+    check_free_columns,
+    check_parquet_columns,
     check_source,
+    count_file_part,
     encode_column,
     load_shipped,
     merge_in_order,
+    merge_to_bytes,
     ship,
+    tree_levels,
+    write_file_part,
+    write_table_part,
 )
+from ._file_parts import check_jsonl_field, plan_parts
+from ._parquet_output import ParquetFolder
 from .counts import WordCounts, check_counting_options
+from .documents import Files
 from .tokenizer import Tokenizer
 
-__all__ = ["count_words", "encode"]
+__all__ = ["count_files", "count_words", "encode", "encode_files_to_parquet", "encode_to_parquet"]
+
+
+def _context(spark: Any) -> Any:
+    """The SparkContext of a SparkSession (or the context itself)."""
+    sc = getattr(spark, "sparkContext", spark)
+    if not callable(getattr(sc, "parallelize", None)):
+        raise TypeError(f"spark must be a SparkSession, got {type(spark).__name__}")
+    return sc
 
 
 def _string_column(df: Any, column: str) -> None:
@@ -109,3 +136,168 @@ def encode(
             )
 
     return df.mapInArrow(encode_partition, schema)
+
+
+def count_files(
+    spark: Any,
+    files: Files,
+    *,
+    jsonl_field: Optional[str] = None,
+    part_bytes: Optional[int] = None,
+    fanout: int = 8,
+    tokenizer: Any = None,
+    **options: Any,
+) -> WordCounts:
+    """Counts the words of text files on the cluster: each task reads one
+    part of the files with wpiece's reader and counts it on its core; the
+    parts' counts are merged on the executors, ``fanout`` consecutive ones
+    at a time, so the driver receives one set of counts (its memory is that
+    of the result, whatever the number of parts). The result, order
+    included, is :func:`wpiece.count_words` on the files.
+
+    ``files``: paths or globs (plain or ``.gz``; ``.jsonl`` with
+    ``jsonl_field``), seen at the same paths by the driver and every
+    executor. ``part_bytes``: the size of a part (default: the plain files'
+    bytes over the default parallelism, between 4 and 128 MiB). ``options``:
+    :data:`wpiece.counts.COUNTING_OPTIONS`, or ``tokenizer=``.
+
+    >>> counts = wpiece.spark.count_files(spark, "corpus/*.txt")  # doctest: +SKIP
+    """
+    sc = _context(spark)
+    if tokenizer is not None:
+        options = {**options, "tokenizer": tokenizer}
+    check_counting_options("count_files", options)
+    check_jsonl_field(jsonl_field)
+    check_fanout(fanout)
+    parts = plan_parts(files, sc.defaultParallelism, part_bytes)
+
+    def count(item: tuple[int, Any]) -> tuple[int, bytes]:
+        return item[0], count_file_part(item[1], jsonl_field, options)
+
+    def merge(group: tuple[int, Any]) -> tuple[int, bytes]:
+        ordered = sorted(group[1], key=lambda kv: kv[0])
+        return group[0], merge_to_bytes((data for _, data in ordered), options)
+
+    counted = sc.parallelize(list(enumerate(parts)), len(parts)).map(count)
+    for width in tree_levels(len(parts), fanout):
+        counted = (
+            counted.map(lambda kv: (kv[0] // fanout, kv)).groupByKey(numPartitions=width).map(merge)
+        )
+    [(_, data)] = counted.collect()
+    return merge_in_order([data], options)
+
+
+def encode_files_to_parquet(
+    spark: Any,
+    files: Files,
+    tokenizer: Tokenizer,
+    path: Any,
+    *,
+    jsonl_field: Optional[str] = None,
+    part_bytes: Optional[int] = None,
+    add_special_tokens: bool = True,
+    attention_mask: bool = False,
+    offsets: bool = False,
+    overwrite: bool = False,
+) -> int:
+    """Encodes text files to a folder of Parquet files, one per part of the
+    files (in order: ``part-00000.parquet``, ...), each read and encoded by
+    wpiece on an executor. Columns: ``input_ids`` (``list<int32>``), and if
+    asked ``attention_mask`` and ``offsets`` (char offsets); rows unpadded,
+    truncation as set. Every part is written under a temporary name and
+    renamed, and the folder appears (or replaces the old one, with
+    ``overwrite``) only once every part is there; a failed job leaves
+    nothing. Returns the number of rows (documents) written.
+
+    >>> wpiece.spark.encode_files_to_parquet(spark, "corpus/*.txt", tok, "ids")  # doctest: +SKIP
+    """
+    sc = _context(spark)
+    check_encode(tokenizer, "input_ids", add_special_tokens)
+    check_parquet_columns(attention_mask, offsets)
+    check_jsonl_field(jsonl_field)
+    parts = plan_parts(files, sc.defaultParallelism, part_bytes)
+    folder = ParquetFolder(path, overwrite)
+    staging = str(folder.staging)
+    try:
+        payload = sc.broadcast(ship(tokenizer, unpadded=True))
+
+        def write(item: tuple[int, Any]) -> int:
+            k, part = item
+            return write_file_part(
+                staging,
+                k,
+                payload.value,
+                part,
+                jsonl_field,
+                add_special_tokens,
+                attention_mask,
+                offsets,
+            )
+
+        rows = sc.parallelize(list(enumerate(parts)), len(parts)).map(write).collect()
+        folder.commit(range(len(parts)))
+    except BaseException:
+        folder.abort()
+        raise
+    return int(sum(rows))
+
+
+def encode_to_parquet(
+    df: Any,
+    tokenizer: Tokenizer,
+    path: Any,
+    column: str = "text",
+    *,
+    add_special_tokens: bool = True,
+    attention_mask: bool = False,
+    offsets: bool = False,
+    overwrite: bool = False,
+) -> int:
+    """Writes the DataFrame with its string column ``column`` encoded (the
+    columns of :func:`encode_files_to_parquet` added) as a folder of Parquet
+    files, one per partition, each written by its executor under a
+    temporary name and renamed; the folder appears (or replaces the old one)
+    only once complete, and a failed job leaves nothing. Returns the rows.
+
+    >>> wpiece.spark.encode_to_parquet(df, tok, "ids", column="value")  # doctest: +SKIP
+    """
+    check_source(df, "df", "a pyspark DataFrame", "mapInArrow", column)
+    check_encode(tokenizer, "input_ids", add_special_tokens)
+    check_parquet_columns(attention_mask, offsets)
+    _string_column(df, column)
+    check_free_columns(df.columns, "DataFrame")
+    folder = ParquetFolder(path, overwrite)
+    staging = str(folder.staging)
+    try:
+        payload = df.sparkSession.sparkContext.broadcast(ship(tokenizer, unpadded=True))
+
+        def write_partition(batches: Iterator[Any]) -> Iterator[Any]:
+            import pyarrow as pa
+            from pyspark import TaskContext
+
+            tables = [pa.Table.from_batches([b]) for b in batches]
+            if not tables:
+                return
+            part = TaskContext.get().partitionId()
+            table = pa.concat_tables(tables)
+            rows = write_table_part(
+                staging,
+                part,
+                payload.value,
+                table,
+                column,
+                add_special_tokens,
+                attention_mask,
+                offsets,
+            )
+            yield pa.RecordBatch.from_arrays(
+                [pa.array([part], pa.int64()), pa.array([rows], pa.int64())],
+                names=["part", "rows"],
+            )
+
+        written = df.mapInArrow(write_partition, "part long, rows long").collect()
+        folder.commit(r["part"] for r in written)
+    except BaseException:
+        folder.abort()
+        raise
+    return int(sum(r["rows"] for r in written))

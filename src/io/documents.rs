@@ -12,6 +12,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
+use super::byte_range::{check_rangeable, ByteRange};
 use super::files::{open_regular, read_to_end_fallibly};
 use super::parallel_text::{lines_on_every_thread, utf8_on_every_thread};
 use crate::cancel::Cancel;
@@ -59,6 +60,8 @@ pub enum Documents {
     Ranges {
         path: std::path::PathBuf,
         bytes: FileBytes,
+        /// The bytes read (all of them, or a byte range's lines).
+        span: std::ops::Range<usize>,
         ranges: Vec<(usize, usize)>,
     },
     Owned(Vec<String>),
@@ -72,10 +75,23 @@ impl Documents {
             Documents::Ranges {
                 path,
                 bytes,
+                span,
                 ranges,
             } => {
-                let text = utf8(path, bytes)?;
-                Ok(ranges.iter().map(|&(a, b)| &text[a..b]).collect())
+                let text = utf8(path, &bytes[span.clone()]).map_err(|_| {
+                    let valid = std::str::from_utf8(&bytes[span.clone()])
+                        .map_or_else(|e| e.valid_up_to(), |t| t.len());
+                    Error::Value(format!(
+                        "{}: invalid UTF-8 at byte offset {}",
+                        path.display(),
+                        span.start + valid
+                    ))
+                })?;
+                let base = span.start;
+                Ok(ranges
+                    .iter()
+                    .map(|&(a, b)| &text[a - base..b - base])
+                    .collect())
             }
             Documents::Owned(docs) => Ok(docs.iter().map(String::as_str).collect()),
         }
@@ -120,21 +136,25 @@ pub fn read_bytes(path: &Path, mmap: bool, cancel: &Cancel) -> Result<FileBytes>
 }
 
 /// Reads the documents of a file (plain or `.gz`; mapped if `mmap`) without
-/// copying them one by one; errors name the file and, for bad UTF-8 or JSON,
-/// the byte offset or line.
+/// copying them one by one, or with `range`, the lines of that byte range of
+/// a plain file (lines only: the separator must be a newline); errors name
+/// the file and, for bad UTF-8 or JSON, the byte offset or line.
 pub fn read_documents(
     path: &Path,
     source: &DocSource,
     mmap: bool,
+    range: Option<ByteRange>,
     cancel: &Cancel,
 ) -> Result<Documents> {
+    check_range_source(path, range, source)?;
     let bytes = read_bytes(path, mmap, cancel)?;
+    let span = range.map_or(0..bytes.len(), |r| r.lines_in(&bytes));
     let sep = match source {
         DocSource::Separated(sep) => sep.as_str(),
         DocSource::JsonlField(field) => {
-            let text = utf8(path, &bytes)?;
+            let text = utf8(path, &bytes[span.clone()])?;
             let mut docs = Vec::new();
-            let name = path.display().to_string();
+            let name = range_name(path, span.start as u64);
             for_each_field(text, field, &name, 0, |s| docs.push(s))?;
             return Ok(Documents::Owned(docs));
         }
@@ -143,14 +163,15 @@ pub fn read_documents(
     // Ranges on bytes: the separator is valid UTF-8, so in valid UTF-8 text
     // every match lies on char boundaries.
     let mut ranges = Vec::new();
-    let mut start = 0;
-    for at in memchr::memmem::find_iter(&bytes, sep.as_bytes()) {
+    let mut start = span.start;
+    for at in memchr::memmem::find_iter(&bytes[span.clone()], sep.as_bytes()) {
+        let at = span.start + at;
         ranges.push((start, at));
         start = at + sep.len();
     }
     let ended = ranges.len();
-    if start < bytes.len() {
-        ranges.push((start, bytes.len()));
+    if start < span.end {
+        ranges.push((start, span.end));
     }
     if sep == "\n" {
         // As `str::lines`: a line that ends may end in "\r\n".
@@ -168,8 +189,29 @@ pub fn read_documents(
     Ok(Documents::Ranges {
         path: path.to_path_buf(),
         bytes,
+        span,
         ranges,
     })
+}
+
+/// A file as errors name it; a part starting at byte `begin` says so (the
+/// lines JSON errors give count from there).
+fn range_name(path: &Path, begin: u64) -> String {
+    match begin {
+        0 => path.display().to_string(),
+        _ => format!("{} (from byte {begin})", path.display()),
+    }
+}
+
+/// A byte range holds lines (of text or JSON): of plain files only.
+fn check_range_source(path: &Path, range: Option<ByteRange>, source: &DocSource) -> Result<()> {
+    check_rangeable(path, range)?;
+    match (range, source) {
+        (Some(_), DocSource::Separated(sep)) if sep != "\n" => Err(Error::Value(
+            "a byte range holds lines: its documents cannot end at another separator".into(),
+        )),
+        _ => Ok(()),
+    }
 }
 
 fn check_separator(sep: &str) -> Result<()> {
@@ -250,6 +292,13 @@ impl DocumentReader {
             offset: 0,
             line: 0,
         })
+    }
+
+    /// A reader whose first byte is byte `offset` of the file (its errors
+    /// give offsets in the file).
+    pub fn starting_at(mut self, offset: u64) -> Self {
+        self.offset = offset;
+        self
     }
 
     /// The file or stream read, as errors name it.
@@ -356,18 +405,39 @@ impl DocumentReader {
     }
 }
 
-/// Reads the documents of a file (plain or `.gz`) block by block, handing
-/// `docs` each block's documents.
+/// Reads the documents of a file (plain or `.gz`), or of the lines of a byte
+/// `range` of a plain file, block by block, handing `docs` each block's
+/// documents.
 pub fn read_file_blocks(
     path: &Path,
     source: &DocSource,
+    range: Option<ByteRange>,
     block: usize,
     cancel: &Cancel,
     docs: &mut dyn FnMut(&[&str]) -> Result<()>,
 ) -> Result<()> {
-    let mut input = open_documents(path)?;
-    let mut reader = DocumentReader::new(source.clone(), path.display().to_string())?;
-    reader.read_all(&mut input, block, cancel, docs)
+    check_range_source(path, range, source)?;
+    let (mut input, begin) = open_documents_range(path, range)?;
+    let reader = DocumentReader::new(source.clone(), range_name(path, begin))?;
+    reader
+        .starting_at(begin)
+        .read_all(&mut input, block, cancel, docs)
+}
+
+/// A plain file's bytes from the first line of byte `range` to its last
+/// (the whole file, `.gz` unpacked, without a range), and where they begin.
+pub fn open_documents_range(
+    path: &Path,
+    range: Option<ByteRange>,
+) -> Result<(Box<dyn Read + Send + Sync>, u64)> {
+    check_rangeable(path, range)?;
+    let Some(range) = range else {
+        return Ok((open_documents(path)?, 0));
+    };
+    let (mut file, meta) = open_regular(path)?;
+    let span = range.lines_in_file(&mut file, meta.len(), path)?;
+    let begin = span.start;
+    Ok((Box::new(file.take(span.end - span.start)), begin))
 }
 
 /// A file's bytes as a stream: decompressed if it is `.gz`.
@@ -397,6 +467,7 @@ mod tests {
                 &path,
                 &DocSource::Separated(sep.into()),
                 mmap,
+                None,
                 Cancel::never(),
             )
             .and_then(|d| Ok(d.as_strs()?.iter().map(|s| s.to_string()).collect()))
@@ -439,6 +510,7 @@ mod tests {
             &dir,
             &DocSource::Separated("\n".into()),
             true,
+            None,
             Cancel::never(),
         )
         .err();
@@ -448,6 +520,7 @@ mod tests {
             &missing,
             &DocSource::Separated("\n".into()),
             true,
+            None,
             Cancel::never(),
         )
         .err();

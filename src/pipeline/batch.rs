@@ -243,7 +243,7 @@ impl Tokenizer {
         let mut files = Vec::with_capacity(paths.len());
         for p in paths {
             cancel.check()?;
-            files.push(io::read_documents(p, source, mmap, cancel)?);
+            files.push(io::read_documents(p, source, mmap, None, cancel)?);
         }
         let mut docs: Vec<&str> = Vec::new();
         for f in &files {

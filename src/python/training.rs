@@ -217,20 +217,25 @@ impl PyWordCounter {
     }
 
     /// Counts a text file, plain or `.gz`, one document per line (or, with
-    /// `jsonl_field`, that field of each JSON line); on an error or Ctrl-C
-    /// none of the file is counted.
-    #[pyo3(signature = (path, jsonl_field=None))]
+    /// `jsonl_field`, that field of each JSON line); with `byte_range`
+    /// `(start, end)`, only the lines of a plain file that start in it. On
+    /// an error or Ctrl-C none of the file is counted.
+    #[pyo3(signature = (path, jsonl_field=None, byte_range=None))]
     fn add_file(
         &mut self,
         py: Python<'_>,
         path: std::path::PathBuf,
         jsonl_field: Option<String>,
+        byte_range: Option<(u64, u64)>,
     ) -> PyResult<()> {
         let (splitting, threads) = (&self.splitting, self.num_threads);
         let source = io::DocSource::of(jsonl_field);
+        let range = byte_range
+            .map(|(start, end)| io::ByteRange::new(start, end))
+            .transpose()?;
         let part = run(py, Run::parallel(usize::MAX, threads), |cancel| {
             let mut part = WordCounts::default();
-            splitting.count_file(&path, &source, &mut part, cancel)?;
+            splitting.count_file(&path, &source, range, &mut part, cancel)?;
             Ok(part)
         })?;
         guard(|| self.counts.add_counted(part))

@@ -16,7 +16,7 @@ use crate::cancel::Cancel;
 use crate::encode::piece_cuts;
 use crate::error::Result;
 use crate::hf_json;
-use crate::io::{read_file_blocks, DocSource};
+use crate::io::{read_file_blocks, ByteRange, DocSource};
 use crate::pipeline::Tokenizer;
 use crate::splitter::{SplitBuffers, Splitter, PIECE_BYTES};
 
@@ -108,12 +108,14 @@ impl WordSplitting {
         })
     }
 
-    /// Counts the words of a text file (plain or `.gz`), its documents as
-    /// `source` says, read in blocks so memory stays bounded.
+    /// Counts the words of a text file (plain or `.gz`), or of the lines of a
+    /// byte `range` of a plain file, its documents as `source` says, read in
+    /// blocks so memory stays bounded.
     pub fn count_file(
         &self,
         path: &Path,
         source: &DocSource,
+        range: Option<ByteRange>,
         into: &mut WordCounts,
         cancel: &Cancel,
     ) -> Result<()> {
@@ -122,7 +124,7 @@ impl WordSplitting {
         let count_doc = |doc: &str, out: &mut WordCounts, scratch: &mut CountScratch| {
             self.count_doc(doc, out, scratch, cancel)
         };
-        read_file_blocks(path, source, BLOCK, cancel, &mut |docs| {
+        read_file_blocks(path, source, range, BLOCK, cancel, &mut |docs| {
             counting.add(docs, cancel, &count_doc)
         })?;
         counting.finish(cancel)
