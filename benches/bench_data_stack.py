@@ -1,35 +1,34 @@
-"""Beyond one process: word counting on local Spark and local Ray against
-wpiece alone, encode_arrow against encode_batch_flat, the size of WordCounts,
-and a projection of counting 1 TB.
+"""Beyond one process: counting and encoding files on local Spark and local
+Ray (wpiece's own reader on the workers) against wpiece alone, per core; the
+column routes (a DataFrame / Dataset of lines); encode_arrow against
+encode_batch_flat; the size of WordCounts; and a projection to 1 TB.
 
-    python benches/bench_data_stack.py [--repeats 3] [--mb 0]
+    python benches/bench_data_stack.py [--repeats 5] [--mb 0]
 
 Each measurement runs in its own process; engines alternate run by run;
-tables show medians. Spark and Ray times are one job each on a session
-already started (their start-up is reported apart). Writes
-benches/results/data_stack.md.
+the session's own start-up is reported apart. Encoding on Spark and Ray
+writes Parquet (input_ids), which wpiece alone does not. Each job runs
+twice on its session: the first job pays the workers' Python start and
+wpiece's import there (what a user's first job pays); the next runs on
+started workers (what every later part of a long job pays); both are
+reported. Rates: medians with min-max; per-core ratios: medians (min-max)
+of the ratios within a round. Writes benches/results/data_stack.md.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import sys
 from pathlib import Path
 
 from _common import ROOT, ensure_corpus, head_bytes, med, median_runs, run_child
 
 VOCAB = ROOT / "tests" / "data" / "vocab.txt"
+OUT = Path("/tmp") / "wpiece_bench_parquet"
 
-COUNT = {
-    "wpiece": """
-import wpiece
-t0 = time.perf_counter()
-counts = wpiece.count_words({path!r}, num_threads={workers})
-seconds = time.perf_counter() - t0
-RESULT = {{"seconds": seconds, "words": len(counts), "start": 0.0}}
-""",
-    "spark": """
+SPARK_SESSION = """
 import os, sys
 os.environ["PYSPARK_PYTHON"] = sys.executable
 t0 = time.perf_counter()
@@ -39,28 +38,76 @@ spark = (SparkSession.builder.master("local[{workers}]").config("spark.ui.enable
 spark.sparkContext.setLogLevel("ERROR")
 spark.range(1).collect()
 start = time.perf_counter() - t0
-import wpiece.spark
-t0 = time.perf_counter()
-counts = wpiece.spark.count_words(spark.read.text({path!r}), column="value")
-seconds = time.perf_counter() - t0
-spark.stop()
-RESULT = {{"seconds": seconds, "words": len(counts), "start": start}}
-""",
-    "ray": """
+import wpiece, wpiece.spark
+"""
+
+RAY_SESSION = """
 t0 = time.perf_counter()
 import ray
 ray.init(num_cpus={workers}, include_dashboard=False, log_to_driver=False)
 ray.data.range(1).take_all()
 start = time.perf_counter() - t0
-import wpiece.ray
-t0 = time.perf_counter()
-ds = ray.data.read_text({path!r}, override_num_blocks=max(2, os.path.getsize({path!r}) >> 24))
-counts = wpiece.ray.count_words(ds)
-seconds = time.perf_counter() - t0
-ray.shutdown()
-RESULT = {{"seconds": seconds, "words": len(counts), "start": start}}
-""",
+import wpiece, wpiece.ray
+"""
+
+JOBS = {
+    ("count", "wpiece"): (
+        "import wpiece\nstart = 0.0\n",
+        "wpiece.count_words({path!r}, num_threads={workers})",
+        "",
+    ),
+    ("count", "spark"): (
+        SPARK_SESSION,
+        "wpiece.spark.count_files(spark, {path!r})",
+        "spark.stop()",
+    ),
+    ("count", "ray"): (RAY_SESSION, "wpiece.ray.count_files({path!r})", "ray.shutdown()"),
+    ("count", "spark column"): (
+        SPARK_SESSION,
+        "wpiece.spark.count_words(spark.read.text({path!r}), column='value')",
+        "spark.stop()",
+    ),
+    ("count", "ray column"): (
+        RAY_SESSION,
+        "wpiece.ray.count_words(ray.data.read_text({path!r}, "
+        "override_num_blocks=max(2, os.path.getsize({path!r}) >> 24)))",
+        "ray.shutdown()",
+    ),
+    ("encode", "wpiece"): (
+        "import wpiece\nstart = 0.0\ntok = wpiece.Tokenizer.from_file({vocab!r})\n",
+        "len(tok.encode_files({path!r}, num_threads={workers})[1]) - 1",
+        "",
+    ),
+    ("encode", "spark"): (
+        SPARK_SESSION + "tok = wpiece.Tokenizer.from_file({vocab!r})\n",
+        "wpiece.spark.encode_files_to_parquet(spark, {path!r}, tok, {out!r}, overwrite=True)",
+        "spark.stop()",
+    ),
+    ("encode", "ray"): (
+        RAY_SESSION + "tok = wpiece.Tokenizer.from_file({vocab!r})\n",
+        "wpiece.ray.encode_files_to_parquet({path!r}, tok, {out!r}, overwrite=True)",
+        "ray.shutdown()",
+    ),
 }
+
+# A job run twice on one session: the first pays the workers' Python start
+# and wpiece's import there; the next runs on workers already started.
+TWICE = """
+import shutil
+shutil.rmtree({out!r}, ignore_errors=True)
+{setup}
+times, sizes = [], []
+for _ in range(2):
+    t0 = time.perf_counter()
+    result = {call}
+    times.append(time.perf_counter() - t0)
+    sizes.append(len(result) if hasattr(result, "__len__") else int(result))
+{teardown}
+shutil.rmtree({out!r}, ignore_errors=True)
+assert sizes[0] == sizes[1]
+RESULT = {{"seconds": times[0], "again": times[1], "size": sizes[0], "start": start}}
+"""
+ENGINES = ("wpiece", "spark", "ray")
 
 ENCODE = {
     "encode_batch_flat": """
@@ -104,8 +151,11 @@ RESULT = {{"seconds": time.perf_counter() - t0, "words": len(b)}}
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--mb", type=int, default=0, help="use the first N MB of en (0: all)")
+    ap.add_argument(
+        "--columns", action="store_true", help="also count a DataFrame / Dataset of lines"
+    )
     args = ap.parse_args()
     corpus = ensure_corpus()
     path = corpus / "en.txt"
@@ -114,27 +164,71 @@ def main() -> None:
     mb = path.stat().st_size / 1e6
     md = [f"## Beyond one process (en, {mb:.0f} MB; medians of {args.repeats} runs)\n"]
 
-    keys = [(e, w) for e in COUNT for w in (1, 2)]
-    res = median_runs(
-        lambda k: run_child("import os, time\n" + COUNT[k[0]].format(path=str(path), workers=k[1])),
-        keys,
-        args.repeats,
-    )
-    md += [
-        "### Counting words",
-        "",
-        "| engine | workers | MB/s | seconds | engine start-up s | word types |",
-        "|---|---|---|---|---|---|",
-    ]
-    for e, w in keys:
-        s = med(res[(e, w)], "seconds")
-        md.append(
-            f"| {e} | {w} | {mb / s:.1f} | {s:.2f} | {med(res[(e, w)], 'start'):.1f} | "
-            f"{res[(e, w)][0]['words']} |"
+    columns = "column" if args.columns else "-"
+    keys = [(job, e, w) for (job, e) in JOBS for w in (1, 2) if columns in e or e in ENGINES]
+    keys = [(job, e, w) for job, e, w in keys if "column" not in e or w == 2]
+
+    def run(key: tuple[str, str, int]) -> dict:
+        job, e, w = key
+        setup, call, teardown = JOBS[(job, e)]
+        fill = {"path": str(path), "workers": w, "vocab": str(VOCAB), "out": str(OUT)}
+        code = TWICE.format(
+            setup=setup.format(**fill),
+            call=call.format(**fill),
+            teardown=teardown,
+            out=str(OUT),
         )
-        print(md[-1], flush=True)
-    single = mb / med(res[("wpiece", 1)], "seconds")
-    rate = {w: {e: mb / med(res[(e, w)], "seconds") for e in COUNT} for w in (1, 2)}
+        row = run_child("import os, time\n" + code)
+        row["mb_s"], row["again_mb_s"] = mb / row["seconds"], mb / row["again"]
+        print(key, f"{row['mb_s']:.1f} MB/s", flush=True)
+        return row
+
+    res = median_runs(run, keys, args.repeats)
+    for job, e, w in keys:  # every engine did the same work (word types, rows)
+        assert {r["size"] for r in res[(job, e, w)]} == {res[(job, "wpiece", 1)][0]["size"]}
+
+    def per_core_ratio(job: str, e: str, w: int, key: str) -> str:
+        ratios = [x[key] / y[key] for x, y in zip(res[(job, e, w)], res[(job, "wpiece", w)])]
+        return f"{statistics.median(ratios):.2f}x ({min(ratios):.2f}-{max(ratios):.2f})"
+
+    def rates_of(rows: list[dict], key: str) -> str:
+        rates = [r[key] for r in rows]
+        return f"{statistics.median(rates):.1f} ({min(rates):.1f}-{max(rates):.1f})"
+
+    rate: dict[str, dict[str, float]] = {}
+    for job, title, alone in [
+        ("count", "Counting words of the file", "`count_words`"),
+        ("encode", "Encoding the file (Spark and Ray: to Parquet)", "`encode_files`"),
+    ]:
+        md += [
+            f"### {title}",
+            "",
+            f"wpiece alone: {alone} with `num_threads` = workers. Spark and Ray: "
+            + (
+                "`count_files`, wpiece's reader on the workers."
+                if job == "count"
+                else "`encode_files_to_parquet`, wpiece's reader on the workers, "
+                "input_ids written as Parquet."
+            ),
+            "",
+            "| engine | workers | first job MB/s | per core / wpiece alone | "
+            "next job MB/s | per core / wpiece alone | engine start-up s |",
+            "|---|---|---|---|---|---|---|",
+        ]
+        for j, e, w in keys:
+            if j != job:
+                continue
+            rows = res[(j, e, w)]
+            first, again = (per_core_ratio(j, e, w, k) for k in ("mb_s", "again_mb_s"))
+            if e == "wpiece":
+                first = again = "1"
+            md.append(
+                f"| {e} | {w} | {rates_of(rows, 'mb_s')} | {first} | "
+                f"{rates_of(rows, 'again_mb_s')} | {again} | {med(rows, 'start'):.1f} |"
+            )
+            print(md[-1], flush=True)
+            rate.setdefault(job, {})[f"{e} {w}"] = med(rows, "mb_s") / w
+        md.append("")
 
     res = median_runs(
         lambda e: run_child("import time\n" + ENCODE[e].format(path=str(path), vocab=str(VOCAB))),
@@ -169,31 +263,27 @@ def main() -> None:
         f"- Merging two such counts (`a.update(b)`, all words shared): "
         f"{merge['seconds']:.3f} s, {words / merge['seconds'] / 1e6:.1f} M types/s.",
         "",
-        "### Projection: counting 1 TB of English text",
+        "### Projection: 1 TB of English text",
         "",
-        "From the per-worker rates above (the engine's overhead included, the "
-        "driver's merge of one counts per part not; at the rate just measured "
-        "it adds seconds, not hours).",
+        "Hours at the measured 2-worker rate per core (the first job's worker start "
+        "included), on that many cores; wpiece alone is one machine's cores.",
         "",
-        "| workers (cores) | wpiece alone | Spark | Ray |",
-        "|---|---|---|---|",
+        "| cores | count: wpiece alone | Spark | Ray | encode: wpiece alone | Spark | Ray |",
+        "|---|---|---|---|---|---|---|",
     ]
-    for n in (1, 8, 64, 512):
+    for n in (1, 2, 64, 512):
         cells = []
-        for e in COUNT:
-            per_worker = rate[2][e] / 2 if e != "wpiece" else single
-            hours = 1e6 / (per_worker * n) / 3600
-            cells.append(f"{hours:.1f} h" if hours >= 1 else f"{hours * 60:.0f} min")
-        if n > 2:
-            cells[0] = "-"
+        for job in ("count", "encode"):
+            for e in ENGINES:
+                hours = 1e6 / (rate[job][f"{e} 2"] * n) / 3600
+                text = f"{hours:.1f} h" if hours >= 1 else f"{hours * 60:.0f} min"
+                cells.append("-" if e == "wpiece" and n > 2 else text)
         md.append(f"| {n} | " + " | ".join(cells) + " |")
     md += [
         "",
-        "wpiece alone uses one machine's cores (one here); Spark and Ray scale out at "
-        "their measured 2-worker rate per worker.",
-        "",
         f"Command: `python benches/bench_data_stack.py --repeats {args.repeats}"
         + (f" --mb {args.mb}" if args.mb else "")
+        + (" --columns" if args.columns else "")
         + "`",
         "",
     ]

@@ -200,3 +200,42 @@ def staged_parts(folder: Path) -> int:
         if folder.exists()
         else 0
     )
+
+
+def check_wrong_inputs_fail_before_any_job(engine: Engine, folder: Path) -> None:
+    """Bad arguments are refused on the driver, and nothing is written."""
+    files = corpus_files(folder / "in")
+    tok = wp_bert()
+    cases: list[tuple[type[BaseException], str, Callable[[], Any]]] = [
+        (ValueError, "part_bytes", lambda: engine.count_files(files, part_bytes=0)),
+        (TypeError, "part_bytes", lambda: engine.count_files(files, part_bytes=1.5)),
+        (ValueError, "fanout", lambda: engine.count_files(files, fanout=1)),
+        (TypeError, "fanout", lambda: engine.count_files(files, fanout=True)),
+        (TypeError, "jsonl_field", lambda: engine.count_files(files, jsonl_field=3)),
+        (FileNotFoundError, "no file matches", lambda: engine.count_files(str(folder / "*.nope"))),
+        (TypeError, "lowercas", lambda: engine.count_files(files, lowercas=True)),
+        (
+            TypeError,
+            "tokenizer",
+            lambda: engine.encode_files_to_parquet(files, "bert", folder / "o"),
+        ),
+        (
+            FileNotFoundError,
+            "no folder",
+            lambda: engine.encode_files_to_parquet(files, tok, folder / "no" / "o"),
+        ),
+        (
+            FileExistsError,
+            "not a folder",
+            lambda: engine.encode_files_to_parquet(files, tok, files[0]),
+        ),
+        (
+            TypeError,
+            "offsets",
+            lambda: engine.encode_files_to_parquet(files, tok, folder / "o", offsets="yes"),
+        ),
+    ]
+    for kind, words, call in cases:
+        with pytest.raises(kind, match=words):
+            call()
+    assert sorted(os.listdir(folder)) == ["in"]

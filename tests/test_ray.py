@@ -15,6 +15,7 @@ from distributed_files import (
     check_failed_job_leaves_nothing,
     check_jsonl_counts,
     check_parquet_equals_one_process,
+    check_wrong_inputs_fail_before_any_job,
     corpus_files,
     no_staging_left,
     read_parts,
@@ -146,3 +147,7 @@ def test_a_dataset_encoded_to_parquet_keeps_its_columns_and_order(
         )
     assert not (tmp_path / "x").exists()
     no_staging_left(tmp_path)
+
+
+def test_wrong_arguments_for_files_fail_on_the_driver(dataset: Any, tmp_path: Any) -> None:
+    check_wrong_inputs_fail_before_any_job(Engine(wpiece.ray), tmp_path)

@@ -16,6 +16,7 @@ from distributed_files import (
     check_failed_job_leaves_nothing,
     check_jsonl_counts,
     check_parquet_equals_one_process,
+    check_wrong_inputs_fail_before_any_job,
     corpus_files,
     no_staging_left,
 )
@@ -188,3 +189,9 @@ def read_parts_of_partitions(out: Any) -> list[Any]:
     names = sorted(os.listdir(out))
     assert names[0] == "_SUCCESS" and all(n.startswith("part-") for n in names[1:]), names
     return [pq.read_table(out / n) for n in names[1:]]
+
+
+def test_wrong_arguments_for_files_fail_on_the_driver(spark: Any, tmp_path: Any) -> None:
+    check_wrong_inputs_fail_before_any_job(Engine(wpiece.spark, spark), tmp_path)
+    with pytest.raises(TypeError, match="SparkSession"):
+        wpiece.spark.count_files("not a session", corpus_files(tmp_path / "in"))

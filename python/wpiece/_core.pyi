@@ -131,7 +131,10 @@ class WordCounter:
     def to_bytes(self) -> bytes: ...
     @staticmethod
     def from_bytes(
-        data: bytes, name: str = ..., num_threads: Optional[int] = None
+        data: bytes,
+        name: str = ...,
+        num_threads: Optional[int] = None,
+        from_worker: bool = False,
     ) -> WordCounter: ...
     def save(self, path: Union[str, PathLike[str]]) -> None: ...
     @staticmethod

@@ -10,6 +10,7 @@ import pickle
 from collections.abc import Iterable
 from typing import Any, Optional
 
+from . import _core
 from ._args import _check_bool, _check_str
 from ._file_parts import FilePart, read_part
 from .counts import WordCounts
@@ -42,10 +43,27 @@ def merge_in_order(parts: Iterable[bytes], options: dict[str, Any]) -> WordCount
     return total
 
 
-def merge_to_bytes(parts: Iterable[bytes], options: dict[str, Any]) -> bytes:
+def from_worker(data: bytes) -> WordCounts:
+    """Counts a worker of this job made (``to_bytes``): read without splitting
+    each word again to check it (the file checks stay)."""
+    return WordCounts._wrap(_core.WordCounter.from_bytes(data, "a worker's counts", None, True))
+
+
+def merge_parts(parts: Iterable[bytes]) -> WordCounts:
+    """Parts' counts, all made with the same options, merged in the order
+    given: the first part is the base, each next one is moved into it
+    (no copy of its words, no empty map filled first)."""
+    stream = iter(parts)
+    total = from_worker(next(stream))
+    for data in stream:
+        total._core.absorb(from_worker(data)._core)
+    return total
+
+
+def merge_to_bytes(parts: Iterable[bytes]) -> bytes:
     """One level of a merge tree, on a worker: consecutive parts' counts
     merged in order, as bytes again."""
-    return merge_in_order(parts, {**options, "num_threads": 1}).to_bytes()
+    return merge_parts(parts).to_bytes()
 
 
 def tree_levels(parts: int, fanout: int) -> list[int]:

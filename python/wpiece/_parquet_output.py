@@ -21,6 +21,11 @@ from typing import Any
 from ._args import _check_bool
 
 PART_NAME = "part-{:05d}.parquet"
+# How parts are written. Ids are a few tens of thousands of values spread
+# evenly: a dictionary page and min/max statistics cost more time than they
+# save (measured on 51 MB of English: 0.51 s to write with pyarrow's
+# defaults, 0.33 s so, for 32 MB instead of 27).
+WRITE_OPTIONS = {"compression": "lz4", "use_dictionary": False, "write_statistics": False}
 # Spark's mark of a complete output folder, for the tools that look for it.
 SUCCESS = "_SUCCESS"
 
@@ -46,7 +51,7 @@ class ParquetFolder:
                 raise FileExistsError(f"{target} exists (pass overwrite=True to replace it)")
         if not target.parent.is_dir():
             raise FileNotFoundError(f"no folder {target.parent} to write {target.name} in")
-        self.target = target
+        self.target, self.overwrite = target, overwrite
         self.staging = target.parent / f".{target.name}.wpiece-{uuid.uuid4().hex}.tmp"
         self.staging.mkdir()
 
@@ -67,9 +72,11 @@ class ParquetFolder:
                 os.rename(self.staging, self.target)
                 return
             except OSError as e:
-                # The target appeared meanwhile (and is not empty): exchange.
+                # The target appeared meanwhile, and is not empty.
                 if e.errno not in (errno.EEXIST, errno.ENOTEMPTY):
                     raise
+                if not self.overwrite:
+                    raise FileExistsError(f"{self.target} appeared while the job ran") from e
         if not _exchange(self.staging, self.target):
             # No atomic exchange here: the old folder steps aside first.
             aside = self.staging.with_name(self.staging.name + ".old")
@@ -100,7 +107,7 @@ def write_part(staging: str, index: int, table: Any) -> int:
         raise FileNotFoundError(f"the job's staging folder {folder} is gone (the job ended)")
     tmp = folder / f".{part_name(index)}.{uuid.uuid4().hex}.tmp"
     try:
-        pq.write_table(table, tmp)
+        pq.write_table(table, tmp, **WRITE_OPTIONS)
         os.replace(tmp, folder / part_name(index))
     finally:
         if tmp.exists():

@@ -34,6 +34,7 @@ from ._distributed import (
     encode_column,
     load_shipped,
     merge_in_order,
+    merge_parts,
     merge_to_bytes,
     ship,
     write_file_part,
@@ -48,10 +49,10 @@ from .tokenizer import Tokenizer
 __all__ = ["count_files", "count_words", "encode", "encode_files_to_parquet", "encode_to_parquet"]
 
 
-def _merge_parts(options: dict[str, Any], *parts: bytes) -> bytes:
+def _merge_task(*parts: bytes) -> bytes:
     """A merge task: consecutive parts' counts in order (Ray hands the
     parts' values, not their references)."""
-    return merge_to_bytes(parts, options)
+    return merge_to_bytes(parts)
 
 
 def _cluster_cpus(ray: Any) -> int:
@@ -198,12 +199,12 @@ def count_files(
     parts = plan_parts(files, _cluster_cpus(ray), part_bytes)
     shared = ray.put(options)
     count = ray.remote(num_cpus=1)(count_file_part)
-    merge = ray.remote(num_cpus=1)(_merge_parts)
+    merge = ray.remote(num_cpus=1)(_merge_task)
     refs = [count.remote(part, jsonl_field, shared) for part in parts]
     while len(refs) > 1:
-        refs = [merge.remote(shared, *refs[i : i + fanout]) for i in range(0, len(refs), fanout)]
+        refs = [merge.remote(*refs[i : i + fanout]) for i in range(0, len(refs), fanout)]
     [data] = _results(ray, refs)
-    return merge_in_order([data], options)
+    return merge_parts([data])
 
 
 def encode_files_to_parquet(

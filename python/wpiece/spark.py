@@ -35,6 +35,7 @@ from ._distributed import (
     encode_column,
     load_shipped,
     merge_in_order,
+    merge_parts,
     merge_to_bytes,
     ship,
     tree_levels,
@@ -48,6 +49,35 @@ from .documents import Files
 from .tokenizer import Tokenizer
 
 __all__ = ["count_files", "count_words", "encode", "encode_files_to_parquet", "encode_to_parquet"]
+
+
+def _collect(job: Any, sc: Any) -> list[Any]:
+    """``job.collect()``, with Ctrl-C raising ``KeyboardInterrupt`` at once.
+    The job runs on a thread while this one waits: PySpark's SIGINT handler
+    (cancel every job, raise ``KeyboardInterrupt``) then runs here, outside
+    a call into the JVM; called during one, it fails on the connection the
+    call holds and the caller sees a ``Py4JError`` instead."""
+    import threading
+
+    done: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            done["rows"] = job.collect()
+        except BaseException as e:  # noqa: BLE001 - raised again below
+            done["error"] = e
+
+    thread = threading.Thread(target=run, name="wpiece-spark-job", daemon=True)
+    thread.start()
+    try:
+        while thread.is_alive():
+            thread.join(0.05)
+    except KeyboardInterrupt:
+        sc.cancelAllJobs()  # done by PySpark's handler too; harmless twice
+        raise
+    if "error" in done:
+        raise done["error"]
+    return list(done["rows"])
 
 
 def _context(spark: Any) -> Any:
@@ -97,7 +127,8 @@ def count_words(
             names=["part", "counts"],
         )
 
-    rows = df.select(column).mapInArrow(count_partition, "part long, counts binary").collect()
+    job = df.select(column).mapInArrow(count_partition, "part long, counts binary")
+    rows = _collect(job, df.sparkSession.sparkContext)
     return merge_in_order((r["counts"] for r in sorted(rows, key=lambda r: r["part"])), options)
 
 
@@ -176,15 +207,15 @@ def count_files(
 
     def merge(group: tuple[int, Any]) -> tuple[int, bytes]:
         ordered = sorted(group[1], key=lambda kv: kv[0])
-        return group[0], merge_to_bytes((data for _, data in ordered), options)
+        return group[0], merge_to_bytes(data for _, data in ordered)
 
     counted = sc.parallelize(list(enumerate(parts)), len(parts)).map(count)
     for width in tree_levels(len(parts), fanout):
         counted = (
             counted.map(lambda kv: (kv[0] // fanout, kv)).groupByKey(numPartitions=width).map(merge)
         )
-    [(_, data)] = counted.collect()
-    return merge_in_order([data], options)
+    [(_, data)] = _collect(counted, sc)
+    return merge_parts([data])
 
 
 def encode_files_to_parquet(
@@ -234,7 +265,7 @@ def encode_files_to_parquet(
                 offsets,
             )
 
-        rows = sc.parallelize(list(enumerate(parts)), len(parts)).map(write).collect()
+        rows = _collect(sc.parallelize(list(enumerate(parts)), len(parts)).map(write), sc)
         folder.commit(range(len(parts)))
     except BaseException:
         folder.abort()
@@ -295,7 +326,8 @@ def encode_to_parquet(
                 names=["part", "rows"],
             )
 
-        written = df.mapInArrow(write_partition, "part long, rows long").collect()
+        job = df.mapInArrow(write_partition, "part long, rows long")
+        written = _collect(job, df.sparkSession.sparkContext)
         folder.commit(r["part"] for r in written)
     except BaseException:
         folder.abort()

@@ -359,18 +359,22 @@ impl PyWordCounter {
     }
 
     /// Counts from the bytes of `to_bytes`; `name` names the source in errors.
+    /// `from_worker`: bytes a worker of this job just made (words are not
+    /// split again to check them; see `counts_file::from_worker_bytes`).
     #[staticmethod]
-    #[pyo3(signature = (data, name=Cow::Borrowed("data"), num_threads=None))]
+    #[pyo3(signature = (data, name=Cow::Borrowed("data"), num_threads=None, from_worker=false))]
     fn from_bytes(
         py: Python<'_>,
         data: &[u8],
         name: Cow<'_, str>,
         num_threads: Option<usize>,
+        from_worker: bool,
     ) -> PyResult<Self> {
         parallel::check_threads(num_threads)?;
         let how = Run::serial(data.len().saturating_mul(4));
-        let (splitting, counts) = run(py, how, |cancel| {
-            counts_file::from_bytes(data, &name, cancel)
+        let (splitting, counts) = run(py, how, |cancel| match from_worker {
+            true => counts_file::from_worker_bytes(data, &name, cancel),
+            false => counts_file::from_bytes(data, &name, cancel),
         })?;
         Ok(Self {
             splitting,

@@ -270,6 +270,27 @@ pub fn load(path: &Path, cancel: &Cancel) -> Result<(WordSplitting, WordCounts)>
 /// Reads what [`to_bytes`] wrote; any other input is a `Error::Value`
 /// saying what is wrong, `name` naming the source.
 pub fn from_bytes(data: &[u8], name: &str, cancel: &Cancel) -> Result<(WordSplitting, WordCounts)> {
+    read(data, name, true, cancel)
+}
+
+/// [`from_bytes`] for bytes one of our own workers just made with
+/// [`to_bytes`] (the parts of a counting job on a cluster): each word is not
+/// split again to check it is a word of the options (most of the time a
+/// load takes). Every other check stays: a bad file is still an error.
+pub fn from_worker_bytes(
+    data: &[u8],
+    name: &str,
+    cancel: &Cancel,
+) -> Result<(WordSplitting, WordCounts)> {
+    read(data, name, false, cancel)
+}
+
+fn read(
+    data: &[u8],
+    name: &str,
+    resplit_words: bool,
+    cancel: &Cancel,
+) -> Result<(WordSplitting, WordCounts)> {
     let bad = |what: &str| Error::Value(format!("{name}: not a valid word counts file ({what})"));
     if data.len() < 12 || &data[..8] != MAGIC {
         return Err(bad("no wpcounts header"));
@@ -297,7 +318,7 @@ pub fn from_bytes(data: &[u8], name: &str, cancel: &Cancel) -> Result<(WordSplit
     let splitting = WordSplitting::try_from(&options)?;
     // A chain's normalizers need not leave their own output as it is (a
     // prefix is prepended again): its words are not checked by re-splitting.
-    let checked = splitting.splitter().chain().is_none();
+    let checked = resplit_words && splitting.splitter().chain().is_none();
     let splitter = splitting.splitter();
     let words = body.varint()?;
     let mut counts = WordCounts::default();

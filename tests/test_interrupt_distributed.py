@@ -1,0 +1,69 @@
+"""Ctrl-C in the middle of a Parquet job on Spark (local[2]) and on Ray: the
+call stops within the bound with KeyboardInterrupt and leaves nothing
+behind (no staging folder, no output, the old output untouched). The bound
+is on the call (until its KeyboardInterrupt is caught): the process's exit
+after it also shuts the engine down, which is the engine's own time."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+from interrupting import BOUND_S, CHILD, DELAY_S
+
+from conftest import EN_FIXTURE
+
+SESSIONS = {
+    "spark": """
+import os
+os.environ["PYSPARK_PYTHON"] = sys.executable
+from pyspark.sql import SparkSession
+import wpiece.spark
+spark = SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false").getOrCreate()
+spark.sparkContext.setLogLevel("OFF")
+spark.sparkContext.parallelize(range(2), 2).map(lambda _: __import__("wpiece").__name__).collect()
+run = lambda *a, **k: wpiece.spark.encode_files_to_parquet(spark, *a, **k)
+""",
+    "ray": """
+import ray, wpiece.ray
+ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+run = wpiece.ray.encode_files_to_parquet
+""",
+}
+
+
+@pytest.mark.parametrize("engine", sorted(SESSIONS))
+def test_ctrl_c_stops_a_parquet_job_and_leaves_nothing(engine: str, tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_bytes(EN_FIXTURE.read_bytes() * 40)  # about 38 MB: seconds of work
+    out = tmp_path / "ids"
+    out.mkdir()
+    (out / "part-00000.parquet").write_bytes(b"the old set")
+    vocab = Path(__file__).parent / "data" / "vocab.txt"
+    setup = SESSIONS[engine] + f"tok = wpiece.Tokenizer.from_file({str(vocab)!r})\n"
+    call = f"run({str(corpus)!r}, tok, {str(out)!r}, part_bytes=1 << 20, overwrite=True)"
+    code = CHILD.format(setup=textwrap.dedent(setup), call=call)
+    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "ready"
+        time.sleep(DELAY_S)
+        sent = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        assert child.stdout.readline().strip() == "interrupted"
+        elapsed = time.monotonic() - sent
+        assert child.wait(60) == 130
+    finally:
+        child.kill()
+    assert elapsed < BOUND_S
+    time.sleep(1)  # a task cancelled mid-part would show up by now
+    left = sorted(n for n in os.listdir(tmp_path) if n != "corpus.txt")
+    assert left == ["ids"], left
+    assert os.listdir(out) == ["part-00000.parquet"]
+    assert (out / "part-00000.parquet").read_bytes() == b"the old set"
