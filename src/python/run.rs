@@ -84,17 +84,23 @@ pub(crate) fn run<T: Send>(
     let cancel = Arc::new(Cancel::new());
     let mut raised: Option<PyErr> = None;
     let result = py.allow_threads(|| {
+        // `done` is set before the waiter is woken: a thread that has woken
+        // it may not count as finished yet, and waiting on that would cost
+        // every call a whole poll (50 ms).
+        let done = std::sync::atomic::AtomicBool::new(false);
+        let finished = || done.load(std::sync::atomic::Ordering::Acquire);
         std::thread::scope(|scope| {
-            let (waiter, cancel) = (std::thread::current(), &cancel);
+            let (waiter, cancel, done) = (std::thread::current(), &cancel, &done);
             let worker = scope.spawn(move || {
                 let r = guard(|| on_pool(cancel, Some(cancel)));
+                done.store(true, std::sync::atomic::Ordering::Release);
                 waiter.unpark();
                 r
             });
             let mut reported = (0, 0);
-            while !worker.is_finished() {
+            while !finished() {
                 std::thread::park_timeout(POLL);
-                if raised.is_some() || worker.is_finished() {
+                if raised.is_some() || finished() {
                     continue;
                 }
                 let now = cancel.progress();
