@@ -61,14 +61,13 @@ def corpus_files(folder: Path) -> list[Path]:
 
 def documents(files: list[Path]) -> list[str]:
     """The documents of the files, read here in plain Python: lines, a
-    "\\r" before the newline dropped, no document after a last newline."""
+    "\\r" before a newline dropped, no document after a last newline."""
     docs: list[str] = []
     for f in files:
         data = gzip.decompress(f.read_bytes()) if f.suffix == ".gz" else f.read_bytes()
         lines = data.decode("utf-8").split("\n")
-        if lines[-1] == "":
-            lines.pop()
-        docs.extend(t[:-1] if t.endswith("\r") else t for t in lines)
+        docs.extend(t[:-1] if t.endswith("\r") else t for t in lines[:-1])
+        docs.extend([lines[-1]] if lines[-1] else [])
     return docs
 
 
@@ -94,6 +93,13 @@ def check_jsonl_counts(engine: Engine, folder: Path) -> None:
     )
     counts = engine.count_files(path, jsonl_field="text", part_bytes=3000)
     assert counts == wpiece.count_words(LINES[:800])
+    out = folder / "jsonl-ids"
+    assert (
+        engine.encode_files_to_parquet(path, wp_bert(), out, jsonl_field="text", part_bytes=20_000)
+        == 800
+    )
+    ids = [r for t in read_parts(out) for r in t.column("input_ids").to_pylist()]
+    assert ids == [e.ids for e in hf_bert().encode_batch(LINES[:800])]
 
 
 def read_parts(out: Path) -> list[Any]:
@@ -149,12 +155,13 @@ def check_failed_job_leaves_nothing(engine: Engine, folder: Path) -> None:
     out = folder / "ids"
     out.mkdir()
     (out / "part-00000.parquet").write_bytes(b"the old set")
-    with pytest.raises(Exception, match="invalid UTF-8"):
+    # The error one process raises (not the engine's wrapper of it).
+    with pytest.raises(ValueError, match="invalid UTF-8 at byte offset 5004"):
         engine.encode_files_to_parquet(bad, wp_bert(), out, part_bytes=1000, overwrite=True)
     assert sorted(os.listdir(out)) == ["part-00000.parquet"]
     assert (out / "part-00000.parquet").read_bytes() == b"the old set"
     no_staging_left(folder)
-    with pytest.raises(Exception, match="invalid UTF-8"):
+    with pytest.raises(ValueError, match="invalid UTF-8 at byte offset 5004"):
         engine.count_files(bad, part_bytes=1000)
 
 

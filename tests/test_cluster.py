@@ -52,9 +52,9 @@ def wait_for(ready: Any, what: str, seconds: float = 90) -> None:
         time.sleep(0.2)
 
 
-def port_open(port: int) -> bool:
+def port_open(port: int, host: str = "127.0.0.1") -> bool:
     with socket.socket() as s:
-        return s.connect_ex(("127.0.0.1", port)) == 0
+        return s.connect_ex((host, port)) == 0
 
 
 def pids_with(text: str) -> list[int]:
@@ -162,9 +162,12 @@ def spark(tmp_path_factory: Any) -> Iterator[Any]:
         procs.stop()
 
 
-def test_spark_standalone_counts_files_as_one_process(spark: Any, tmp_path: Path) -> None:
+def test_spark_standalone_counts_files_as_one_process(
+    spark: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     assert spark.sparkContext.master.startswith("spark://")
     check_counts_equal_one_process(Engine(wpiece.spark, spark), corpus_files(tmp_path))
+    check_relative_paths(Engine(wpiece.spark, spark), tmp_path, monkeypatch)
 
 
 def test_spark_standalone_encodes_files_to_parquet_as_one_process(
@@ -197,29 +200,24 @@ def test_a_killed_spark_executor_is_replaced_and_the_output_is_whole(
 @pytest.fixture(scope="module")
 def ray_cluster(tmp_path_factory: Any) -> Iterator[str]:
     import ray
+    import ray.util
 
     ray.shutdown()
     folder = tmp_path_factory.mktemp("ray-cluster")
-    # A cluster on 127.0.0.1 for the test alone: without token auth, which
-    # `ray start` turns on by default and this driver (Ray already imported,
-    # its auth settings read) could not take up.
+    # A cluster for the test alone: without token auth, which `ray start`
+    # turns on by default and this driver (Ray already imported, its auth
+    # settings read) could not take up. On the address Ray picks for this
+    # machine: a driver that ran a local Ray before keeps that address.
     env = {**os.environ, "RAY_AUTH_MODE": "disabled"}
     ray_cli = str(Path(sys.executable).parent / "ray")
     port = free_port()
-    address = f"127.0.0.1:{port}"
-    common = [
-        "--num-cpus",
-        "1",
-        "--node-ip-address",
-        "127.0.0.1",
-        "--disable-usage-stats",
-        "--block",
-    ]
+    address = f"{ray.util.get_node_ip_address()}:{port}"
+    common = ["--num-cpus", "1", "--disable-usage-stats", "--block"]
     procs = Processes(folder, graceful=False)
     try:
         head = ["start", "--head", "--port", str(port), "--include-dashboard=false"]
         procs.start("head", [ray_cli, *head, *common], env)
-        wait_for(lambda: port_open(port), "the Ray head")
+        wait_for(lambda: port_open(port, address.rsplit(":", 1)[0]), "the Ray head")
         procs.start("node", [ray_cli, "start", "--address", address, *common], env)
         ray.init(address=address, log_to_driver=False)
         wait_for(lambda: len([n for n in ray.nodes() if n["Alive"]]) == 2, "a second Ray node")
@@ -234,11 +232,14 @@ def ray_cluster(tmp_path_factory: Any) -> Iterator[str]:
             current.unlink()
 
 
-def test_ray_cluster_counts_files_as_one_process(ray_cluster: str, tmp_path: Path) -> None:
+def test_ray_cluster_counts_files_as_one_process(
+    ray_cluster: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import ray
 
     assert len(ray.nodes()) == 2
     check_counts_equal_one_process(Engine(wpiece.ray), corpus_files(tmp_path))
+    check_relative_paths(Engine(wpiece.ray), tmp_path, monkeypatch)
 
 
 def test_ray_cluster_encodes_files_to_parquet_as_one_process(
@@ -259,6 +260,13 @@ def test_a_killed_ray_worker_is_retried_and_the_output_is_whole(
     )
     check_whole(out, files, rows)
     no_staging_left(tmp_path)
+
+
+def check_relative_paths(engine: Engine, folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Paths relative to the driver's folder name the same files on the
+    workers, whose own folders differ."""
+    monkeypatch.chdir(folder)
+    assert engine.count_files("*.txt", part_bytes=20_000) == wpiece.count_words("*.txt")
 
 
 def check_whole(out: Path, files: list[Path], rows: int) -> None:

@@ -67,3 +67,68 @@ def test_ctrl_c_stops_a_parquet_job_and_leaves_nothing(engine: str, tmp_path: Pa
     assert left == ["ids"], left
     assert os.listdir(out) == ["part-00000.parquet"]
     assert (out / "part-00000.parquet").read_bytes() == b"the old set"
+
+
+COUNTING_CHILD = """
+import os, sys, time
+import ray, wpiece, wpiece.ray
+ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+ray.get(ray.remote(lambda: 0).remote())
+
+
+def counting_tasks():
+    # Processes of this Ray (descendants of this process; another test's
+    # cluster may still be ending) running a counting task.
+    parent, title = {{}}, {{}}
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            stat = open(f"/proc/{{pid}}/stat").read()
+            parent[int(pid)] = int(stat.rsplit(")", 1)[1].split()[1])
+            title[int(pid)] = open(f"/proc/{{pid}}/cmdline", "rb").read()
+        except (OSError, ValueError, IndexError):
+            pass
+
+    def ours(pid):
+        while pid > 1:
+            pid = parent.get(pid, 0)
+            if pid == os.getpid():
+                return True
+        return False
+
+    return sum(1 for p, t in title.items() if t.startswith(b"ray::count_file_part") and ours(p))
+
+
+print("ready", flush=True)
+try:
+    wpiece.ray.count_files({files!r}, part_bytes=1 << 20, fanout=2)
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+    time.sleep(0.5)  # force-cancelled: their processes are killed at once
+    print(counting_tasks(), flush=True)
+    sys.exit(130)
+print("finished", flush=True)
+"""
+
+
+def test_ctrl_c_cancels_every_counting_task_on_ray(tmp_path: Path) -> None:
+    # About 230 MB: seconds of counting left when the signal comes.
+    files = []
+    for k in range(4):
+        files.append(str(tmp_path / f"c{k}.txt"))
+        Path(files[-1]).write_bytes(EN_FIXTURE.read_bytes() * 60)
+    code = COUNTING_CHILD.format(files=files)
+    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "ready"
+        time.sleep(DELAY_S)
+        sent = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        assert child.stdout.readline().strip() == "interrupted"
+        elapsed = time.monotonic() - sent
+        still_counting = int(child.stdout.readline())
+        assert child.wait(60) == 130
+    finally:
+        child.kill()
+    assert elapsed < BOUND_S
+    assert still_counting == 0

@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import inspect
 import re
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Callable, Optional
 
 import numpy as np
@@ -228,6 +230,43 @@ class Frame:
     def map_batches(self, *args: Any, **kwargs: Any) -> Any:
         raise AssertionError("Ray reached with a bad argument")
 
+
+class FakeSpark:
+    """Passes for a SparkSession; asking it anything is a bug."""
+
+    def parallelize(self, *args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("Spark reached with a bad argument")
+
+    @property
+    def defaultParallelism(self) -> int:  # noqa: N802 - Spark's name
+        raise AssertionError("Spark reached with a bad argument")
+
+
+# An output folder that does not exist, in one that does (never made: every
+# case fails before a job starts).
+OUT = str(Path(tempfile.gettempdir()) / "wpiece-messages-never-written")
+PART_BYTES = [
+    Bad("str", "3"),
+    Bad("float", 1.5),
+    Bad("bool", True),
+    Bad("0", 0, range=("at least 1",)),
+    Bad("-1", -1, range=("at least 1",)),
+]
+FANOUT = [
+    Bad("None", None),
+    Bad("float", 2.0),
+    Bad("bool", True),
+    Bad("1", 1, range=("at least 2",)),
+]
+PARQUET = {
+    "tokenizer": [Bad("None", None), Bad("str", "bert"), Bad("object", object())],
+    "path": path(),
+    "add_special_tokens": bools(),
+    "attention_mask": bools(),
+    "offsets": bools(),
+    "overwrite": bools(),
+}
+FILE_JOBS = {"files": paths(), "jsonl_field": strs(optional=True), "part_bytes": PART_BYTES}
 
 COUNTING = {
     "normalize": bools(),
@@ -691,6 +730,64 @@ def api() -> list[Api]:
                 "column": strs(),
                 "output": strs(),
                 "add_special_tokens": bools(),
+            },
+        ),
+        # Files on a cluster: every argument is checked before the engine is asked anything
+        Api(
+            "spark.count_files",
+            lambda **kw: wpiece.spark.count_files(
+                **{"spark": FakeSpark(), "files": VOCAB_TXT, **kw}
+            ),
+            {
+                "spark": [Bad("None", None), Bad("list", ["a"]), Bad("object", object())],
+                **FILE_JOBS,
+                "fanout": FANOUT,
+                **COUNTED,
+            },
+        ),
+        Api(
+            "ray.count_files",
+            lambda **kw: wpiece.ray.count_files(**{"files": VOCAB_TXT, **kw}),
+            {**FILE_JOBS, "fanout": FANOUT, **COUNTED},
+        ),
+        Api(
+            "spark.encode_files_to_parquet",
+            lambda **kw: wpiece.spark.encode_files_to_parquet(
+                **{"spark": FakeSpark(), "files": VOCAB_TXT, "tokenizer": tok(), "path": OUT, **kw}
+            ),
+            {
+                "spark": [Bad("None", None), Bad("list", ["a"]), Bad("object", object())],
+                **FILE_JOBS,
+                **PARQUET,
+            },
+        ),
+        Api(
+            "ray.encode_files_to_parquet",
+            lambda **kw: wpiece.ray.encode_files_to_parquet(
+                **{"files": VOCAB_TXT, "tokenizer": tok(), "path": OUT, **kw}
+            ),
+            {**FILE_JOBS, **PARQUET},
+        ),
+        Api(
+            "spark.encode_to_parquet",
+            lambda **kw: wpiece.spark.encode_to_parquet(
+                **{"df": Frame(), "tokenizer": tok(), "path": OUT, **kw}
+            ),
+            {
+                "df": [Bad("None", None), Bad("list", ["a"]), Bad("object", object())],
+                "column": strs(),
+                **PARQUET,
+            },
+        ),
+        Api(
+            "ray.encode_to_parquet",
+            lambda **kw: wpiece.ray.encode_to_parquet(
+                **{"dataset": Frame(), "tokenizer": tok(), "path": OUT, **kw}
+            ),
+            {
+                "dataset": [Bad("None", None), Bad("list", ["a"]), Bad("object", object())],
+                "column": strs(),
+                **PARQUET,
             },
         ),
     ]

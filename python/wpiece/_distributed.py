@@ -20,6 +20,46 @@ from .tokenizer import Tokenizer
 _LOADED: dict[str, Tokenizer] = {}
 
 
+# The errors a worker's call may raise that the driver raises again as
+# themselves (more specific kinds first); any other is a RuntimeError naming
+# it. Spark hands the driver a Py4J or PySpark error whatever the worker
+# raised; the promise is the same Python exception as in one process.
+PASSED_ON: tuple[type[Exception], ...] = (
+    FileNotFoundError,
+    IsADirectoryError,
+    PermissionError,
+    MemoryError,
+    OverflowError,
+    UnicodeError,
+    ValueError,
+    TypeError,
+    OSError,
+)
+
+
+def guarded(call: Any, *args: Any) -> tuple[Any, ...]:
+    """``("ok", call(*args))``, or ``("error", kind, message)`` for an
+    exception, to be raised again on the driver by :func:`raise_failed`."""
+    try:
+        return ("ok", call(*args))
+    except Exception as e:  # noqa: BLE001 - handed to the driver
+        kind = next((k for k in PASSED_ON if isinstance(e, k)), None)
+        if kind is None:
+            return ("error", "RuntimeError", f"{type(e).__name__}: {e}")
+        return ("error", kind.__name__, str(e))
+
+
+def raise_failed(outcomes: Iterable[tuple[Any, ...]]) -> list[Any]:
+    """The values of :func:`guarded` outcomes, or the first error raised."""
+    values = []
+    for outcome in outcomes:
+        if outcome[0] == "error":
+            kinds = {k.__name__: k for k in PASSED_ON}
+            raise kinds.get(outcome[1], RuntimeError)(outcome[2])
+        values.append(outcome[1])
+    return values
+
+
 def count_part(texts: Any, options: dict[str, Any]) -> bytes:
     """The counts of one part (an Arrow string column), as bytes to send back."""
     counts = WordCounts(num_threads=1, **options)
@@ -30,6 +70,7 @@ def count_part(texts: Any, options: dict[str, Any]) -> bytes:
 def count_file_part(part: FilePart, jsonl_field: Optional[str], options: dict[str, Any]) -> bytes:
     """The counts of one file part, read and counted in the core on one
     thread (a worker's core), as bytes to send on."""
+    part.check_unchanged()
     counts = WordCounts(num_threads=1, **options)
     counts._count(lambda core: core.add_file(part.path, jsonl_field, part.byte_range))
     return counts.to_bytes()
@@ -215,7 +256,7 @@ def encode_file_part_table(
 
 
 def write_file_part(
-    staging: str,
+    destination: tuple[str, str],
     index: int,
     payload: bytes,
     part: FilePart,
@@ -230,11 +271,11 @@ def write_file_part(
     table = encode_file_part_table(
         payload, part, jsonl_field, add_special_tokens, attention_mask, offsets
     )
-    return write_part(staging, index, table)
+    return write_part(destination, index, table)
 
 
 def write_table_part(
-    staging: str,
+    destination: tuple[str, str],
     index: int,
     payload: bytes,
     table: Any,
@@ -250,7 +291,7 @@ def write_table_part(
     encoded = encode_part_table(
         payload, table.column(column), table, add_special_tokens, attention_mask, offsets
     )
-    return write_part(staging, index, encoded)
+    return write_part(destination, index, encoded)
 
 
 ENCODED_COLUMNS = ("input_ids", "attention_mask", "offsets")

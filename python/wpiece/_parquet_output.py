@@ -12,7 +12,6 @@ import ctypes
 import errno
 import os
 import shutil
-import time
 import uuid
 from collections.abc import Iterable
 from pathlib import Path
@@ -35,83 +34,117 @@ def part_name(index: int) -> str:
 
 
 class ParquetFolder:
-    """The staging folder of one job's output; see the module."""
+    """One job's output folder; see the module. Beside the target it keeps a
+    staging folder (the parts, to become the target) and a work folder (the
+    parts being written: a late duplicate of a task finishes its file there,
+    never inside the output)."""
 
     def __init__(self, path: Any, overwrite: bool) -> None:
+        target = self.check(path, overwrite)
+        self.target, self.overwrite = target, overwrite
+        job = f".{target.name}.wpiece-{uuid.uuid4().hex}"
+        self.staging = target.parent / f"{job}.tmp"
+        self.work = target.parent / f"{job}.work"
+        self.staging.mkdir()
+        self.work.mkdir()
+
+    @staticmethod
+    def check(path: Any, overwrite: object) -> Path:
+        """The target folder ``path`` names, checked (nothing is made): a
+        job's arguments are checked before an engine is asked anything."""
         _check_bool(overwrite, "overwrite")
         if not isinstance(path, (str, os.PathLike)):
             raise TypeError(f"path must be a str or os.PathLike, got {type(path).__name__}")
         target = Path(os.fsdecode(os.fspath(path))).absolute()
         if not target.name:
             raise ValueError(f"not a folder path: {path!r}")
-        if target.exists() or target.is_symlink():
-            if not target.is_dir() or target.is_symlink():
-                raise FileExistsError(f"{target} exists and is not a folder")
-            if not overwrite:
-                raise FileExistsError(f"{target} exists (pass overwrite=True to replace it)")
+        _check_target(target, bool(overwrite))
         if not target.parent.is_dir():
             raise FileNotFoundError(f"no folder {target.parent} to write {target.name} in")
-        self.target, self.overwrite = target, overwrite
-        self.staging = target.parent / f".{target.name}.wpiece-{uuid.uuid4().hex}.tmp"
-        self.staging.mkdir()
+        return target
+
+    @property
+    def destination(self) -> tuple[str, str]:
+        """What a worker needs to write a part: the staging and work folders."""
+        return str(self.staging), str(self.work)
 
     def commit(self, parts: Iterable[int]) -> None:
-        """Puts the staged parts (their indices) in the target's place;
-        anything else in the staging folder (a killed task's temporary file)
-        is dropped first."""
+        """Puts the staged parts (their indices) in the target's place."""
         expected = {part_name(k) for k in parts}
         present = set(os.listdir(self.staging))
         missing = sorted(expected - present)
         if missing:
             raise RuntimeError(f"the job ended without writing {missing[0]}")
-        for name in present - expected:
+        for name in present - expected:  # not written by this job's parts
             _remove(self.staging / name)
         (self.staging / SUCCESS).touch()
-        if not self.target.exists():
-            try:
+        _check_target(self.target, self.overwrite)
+        if os.path.lexists(self.target):
+            # A real folder (checked): exchanged in one step, or stepped aside.
+            old = self.staging.with_name(self.staging.name + ".old")
+            if _rename(self.staging, self.target, _RENAME_EXCHANGE):
+                os.rename(self.staging, old)
+            else:
+                os.rename(self.target, old)
                 os.rename(self.staging, self.target)
-                return
-            except OSError as e:
-                # The target appeared meanwhile, and is not empty.
-                if e.errno not in (errno.EEXIST, errno.ENOTEMPTY):
-                    raise
-                if not self.overwrite:
-                    raise FileExistsError(f"{self.target} appeared while the job ran") from e
-        if not _exchange(self.staging, self.target):
-            # No atomic exchange here: the old folder steps aside first.
-            aside = self.staging.with_name(self.staging.name + ".old")
-            os.rename(self.target, aside)
+            shutil.rmtree(old, ignore_errors=True)
+        elif not _rename(self.staging, self.target, _RENAME_NOREPLACE):
+            if os.path.lexists(self.target):
+                raise FileExistsError(f"{self.target} appeared while the job ran")
             os.rename(self.staging, self.target)
-            self.staging = aside
-        shutil.rmtree(self.staging, ignore_errors=True)
+        shutil.rmtree(self.work, ignore_errors=True)
 
     def abort(self) -> None:
-        """Removes the staging folder and whatever it holds. A cancelled task
-        may still be finishing a part for a moment: tried again until the
-        folder is gone, for up to two seconds."""
-        deadline = time.monotonic() + 2
-        while True:
-            shutil.rmtree(self.staging, ignore_errors=True)
-            if not self.staging.exists() or time.monotonic() > deadline:
-                return
-            time.sleep(0.05)
+        """Removes the staging and work folders: each is renamed away first
+        (one step: a task still writing then finds nothing to write into),
+        then deleted. A second Ctrl-C meanwhile does not stop the removal."""
+        interrupted = False
+        for folder in (self.staging, self.work):
+            while True:
+                try:
+                    _discard(folder)
+                    break
+                except KeyboardInterrupt:
+                    interrupted = True
+        if interrupted:
+            raise KeyboardInterrupt
 
 
-def write_part(staging: str, index: int, table: Any) -> int:
-    """Writes ``table`` as part ``index`` of a staging folder: to a temporary
-    name, then renamed. Returns its rows. Runs on a worker."""
+def _check_target(target: Path, overwrite: bool) -> None:
+    """A target that exists must be a real folder, and may be replaced only
+    with ``overwrite``."""
+    if not os.path.lexists(target):
+        return
+    if target.is_symlink() or not target.is_dir():
+        raise FileExistsError(f"{target} exists and is not a folder")
+    if not overwrite:
+        raise FileExistsError(f"{target} exists (pass overwrite=True to replace it)")
+
+
+def _discard(folder: Path) -> None:
+    dead = folder.with_name(folder.name + ".dead")
+    try:
+        os.rename(folder, dead)
+    except FileNotFoundError:
+        return
+    shutil.rmtree(dead, ignore_errors=True)
+
+
+def write_part(destination: tuple[str, str], index: int, table: Any) -> int:
+    """Writes ``table`` as part ``index``: to a temporary file in the work
+    folder, then renamed into the staging folder. Returns its rows. Runs on
+    a worker."""
     import pyarrow.parquet as pq
 
-    folder = Path(staging)
-    if not folder.is_dir():
-        raise FileNotFoundError(f"the job's staging folder {folder} is gone (the job ended)")
-    tmp = folder / f".{part_name(index)}.{uuid.uuid4().hex}.tmp"
+    staging, work = (Path(p) for p in destination)
+    if not staging.is_dir():
+        raise FileNotFoundError(f"the job's staging folder {staging} is gone (the job ended)")
+    tmp = work / f"{part_name(index)}.{uuid.uuid4().hex}.tmp"
     try:
         pq.write_table(table, tmp, **WRITE_OPTIONS)
-        os.replace(tmp, folder / part_name(index))
+        os.replace(tmp, staging / part_name(index))
     finally:
-        if tmp.exists():
-            tmp.unlink()
+        tmp.unlink(missing_ok=True)
     return int(table.num_rows)
 
 
@@ -122,23 +155,26 @@ def _remove(path: Path) -> None:
         path.unlink(missing_ok=True)
 
 
+_RENAME_NOREPLACE = 1
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
 
 
-def _exchange(a: Path, b: Path) -> bool:
-    """Swaps two folders in one step (Linux ``renameat2``); False where the
-    system cannot."""
+def _rename(a: Path, b: Path, flag: int) -> bool:
+    """``renameat2`` (Linux): with RENAME_NOREPLACE, ``a`` becomes ``b``
+    unless ``b`` exists (``FileExistsError``); with RENAME_EXCHANGE, the two
+    swap in one step. False where the system has no such call."""
     try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        renameat2 = libc.renameat2
+        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
     except (OSError, AttributeError):
         return False
     path, fd = ctypes.c_char_p, ctypes.c_int
     renameat2.argtypes = [fd, path, fd, path, ctypes.c_uint]
-    if renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE) == 0:
+    if renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), flag) == 0:
         return True
     code = ctypes.get_errno()
     if code in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP):
         return False
+    if code == errno.EEXIST:
+        raise FileExistsError(code, f"{b} appeared while the job ran", str(b))
     raise OSError(code, os.strerror(code), str(b))

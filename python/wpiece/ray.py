@@ -61,13 +61,14 @@ def _cluster_cpus(ray: Any) -> int:
     return max(1, int(ray.cluster_resources().get("CPU", 1)))
 
 
-def _results(ray: Any, refs: list[Any]) -> list[Any]:
-    """The tasks' results; on any error or Ctrl-C the tasks still running
-    are cancelled first."""
+def _results(ray: Any, refs: list[Any], every: Optional[list[Any]] = None) -> list[Any]:
+    """The results of ``refs``; on any error or Ctrl-C the tasks still
+    running (of ``every``, the tasks ``refs`` wait on, if given) are
+    cancelled first."""
     try:
         return list(ray.get(refs))
     except BaseException:
-        for ref in refs:
+        for ref in every or refs:
             try:
                 ray.cancel(ref, force=True)
             except Exception:  # noqa: BLE001 - finished or gone already
@@ -196,14 +197,16 @@ def count_files(
     check_counting_options("count_files", options)
     check_jsonl_field(jsonl_field)
     check_fanout(fanout)
-    parts = plan_parts(files, _cluster_cpus(ray), part_bytes)
+    parts = plan_parts(files, lambda: _cluster_cpus(ray), part_bytes)
     shared = ray.put(options)
     count = ray.remote(num_cpus=1)(count_file_part)
     merge = ray.remote(num_cpus=1)(_merge_task)
     refs = [count.remote(part, jsonl_field, shared) for part in parts]
+    every = list(refs)  # all levels: the driver submitted each, so cancels each
     while len(refs) > 1:
         refs = [merge.remote(*refs[i : i + fanout]) for i in range(0, len(refs), fanout)]
-    [data] = _results(ray, refs)
+        every += refs
+    [data] = _results(ray, refs, every)
     return merge_parts([data])
 
 
@@ -230,14 +233,15 @@ def encode_files_to_parquet(
     check_encode(tokenizer, "input_ids", add_special_tokens)
     check_parquet_columns(attention_mask, offsets)
     check_jsonl_field(jsonl_field)
-    parts = plan_parts(files, _cluster_cpus(ray), part_bytes)
+    ParquetFolder.check(path, overwrite)
+    parts = plan_parts(files, lambda: _cluster_cpus(ray), part_bytes)
     folder = ParquetFolder(path, overwrite)
     try:
         payload = ray.put(ship(tokenizer, unpadded=True))
         task = ray.remote(num_cpus=1)(write_file_part)
         flags = (add_special_tokens, attention_mask, offsets)
         refs = [
-            task.remote(str(folder.staging), k, payload, part, jsonl_field, *flags)
+            task.remote(folder.destination, k, payload, part, jsonl_field, *flags)
             for k, part in enumerate(parts)
         ]
         rows = _results(ray, refs)
@@ -272,6 +276,7 @@ def encode_to_parquet(
     check_source(dataset, "dataset", "a Ray Dataset", "map_batches", column)
     check_encode(tokenizer, "input_ids", add_special_tokens)
     check_parquet_columns(attention_mask, offsets)
+    ParquetFolder.check(path, overwrite)
     _string_column(dataset, column)
     check_free_columns(dataset.schema().names, "Dataset")
     folder = ParquetFolder(path, overwrite)
@@ -281,7 +286,7 @@ def encode_to_parquet(
         flags = (add_special_tokens, attention_mask, offsets)
         blocks = dataset.to_arrow_refs()
         refs = [
-            task.remote(str(folder.staging), k, payload, block, column, *flags)
+            task.remote(folder.destination, k, payload, block, column, *flags)
             for k, block in enumerate(blocks)
         ]
         rows = _results(ray, refs)

@@ -33,10 +33,12 @@ from ._distributed import (
     check_source,
     count_file_part,
     encode_column,
+    guarded,
     load_shipped,
     merge_in_order,
     merge_parts,
     merge_to_bytes,
+    raise_failed,
     ship,
     tree_levels,
     write_file_part,
@@ -57,7 +59,9 @@ def _collect(job: Any, sc: Any) -> list[Any]:
     (cancel every job, raise ``KeyboardInterrupt``) then runs here, outside
     a call into the JVM; called during one, it fails on the connection the
     call holds and the caller sees a ``Py4JError`` instead."""
-    import threading
+    if sc is None:  # Spark Connect: no context here, nor PySpark's handler
+        return list(job.collect())
+    from pyspark import InheritableThread
 
     done: dict[str, Any] = {}
 
@@ -67,7 +71,8 @@ def _collect(job: Any, sc: Any) -> list[Any]:
         except BaseException as e:  # noqa: BLE001 - raised again below
             done["error"] = e
 
-    thread = threading.Thread(target=run, name="wpiece-spark-job", daemon=True)
+    # It inherits this thread's job group, pool and other local properties.
+    thread = InheritableThread(target=run, name="wpiece-spark-job", daemon=True)
     thread.start()
     try:
         while thread.is_alive():
@@ -78,6 +83,15 @@ def _collect(job: Any, sc: Any) -> list[Any]:
     if "error" in done:
         raise done["error"]
     return list(done["rows"])
+
+
+def _context_of(df: Any) -> Any:
+    """The DataFrame's SparkContext, or None under Spark Connect (which has
+    none on the client)."""
+    try:
+        return df.sparkSession.sparkContext
+    except Exception:  # noqa: BLE001 - PySparkAttributeError under Connect
+        return None
 
 
 def _context(spark: Any) -> Any:
@@ -128,7 +142,7 @@ def count_words(
         )
 
     job = df.select(column).mapInArrow(count_partition, "part long, counts binary")
-    rows = _collect(job, df.sparkSession.sparkContext)
+    rows = _collect(job, _context_of(df))
     return merge_in_order((r["counts"] for r in sorted(rows, key=lambda r: r["part"])), options)
 
 
@@ -200,22 +214,27 @@ def count_files(
     check_counting_options("count_files", options)
     check_jsonl_field(jsonl_field)
     check_fanout(fanout)
-    parts = plan_parts(files, sc.defaultParallelism, part_bytes)
+    parts = plan_parts(files, lambda: int(sc.defaultParallelism), part_bytes)
 
-    def count(item: tuple[int, Any]) -> tuple[int, bytes]:
-        return item[0], count_file_part(item[1], jsonl_field, options)
+    # Each value is a `guarded` outcome: a part's error reaches the driver
+    # as the exception counting it in one process raises.
+    def count(item: tuple[int, Any]) -> tuple[int, Any]:
+        return item[0], guarded(count_file_part, item[1], jsonl_field, options)
 
-    def merge(group: tuple[int, Any]) -> tuple[int, bytes]:
-        ordered = sorted(group[1], key=lambda kv: kv[0])
-        return group[0], merge_to_bytes(data for _, data in ordered)
+    def merge(group: tuple[int, Any]) -> tuple[int, Any]:
+        ordered = [outcome for _, outcome in sorted(group[1], key=lambda kv: kv[0])]
+        failed = [o for o in ordered if o[0] == "error"]
+        if failed:
+            return group[0], failed[0]
+        return group[0], guarded(merge_to_bytes, [o[1] for o in ordered])
 
     counted = sc.parallelize(list(enumerate(parts)), len(parts)).map(count)
     for width in tree_levels(len(parts), fanout):
         counted = (
             counted.map(lambda kv: (kv[0] // fanout, kv)).groupByKey(numPartitions=width).map(merge)
         )
-    [(_, data)] = _collect(counted, sc)
-    return merge_parts([data])
+    [(_, outcome)] = _collect(counted, sc)
+    return merge_parts(raise_failed([outcome]))
 
 
 def encode_files_to_parquet(
@@ -246,16 +265,18 @@ def encode_files_to_parquet(
     check_encode(tokenizer, "input_ids", add_special_tokens)
     check_parquet_columns(attention_mask, offsets)
     check_jsonl_field(jsonl_field)
-    parts = plan_parts(files, sc.defaultParallelism, part_bytes)
+    ParquetFolder.check(path, overwrite)
+    parts = plan_parts(files, lambda: int(sc.defaultParallelism), part_bytes)
     folder = ParquetFolder(path, overwrite)
-    staging = str(folder.staging)
+    destination = folder.destination
     try:
         payload = sc.broadcast(ship(tokenizer, unpadded=True))
 
-        def write(item: tuple[int, Any]) -> int:
+        def write(item: tuple[int, Any]) -> tuple[Any, ...]:
             k, part = item
-            return write_file_part(
-                staging,
+            return guarded(
+                write_file_part,
+                destination,
                 k,
                 payload.value,
                 part,
@@ -265,7 +286,8 @@ def encode_files_to_parquet(
                 offsets,
             )
 
-        rows = _collect(sc.parallelize(list(enumerate(parts)), len(parts)).map(write), sc)
+        job = sc.parallelize(list(enumerate(parts)), len(parts)).map(write)
+        rows = raise_failed(_collect(job, sc))
         folder.commit(range(len(parts)))
     except BaseException:
         folder.abort()
@@ -295,10 +317,11 @@ def encode_to_parquet(
     check_source(df, "df", "a pyspark DataFrame", "mapInArrow", column)
     check_encode(tokenizer, "input_ids", add_special_tokens)
     check_parquet_columns(attention_mask, offsets)
+    ParquetFolder.check(path, overwrite)
     _string_column(df, column)
     check_free_columns(df.columns, "DataFrame")
     folder = ParquetFolder(path, overwrite)
-    staging = str(folder.staging)
+    destination = folder.destination
     try:
         payload = df.sparkSession.sparkContext.broadcast(ship(tokenizer, unpadded=True))
 
@@ -311,8 +334,9 @@ def encode_to_parquet(
                 return
             part = TaskContext.get().partitionId()
             table = pa.concat_tables(tables)
-            rows = write_table_part(
-                staging,
+            outcome = guarded(
+                write_table_part,
+                destination,
                 part,
                 payload.value,
                 table,
@@ -321,13 +345,23 @@ def encode_to_parquet(
                 attention_mask,
                 offsets,
             )
+            rows = outcome[1] if outcome[0] == "ok" else 0
+            kind, message = (None, None) if outcome[0] == "ok" else outcome[1:]
             yield pa.RecordBatch.from_arrays(
-                [pa.array([part], pa.int64()), pa.array([rows], pa.int64())],
-                names=["part", "rows"],
+                [pa.array([v], t) for v, t in zip((part, rows, kind, message), types)],
+                names=["part", "rows", "kind", "message"],
             )
 
-        job = df.mapInArrow(write_partition, "part long, rows long")
-        written = _collect(job, df.sparkSession.sparkContext)
+        import pyarrow as pa
+
+        types = [pa.int64(), pa.int64(), pa.string(), pa.string()]
+        schema = "part long, rows long, kind string, message string"
+        job = df.mapInArrow(write_partition, schema)
+        written = _collect(job, _context_of(df))
+        raise_failed(
+            ("ok", r["rows"]) if r["kind"] is None else ("error", r["kind"], r["message"])
+            for r in sorted(written, key=lambda r: r["part"])
+        )
         folder.commit(r["part"] for r in written)
     except BaseException:
         folder.abort()

@@ -6,6 +6,7 @@
 use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 
+use crate::cancel::Cancel;
 use crate::error::{Error, Result};
 
 /// A byte range of a file; see the module's rule for the lines it holds.
@@ -42,12 +43,14 @@ impl ByteRange {
 
     /// The bytes of the open file `file` (`len` bytes long) this range's
     /// lines take, found by reading from the range's two ends to the next
-    /// newline (a long line costs reading it, nothing else does).
+    /// newline (a long line costs reading it, nothing else does; `cancel` is
+    /// polled as it goes).
     pub fn lines_in_file(
         &self,
         file: &mut (impl Read + Seek),
         len: u64,
         path: &Path,
+        cancel: &Cancel,
     ) -> Result<std::ops::Range<u64>> {
         let mut at = |pos: u64| -> Result<u64> {
             let pos = pos.min(len);
@@ -59,6 +62,7 @@ impl ByteRange {
             let mut block = vec![0u8; 64 << 10];
             let mut read = pos - 1;
             loop {
+                cancel.check()?;
                 let n = file.read(&mut block).map_err(|e| Error::io(path, e))?;
                 if n == 0 {
                     return Ok(len);
@@ -91,7 +95,6 @@ pub fn check_rangeable(path: &Path, range: Option<ByteRange>) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cancel::Cancel;
     use crate::io::{read_documents, read_file_blocks, DocSource};
 
     /// The lines a plain reference gives the range: those starting in it.
@@ -134,7 +137,9 @@ mod tests {
                     let span = r.lines_in(bytes);
                     assert_eq!(lines(&bytes[span.clone()]), plain(bytes, r), "{r:?}");
                     let mut file = std::io::Cursor::new(bytes);
-                    let in_file = r.lines_in_file(&mut file, n, path).unwrap();
+                    let in_file = r
+                        .lines_in_file(&mut file, n, path, Cancel::never())
+                        .unwrap();
                     assert_eq!(in_file, span.start as u64..span.end as u64);
                     assert_eq!(file.position(), in_file.start);
                 }
@@ -151,6 +156,25 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn looking_for_a_line_start_stops_when_told() {
+        // One line of 1 MiB: the range's start is inside it.
+        let bytes = vec![b'x'; 1 << 20];
+        let stop = Cancel::new();
+        stop.cancel();
+        let mut file = std::io::Cursor::new(&bytes);
+        let r = ByteRange::new(10, 20).unwrap();
+        let got = r.lines_in_file(&mut file, bytes.len() as u64, Path::new("x"), &stop);
+        assert!(matches!(got, Err(Error::Interrupted)), "{got:?}");
+        let all = r.lines_in_file(
+            &mut file,
+            bytes.len() as u64,
+            Path::new("x"),
+            Cancel::never(),
+        );
+        assert_eq!(all.unwrap(), bytes.len() as u64..bytes.len() as u64);
     }
 
     #[test]
@@ -235,6 +259,12 @@ mod tests {
             .err()
             .expect("a field that is no string");
         assert!(err.to_string().contains("(from byte 11):1:"), "{err}");
+        // A JSON Lines part read whole (mapped) gives the file's offset too.
+        std::fs::write(&path, b"{\"t\": \"a\"}\n{\"t\": \"\xff\"}\n").unwrap();
+        let err = read_documents(&path, &source, true, range, Cancel::never())
+            .err()
+            .expect("bad UTF-8");
+        assert!(err.to_string().contains("byte offset 18"), "{err}");
         // Other separators and .gz files cannot be cut.
         let sep = DocSource::Separated("<s>".into());
         let path = dir.join("r.txt");

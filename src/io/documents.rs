@@ -78,15 +78,7 @@ impl Documents {
                 span,
                 ranges,
             } => {
-                let text = utf8(path, &bytes[span.clone()]).map_err(|_| {
-                    let valid = std::str::from_utf8(&bytes[span.clone()])
-                        .map_or_else(|e| e.valid_up_to(), |t| t.len());
-                    Error::Value(format!(
-                        "{}: invalid UTF-8 at byte offset {}",
-                        path.display(),
-                        span.start + valid
-                    ))
-                })?;
+                let text = utf8_span(path, bytes, span.clone())?;
                 let base = span.start;
                 Ok(ranges
                     .iter()
@@ -98,12 +90,14 @@ impl Documents {
     }
 }
 
-fn utf8<'a>(path: &Path, bytes: &'a [u8]) -> Result<&'a str> {
-    std::str::from_utf8(bytes).map_err(|e| {
+/// `bytes[span]` as text; an error gives the offset in the whole file.
+fn utf8_span<'a>(path: &Path, bytes: &'a [u8], span: std::ops::Range<usize>) -> Result<&'a str> {
+    let start = span.start;
+    std::str::from_utf8(&bytes[span]).map_err(|e| {
         Error::Value(format!(
             "{}: invalid UTF-8 at byte offset {}",
             path.display(),
-            e.valid_up_to()
+            start + e.valid_up_to()
         ))
     })
 }
@@ -152,7 +146,7 @@ pub fn read_documents(
     let sep = match source {
         DocSource::Separated(sep) => sep.as_str(),
         DocSource::JsonlField(field) => {
-            let text = utf8(path, &bytes[span.clone()])?;
+            let text = utf8_span(path, &bytes, span.clone())?;
             let mut docs = Vec::new();
             let name = range_name(path, span.start as u64);
             for_each_field(text, field, &name, 0, |s| docs.push(s))?;
@@ -417,7 +411,7 @@ pub fn read_file_blocks(
     docs: &mut dyn FnMut(&[&str]) -> Result<()>,
 ) -> Result<()> {
     check_range_source(path, range, source)?;
-    let (mut input, begin) = open_documents_range(path, range)?;
+    let (mut input, begin) = open_documents_range(path, range, cancel)?;
     let reader = DocumentReader::new(source.clone(), range_name(path, begin))?;
     reader
         .starting_at(begin)
@@ -429,13 +423,14 @@ pub fn read_file_blocks(
 pub fn open_documents_range(
     path: &Path,
     range: Option<ByteRange>,
+    cancel: &Cancel,
 ) -> Result<(Box<dyn Read + Send + Sync>, u64)> {
     check_rangeable(path, range)?;
     let Some(range) = range else {
         return Ok((open_documents(path)?, 0));
     };
     let (mut file, meta) = open_regular(path)?;
-    let span = range.lines_in_file(&mut file, meta.len(), path)?;
+    let span = range.lines_in_file(&mut file, meta.len(), path, cancel)?;
     let begin = span.start;
     Ok((Box::new(file.take(span.end - span.start)), begin))
 }

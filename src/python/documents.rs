@@ -128,7 +128,15 @@ pub fn documents_arrow<'py>(
         .map(|(start, end)| ByteRange::new(start, end))
         .transpose()?;
     let source = DocSource::of(jsonl_field);
-    let (offsets, data) = run(py, Run::serial(usize::MAX), |cancel| {
+    // What is read: watched for Ctrl-C when large (a `.gz` of any size is).
+    let size = std::fs::metadata(&path).map_or(u64::MAX, |m| m.len());
+    let bytes = match range {
+        _ if path.extension().is_some_and(|e| e == "gz") => u64::MAX,
+        Some(r) => r.end.min(size).saturating_sub(r.start),
+        None => size,
+    };
+    let how = Run::serial(usize::try_from(bytes).unwrap_or(usize::MAX));
+    let (offsets, data) = run(py, how, |cancel| {
         let docs = read_documents(&path, &source, true, range, cancel)?;
         let docs = docs.as_strs()?;
         let bytes: usize = docs.iter().map(|d| d.len()).sum();

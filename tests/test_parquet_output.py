@@ -1,0 +1,128 @@
+"""The Parquet folder a cluster job writes, without an engine: parts land in
+a staging folder, the folder takes the target's place whole, a target that
+appears meanwhile is never replaced without overwrite (nor ever if it is not
+a folder), a late or cancelled writer leaves nothing in the output."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from wpiece._parquet_output import ParquetFolder, write_part
+
+TABLE = pa.table({"input_ids": pa.array([[2, 5, 3], [2, 3]], pa.list_(pa.int32()))})
+
+
+def state(target: Path) -> object:
+    if target.is_symlink():
+        return ("link", os.readlink(target))
+    return sorted(os.listdir(target)) if target.is_dir() else target.read_text()
+
+
+def left_beside(target: Path) -> list[str]:
+    return sorted(n for n in os.listdir(target.parent) if n != target.name)
+
+
+def test_a_committed_folder_holds_the_parts_and_nothing_else(tmp_path: Path) -> None:
+    target = tmp_path / "ids"
+    folder = ParquetFolder(target, overwrite=False)
+    assert not target.exists()
+    assert write_part(folder.destination, 0, TABLE) == 2
+    assert write_part(folder.destination, 1, TABLE) == 2
+    (folder.staging / ".part-00007.parquet.deadbeef.tmp").write_bytes(b"a killed attempt")
+    folder.commit(range(2))
+    assert sorted(os.listdir(target)) == ["_SUCCESS", "part-00000.parquet", "part-00001.parquet"]
+    assert pq.read_table(target).column("input_ids").to_pylist() == [[2, 5, 3], [2, 3]] * 2
+    assert left_beside(target) == []
+
+
+def test_a_missing_part_is_an_error_and_abort_leaves_nothing(tmp_path: Path) -> None:
+    target = tmp_path / "ids"
+    folder = ParquetFolder(target, overwrite=False)
+    write_part(folder.destination, 0, TABLE)
+    with pytest.raises(RuntimeError, match="part-00001"):
+        folder.commit(range(2))
+    folder.abort()
+    assert os.listdir(tmp_path) == []
+    # A task still running after the abort finds no folder to write into.
+    with pytest.raises(FileNotFoundError, match="staging folder"):
+        write_part(folder.destination, 1, TABLE)
+    assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize("appears", ["folder", "empty folder", "file", "symlink"])
+def test_a_target_that_appears_while_the_job_runs_is_not_replaced(
+    tmp_path: Path, appears: str
+) -> None:
+    target = tmp_path / "ids"
+    folder = ParquetFolder(target, overwrite=False)
+    write_part(folder.destination, 0, TABLE)
+    if appears == "folder":
+        target.mkdir()
+        (target / "theirs.txt").write_text("another job's output")
+    elif appears == "empty folder":
+        target.mkdir()
+    elif appears == "file":
+        target.write_text("a user's file")
+    else:
+        target.symlink_to(tmp_path)
+    before = state(target)
+    with pytest.raises(FileExistsError):
+        folder.commit(range(1))
+    folder.abort()
+    assert state(target) == before
+    assert left_beside(target) == []
+
+
+@pytest.mark.parametrize("appears", ["file", "symlink"])
+def test_overwrite_replaces_a_folder_only(tmp_path: Path, appears: str) -> None:
+    target = tmp_path / "ids"
+    folder = ParquetFolder(target, overwrite=True)
+    write_part(folder.destination, 0, TABLE)
+    if appears == "file":
+        target.write_text("a user's file")
+    else:
+        (tmp_path / "elsewhere").mkdir()
+        target.symlink_to(tmp_path / "elsewhere")
+    with pytest.raises(FileExistsError, match="not a folder"):
+        folder.commit(range(1))
+    folder.abort()
+    assert target.is_symlink() or target.read_text() == "a user's file"
+
+
+def test_overwrite_swaps_the_old_folder_for_the_new_whole(tmp_path: Path) -> None:
+    target = tmp_path / "ids"
+    target.mkdir()
+    for k in range(3):
+        (target / f"part-{k:05d}.parquet").write_bytes(b"old")
+    with pytest.raises(FileExistsError, match="overwrite=True"):
+        ParquetFolder(target, overwrite=False)
+    folder = ParquetFolder(target, overwrite=True)
+    write_part(folder.destination, 0, TABLE)
+    assert (target / "part-00000.parquet").read_bytes() == b"old"  # untouched until commit
+    folder.commit([0])
+    assert sorted(os.listdir(target)) == ["_SUCCESS", "part-00000.parquet"]
+    assert pq.read_table(target).num_rows == 2
+    assert left_beside(target) == []
+    # A duplicate attempt finishing after the commit leaves nothing anywhere.
+    with pytest.raises(FileNotFoundError):
+        write_part(folder.destination, 0, TABLE)
+    assert sorted(os.listdir(target)) == ["_SUCCESS", "part-00000.parquet"]
+    assert left_beside(target) == []
+
+
+def test_bad_targets_are_refused_before_anything_is_made(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(FileExistsError, match="not a folder"):
+        ParquetFolder(tmp_path / "file", overwrite=True)
+    with pytest.raises(FileNotFoundError, match="no folder"):
+        ParquetFolder(tmp_path / "missing" / "ids", overwrite=False)
+    with pytest.raises(TypeError, match="path"):
+        ParquetFolder(3, overwrite=False)
+    with pytest.raises(TypeError, match="overwrite"):
+        ParquetFolder(tmp_path / "ids", overwrite="yes")
+    assert os.listdir(tmp_path) == ["file"]
