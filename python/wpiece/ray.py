@@ -62,16 +62,21 @@ def _cluster_cpus(ray: Any) -> int:
 
 
 def _results(ray: Any, refs: list[Any], every: Optional[list[Any]] = None) -> list[Any]:
-    """The results of ``refs``; on any error or Ctrl-C the tasks still
-    running (of ``every``, the tasks ``refs`` wait on, if given) are
-    cancelled first."""
+    """The results of ``refs``; on any error or Ctrl-C the tasks not done
+    yet (of ``every``, the tasks ``refs`` wait on, if given) are cancelled
+    first: a running one gets ``KeyboardInterrupt``, which wpiece's core
+    heeds within 50 ms. Only tasks not done, and not forced: cancelling a
+    task whose result was arriving crashed Ray 2.60's driver now and then (a
+    failed check in ``TaskManager::CompletePendingTask``)."""
     try:
         return list(ray.get(refs))
     except BaseException:
-        for ref in every or refs:
+        tasks = every or refs
+        _, running = ray.wait(tasks, num_returns=len(tasks), timeout=0)
+        for ref in running:
             try:
-                ray.cancel(ref, force=True)
-            except Exception:  # noqa: BLE001 - finished or gone already
+                ray.cancel(ref)
+            except Exception:  # noqa: BLE001 - finished or gone meanwhile
                 pass
         raise
 
