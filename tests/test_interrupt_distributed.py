@@ -38,6 +38,27 @@ run = wpiece.ray.encode_files_to_parquet
 }
 
 
+def interrupt_mid_call(code: str) -> tuple[float, str]:
+    """Runs ``code`` in a child that prints "ready" before its call and
+    "interrupted" on KeyboardInterrupt (then anything, then exits 130);
+    SIGINT comes mid-call. Returns the seconds to "interrupted" and the
+    next line the child printed."""
+    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "ready"
+        time.sleep(DELAY_S)
+        sent = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        assert child.stdout.readline().strip() == "interrupted"
+        elapsed = time.monotonic() - sent
+        after = child.stdout.readline().strip()
+        assert child.wait(60) == 130
+    finally:
+        child.kill()
+    return elapsed, after
+
+
 @pytest.mark.parametrize("engine", sorted(SESSIONS))
 def test_ctrl_c_stops_a_parquet_job_and_leaves_nothing(engine: str, tmp_path: Path) -> None:
     corpus = tmp_path / "corpus.txt"
@@ -48,19 +69,7 @@ def test_ctrl_c_stops_a_parquet_job_and_leaves_nothing(engine: str, tmp_path: Pa
     vocab = Path(__file__).parent / "data" / "vocab.txt"
     setup = SESSIONS[engine] + f"tok = wpiece.Tokenizer.from_file({str(vocab)!r})\n"
     call = f"run({str(corpus)!r}, tok, {str(out)!r}, part_bytes=1 << 20, overwrite=True)"
-    code = CHILD.format(setup=textwrap.dedent(setup), call=call)
-    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
-    try:
-        assert child.stdout is not None
-        assert child.stdout.readline().strip() == "ready"
-        time.sleep(DELAY_S)
-        sent = time.monotonic()
-        child.send_signal(signal.SIGINT)
-        assert child.stdout.readline().strip() == "interrupted"
-        elapsed = time.monotonic() - sent
-        assert child.wait(60) == 130
-    finally:
-        child.kill()
+    elapsed, _ = interrupt_mid_call(CHILD.format(setup=textwrap.dedent(setup), call=call))
     assert elapsed < BOUND_S
     time.sleep(1)  # a task cancelled mid-part would show up by now
     left = sorted(n for n in os.listdir(tmp_path) if n != "corpus.txt")
@@ -116,19 +125,6 @@ def test_ctrl_c_cancels_every_counting_task_on_ray(tmp_path: Path) -> None:
     for k in range(4):
         files.append(str(tmp_path / f"c{k}.txt"))
         Path(files[-1]).write_bytes(EN_FIXTURE.read_bytes() * 60)
-    code = COUNTING_CHILD.format(files=files)
-    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
-    try:
-        assert child.stdout is not None
-        assert child.stdout.readline().strip() == "ready"
-        time.sleep(DELAY_S)
-        sent = time.monotonic()
-        child.send_signal(signal.SIGINT)
-        assert child.stdout.readline().strip() == "interrupted"
-        elapsed = time.monotonic() - sent
-        still_counting = int(child.stdout.readline())
-        assert child.wait(60) == 130
-    finally:
-        child.kill()
+    elapsed, after = interrupt_mid_call(COUNTING_CHILD.format(files=files))
     assert elapsed < BOUND_S
-    assert still_counting == 0
+    assert int(after) == 0  # counting tasks still running
