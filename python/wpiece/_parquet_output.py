@@ -63,6 +63,14 @@ class ParquetFolder:
             raise FileNotFoundError(f"no folder {target.parent} to write {target.name} in")
         return target
 
+    def __enter__(self) -> ParquetFolder:
+        return self
+
+    def __exit__(self, kind: Any, error: Any, trace: Any) -> None:
+        """A job that raised (an error, Ctrl-C) leaves nothing: see abort."""
+        if kind is not None:
+            self.abort()
+
     @property
     def destination(self) -> tuple[str, str]:
         """What a worker needs to write a part: the staging and work folders."""

@@ -240,8 +240,7 @@ def encode_files_to_parquet(
     check_jsonl_field(jsonl_field)
     ParquetFolder.check(path, overwrite)
     parts = plan_parts(files, lambda: _cluster_cpus(ray), part_bytes)
-    folder = ParquetFolder(path, overwrite)
-    try:
+    with ParquetFolder(path, overwrite) as folder:
         payload = ray.put(ship(tokenizer, unpadded=True))
         task = ray.remote(num_cpus=1)(write_file_part)
         flags = (add_special_tokens, attention_mask, offsets)
@@ -251,9 +250,6 @@ def encode_files_to_parquet(
         ]
         rows = _results(ray, refs)
         folder.commit(range(len(parts)))
-    except BaseException:
-        folder.abort()
-        raise
     return int(sum(rows))
 
 
@@ -284,8 +280,7 @@ def encode_to_parquet(
     ParquetFolder.check(path, overwrite)
     _string_column(dataset, column)
     check_free_columns(dataset.schema().names, "Dataset")
-    folder = ParquetFolder(path, overwrite)
-    try:
+    with ParquetFolder(path, overwrite) as folder:
         payload = ray.put(ship(tokenizer, unpadded=True))
         task = ray.remote(num_cpus=1)(write_table_part)
         flags = (add_special_tokens, attention_mask, offsets)
@@ -296,7 +291,4 @@ def encode_to_parquet(
         ]
         rows = _results(ray, refs)
         folder.commit(range(len(refs)))
-    except BaseException:
-        folder.abort()
-        raise
     return int(sum(rows))

@@ -267,9 +267,8 @@ def encode_files_to_parquet(
     check_jsonl_field(jsonl_field)
     ParquetFolder.check(path, overwrite)
     parts = plan_parts(files, lambda: int(sc.defaultParallelism), part_bytes)
-    folder = ParquetFolder(path, overwrite)
-    destination = folder.destination
-    try:
+    with ParquetFolder(path, overwrite) as folder:
+        destination = folder.destination
         payload = sc.broadcast(ship(tokenizer, unpadded=True))
 
         def write(item: tuple[int, Any]) -> tuple[Any, ...]:
@@ -289,9 +288,6 @@ def encode_files_to_parquet(
         job = sc.parallelize(list(enumerate(parts)), len(parts)).map(write)
         rows = raise_failed(_collect(job, sc))
         folder.commit(range(len(parts)))
-    except BaseException:
-        folder.abort()
-        raise
     return int(sum(rows))
 
 
@@ -320,9 +316,8 @@ def encode_to_parquet(
     ParquetFolder.check(path, overwrite)
     _string_column(df, column)
     check_free_columns(df.columns, "DataFrame")
-    folder = ParquetFolder(path, overwrite)
-    destination = folder.destination
-    try:
+    with ParquetFolder(path, overwrite) as folder:
+        destination = folder.destination
         payload = df.sparkSession.sparkContext.broadcast(ship(tokenizer, unpadded=True))
 
         def write_partition(batches: Iterator[Any]) -> Iterator[Any]:
@@ -363,7 +358,4 @@ def encode_to_parquet(
             for r in sorted(written, key=lambda r: r["part"])
         )
         folder.commit(r["part"] for r in written)
-    except BaseException:
-        folder.abort()
-        raise
     return int(sum(r["rows"] for r in written))
