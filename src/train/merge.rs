@@ -8,9 +8,13 @@ use std::collections::BinaryHeap;
 
 use super::config::Score;
 use super::gain;
-use super::pairs::NOWHERE;
-use super::state::{floor_of, State, CANCEL_STRIDE, DEAD, NONE, NO_FLOOR};
+use super::pairs::{NOWHERE, NO_PAIR};
+use super::state::{floor_of, Node, State, CANCEL_STRIDE, DEAD, NONE, NO_FLOOR};
+use crate::cache::table::prefetch;
 use crate::error::Result;
+
+/// How many occurrences ahead the merge loop starts loading nodes.
+const PREFETCH_AHEAD: usize = 16;
 
 impl State<'_> {
     /// Merges `pair` wherever it stands, left to right without overlap;
@@ -35,9 +39,28 @@ impl State<'_> {
         let occurrences = std::mem::take(&mut self.pairs.states[pair as usize].occurrences);
         // Left to right: an occurrence overlapping the one before it is gone by then.
         let at = self.in_node_order(occurrences.into_vec(), cancel)?;
-        for (k, node) in at.into_iter().enumerate() {
+        for (k, &node) in at.iter().enumerate() {
             if k % CANCEL_STRIDE == CANCEL_STRIDE - 1 {
                 cancel()?;
+            }
+            // Occurrences lie far apart in the arena: the loads of the nodes
+            // ahead start now, so that the misses overlap (the work between
+            // two occurrences is too long for the CPU to look that far).
+            if let Some(&ahead) = at.get(k + PREFETCH_AHEAD) {
+                prefetch(&self.nodes[ahead as usize]);
+            }
+            // Halfway there, that node has arrived: the states of the pairs
+            // it will remove start loading too.
+            if let Some(&ahead) = at.get(k + PREFETCH_AHEAD / 2) {
+                let Node { prev, pair, .. } = self.nodes[ahead as usize];
+                for id in [
+                    pair,
+                    self.nodes.get(prev as usize).map_or(NO_PAIR, |p| p.pair),
+                ] {
+                    if let Some(s) = self.pairs.states.get(id as usize) {
+                        prefetch(s);
+                    }
+                }
             }
             // Gone: merged away earlier, or taken by the overlapping
             // occurrence just before it ("aaa": (a, a) at 0 takes the one at 1).
@@ -45,27 +68,37 @@ impl State<'_> {
                 continue;
             }
             let i = node as usize;
-            let j = self.nodes.next[i];
-            let (p, n) = (self.nodes.prev[i], self.nodes.next[j as usize]);
-            let count = self.counts[self.nodes.word[i] as usize];
+            let Node {
+                next: j,
+                prev: p,
+                count,
+                ..
+            } = self.nodes[i];
+            let n = self.nodes[j as usize].next;
             if p != NONE {
-                self.remove_occurrence(self.nodes.unit[p as usize], a, p, count);
+                debug_assert!(self.holds(p, self.nodes[p as usize].unit, a));
+                self.remove_occurrence(p, count);
             }
-            self.remove_occurrence(a, b, node, count);
+            self.remove_occurrence(node, count);
             if n != NONE {
-                self.remove_occurrence(b, self.nodes.unit[n as usize], j, count);
+                self.remove_occurrence(j, count);
             }
-            self.nodes.unit[i] = c;
-            self.nodes.unit[j as usize] = DEAD;
-            self.nodes.next[i] = n;
+            self.nodes[j as usize].unit = DEAD;
+            self.nodes[j as usize].pair = NO_PAIR;
+            self.nodes[i].unit = c;
+            self.nodes[i].next = n;
+            self.nodes[i].pair = NO_PAIR;
             if n != NONE {
-                self.nodes.prev[n as usize] = node;
+                self.nodes[n as usize].prev = node;
             }
+            // In this order, so that new pairs take the same ids as ever.
             if p != NONE {
-                self.add_occurrence(self.nodes.unit[p as usize], c, p, count);
+                let left = self.nodes[p as usize].unit;
+                self.nodes[p as usize].pair = self.add_occurrence(left, c, p, count);
             }
             if n != NONE {
-                self.add_occurrence(c, self.nodes.unit[n as usize], node, count);
+                let right = self.nodes[n as usize].unit;
+                self.nodes[i].pair = self.add_occurrence(c, right, node, count);
             }
             self.freq[a as usize] -= count;
             self.freq[b as usize] -= count;
@@ -165,7 +198,10 @@ impl State<'_> {
         tick(CANCEL_STRIDE)?;
         self.maybe_rebuild_heap();
         #[cfg(debug_assertions)]
-        self.check_gain_bounds();
+        {
+            self.check_gain_bounds();
+            self.check_pairs_at_nodes();
+        }
         Ok((c, gain))
     }
 }

@@ -86,13 +86,20 @@ pub(super) const BARRIER: u32 = u32::MAX;
 /// Every word type's units in one arena, words in first-appearance order and
 /// each left to right, linked to their neighbours within the word. A merge
 /// rewrites two nodes in place, so its cost follows the occurrences it
-/// touches, not the length of the words holding them.
-#[derive(Default)]
-pub(super) struct Nodes {
-    pub(super) unit: Vec<u32>,
-    pub(super) next: Vec<u32>,
-    pub(super) prev: Vec<u32>,
-    pub(super) word: Vec<u32>,
+/// touches, not the length of the words holding them. A node keeps all a
+/// merge reads of it (its neighbours, the pair starting at it, its word's
+/// count) side by side: one cache line where separate arrays took five.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Node {
+    pub(super) unit: u32,
+    pub(super) next: u32,
+    pub(super) prev: u32,
+    /// The pair (this unit, the next one) standing here, `NO_PAIR` when
+    /// there is none (last unit, a barrier, merged away): a merge removes
+    /// the pairs around each occurrence without looking them up.
+    pub(super) pair: u32,
+    /// The count of the word holding the node.
+    pub(super) count: u64,
 }
 
 pub(super) struct State<'a> {
@@ -101,9 +108,7 @@ pub(super) struct State<'a> {
     pub(super) ids: FxHashMap<String, u32>,
     /// f(unit).
     pub(super) freq: Vec<u64>,
-    pub(super) nodes: Nodes,
-    /// Count of each word (indexed like `Nodes::word`).
-    pub(super) counts: Vec<u64>,
+    pub(super) nodes: Vec<Node>,
     pub(super) pairs: PairTable,
     pub(super) heap: Queue,
     /// Per pair: the merge step that last queued it (dedups pushes).
@@ -281,10 +286,10 @@ impl State<'_> {
         live.sort_unstable();
         let (mut k, mut taken) = (0u64, NONE);
         for &node in &live {
-            if taken != NONE && self.nodes.next[taken as usize] == node {
+            if taken != NONE && self.nodes[taken as usize].next == node {
                 continue; // its left unit went into the occurrence before it
             }
-            k += self.counts[self.nodes.word[node as usize] as usize];
+            k += self.nodes[node as usize].count;
             taken = node;
         }
         let s = &mut self.pairs.states[pair as usize];
@@ -335,15 +340,15 @@ impl State<'_> {
 
     /// Whether the pair `(left, right)` stands at `node` now.
     pub(super) fn holds(&self, node: u32, left: u32, right: u32) -> bool {
-        let n = &self.nodes;
-        let next = n.next[node as usize];
-        n.unit[node as usize] == left && next != NONE && n.unit[next as usize] == right
+        let n = &self.nodes[node as usize];
+        n.unit == left && n.next != NONE && self.nodes[n.next as usize].unit == right
     }
 
-    /// Counts the pair `(left, right)` at `node` (a word counted `count` times).
-    pub(super) fn add_occurrence(&mut self, left: u32, right: u32, node: u32, count: u64) {
+    /// Counts the pair `(left, right)` at `node` (a word counted `count`
+    /// times) and returns it (`NO_PAIR` if a unit is a barrier).
+    pub(super) fn add_occurrence(&mut self, left: u32, right: u32, node: u32, count: u64) -> u32 {
         if left == BARRIER || right == BARRIER {
-            return;
+            return NO_PAIR;
         }
         let (id, created) = self.pairs.get_or_create(left, right);
         if created && self.config.score == Score::Likelihood {
@@ -356,16 +361,16 @@ impl State<'_> {
         s.first = s.first.min(node);
         self.pairs.list(id);
         self.touched.push(id);
+        id
     }
 
-    /// Uncounts the pair `(left, right)` at `node`, about to be merged away.
-    pub(super) fn remove_occurrence(&mut self, left: u32, right: u32, node: u32, count: u64) {
-        if left == BARRIER || right == BARRIER {
+    /// Uncounts the pair standing at `node` (`NO_PAIR`: none), about to be
+    /// merged away.
+    pub(super) fn remove_occurrence(&mut self, node: u32, count: u64) {
+        let id = self.nodes[node as usize].pair;
+        if id == NO_PAIR {
             return;
         }
-        let Some(id) = self.pairs.id(left, right) else {
-            return;
-        };
         let s = &mut self.pairs.states[id as usize];
         s.freq -= count;
         s.replaced = None;
@@ -583,6 +588,30 @@ impl State<'_> {
         }
     }
 
+    /// Debug builds, small runs: every node names the pair standing at it
+    /// (the merge loop removes pairs by that name, without a lookup).
+    #[cfg(debug_assertions)]
+    pub(super) fn check_pairs_at_nodes(&self) {
+        if self.nodes.len() > 4096 {
+            return;
+        }
+        for (i, n) in self.nodes.iter().enumerate() {
+            let standing = match n.unit {
+                DEAD => None,
+                unit if n.next == NONE => Some((unit, BARRIER)),
+                unit => Some((unit, self.nodes[n.next as usize].unit)),
+            };
+            let expected = match standing {
+                Some((l, r)) if l != BARRIER && r != BARRIER => self
+                    .pairs
+                    .id(l, r)
+                    .expect("a pair standing in a word is known"),
+                _ => NO_PAIR,
+            };
+            assert_eq!(n.pair, expected, "node {i} names the wrong pair");
+        }
+    }
+
     /// Likelihood score: `unit`'s count fell, so the gain of each of its pairs
     /// rose. Tight ones get fresh bounds; Floor ones too if it fell below its
     /// floor (then lowered); Cap ones hold. Pairs no longer of the list's
@@ -655,7 +684,7 @@ impl State<'_> {
         cancel: &mut dyn FnMut() -> Result<()>,
     ) -> Result<Vec<u32>> {
         let mut at: Vec<u32> = nodes.into_iter().map(|Reverse(node)| node).collect();
-        let all = self.nodes.unit.len();
+        let all = self.nodes.len();
         if at.len() < all / 64 {
             at.sort_unstable();
             at.dedup();
@@ -718,7 +747,7 @@ impl Drop for State<'_> {
     /// good part of a second: the caller, with its result or its Ctrl-C,
     /// does not wait for it.
     fn drop(&mut self) {
-        if self.nodes.unit.len() < FREE_ELSEWHERE_NODES {
+        if self.nodes.len() < FREE_ELSEWHERE_NODES {
             return;
         }
         let garbage = (

@@ -6,10 +6,10 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::config::{Score, TrainerConfig};
 use super::extend::InitialVocab;
-use super::pairs::PairTable;
+use super::pairs::{PairTable, NO_PAIR};
 use super::queue::{Entry, Queue};
 use super::record::{score_value, MergeRecord, TrainOutput};
-use super::state::{Nodes, State, BARRIER, CANCEL_STRIDE, DEAD, NONE};
+use super::state::{Node, State, BARRIER, CANCEL_STRIDE, DEAD, NONE};
 use crate::error::{Error, Result};
 
 /// Σ count × units over all words: a bound on every frequency the trainer
@@ -144,8 +144,7 @@ fn train_from<W: AsRef<str>>(
         strings: Vec::new(),
         ids: FxHashMap::default(),
         freq: Vec::new(),
-        nodes: Nodes::default(),
-        counts: counts.clone(),
+        nodes: Vec::new(),
         pairs: PairTable::default(),
         heap: Queue::default(),
         queued_at: Vec::new(),
@@ -162,24 +161,24 @@ fn train_from<W: AsRef<str>>(
         touched: Vec::new(),
         lost_first: Vec::new(),
     };
-    let nodes = &mut state.nodes;
-    nodes.unit.reserve_exact(n_nodes);
-    nodes.next.reserve_exact(n_nodes);
-    nodes.prev.reserve_exact(n_nodes);
-    nodes.word.reserve_exact(n_nodes);
+    state.nodes.try_reserve_exact(n_nodes).map_err(|_| {
+        Error::Memory(format!(
+            "the distinct words hold {n_nodes} characters, too many to train on in this memory"
+        ))
+    })?;
     let mut initial_tokens = 0u64;
     let mut since_check = 0usize;
     let mut units: Vec<Option<String>> = Vec::new();
     // (character, not first in its word) -> its unit, None outside the alphabet.
     let mut unit_of: FxHashMap<(char, bool), Option<u32>> = FxHashMap::default();
-    for (w, (word, &count)) in words.iter().zip(&counts).enumerate() {
+    for (word, &count) in words.iter().zip(&counts) {
         // By characters, not words: 4096 long words took a tenth of a second.
         if since_check >= CANCEL_STRIDE {
             progress(0, 0)?;
             since_check = 0;
         }
         since_check += word.len() + 1;
-        let start = state.nodes.unit.len() as u32;
+        let start = state.nodes.len() as u32;
         let mut len = 0u32;
         let mut push = |state: &mut State, unit: Option<u32>| {
             let unit = match unit {
@@ -191,11 +190,13 @@ fn train_from<W: AsRef<str>>(
                 None => BARRIER,
             };
             let node = start + len;
-            let nodes = &mut state.nodes;
-            nodes.unit.push(unit);
-            nodes.prev.push(if len == 0 { NONE } else { node - 1 });
-            nodes.next.push(node + 1);
-            nodes.word.push(w as u32);
+            state.nodes.push(Node {
+                unit,
+                next: node + 1,
+                prev: if len == 0 { NONE } else { node - 1 },
+                pair: NO_PAIR,
+                count,
+            });
             len += 1;
         };
         match extending {
@@ -223,7 +224,7 @@ fn train_from<W: AsRef<str>>(
             }
         }
         if len > 0 {
-            state.nodes.next[(start + len - 1) as usize] = NONE;
+            state.nodes[(start + len - 1) as usize].next = NONE;
         }
         initial_tokens += count * len as u64;
     }
@@ -264,18 +265,16 @@ fn train_from<W: AsRef<str>>(
     let alphabet_size = vocab.len() - before;
 
     // Initial pair statistics, scanning words in order, left to right.
-    for node in 0..state.nodes.unit.len() as u32 {
+    for node in 0..state.nodes.len() as u32 {
         if node % (1 << 20) == (1 << 20) - 1 {
             progress(0, vocab.len())?;
         }
-        let next = state.nodes.next[node as usize];
+        let Node {
+            unit, next, count, ..
+        } = state.nodes[node as usize];
         if next != NONE {
-            let (l, r) = (
-                state.nodes.unit[node as usize],
-                state.nodes.unit[next as usize],
-            );
-            let count = state.counts[state.nodes.word[node as usize] as usize];
-            state.add_occurrence(l, r, node, count);
+            let right = state.nodes[next as usize].unit;
+            state.nodes[node as usize].pair = state.add_occurrence(unit, right, node, count);
         }
     }
     state.touched.clear();
