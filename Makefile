@@ -52,7 +52,7 @@ java:
 		$$SUDO apt-get install -y -qq --no-install-recommends openjdk-17-jre-headless; }
 
 test-python: $(INSTALLED) java ## Python tests (pytest), Spark and Ray ones included
-	$(PY) -m pytest tests
+	$(PY) -m pytest tests --durations=15
 
 lint: $(INSTALLED) ## rustfmt, clippy, ruff, mypy (strict) and stubtest
 	cargo fmt --all -- --check
