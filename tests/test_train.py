@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import json
 import pickle
@@ -200,6 +201,15 @@ def test_trained_tokenizer_encodes_and_saves_record(tmp_path) -> None:
     ]
     loaded = wpiece.TrainingRecord.load(tmp_path / "out" / "training_record.json")
     assert loaded == rec
+    # The merges take the core's rows as their own dicts: those rows hold
+    # exactly Merge's fields, and the merges behave as ones built by Merge().
+    fields = [f.name for f in dataclasses.fields(wpiece.Merge)]
+    for m in rec.merges[:50]:
+        assert list(vars(m)) == fields
+        built = wpiece.Merge(**vars(m))
+        assert m == built and hash(m) == hash(built) and repr(m) == repr(built)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            m.left = "x"  # type: ignore[misc]
     assert pickle.loads(pickle.dumps(tok)).training_record == rec
     again = wpiece.Tokenizer.from_file(tmp_path / "out")
     assert again.encode(lines[0]).ids == tok.encode(lines[0]).ids

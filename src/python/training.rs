@@ -47,7 +47,9 @@ struct StatsRow {
     unknown_words: u64,
 }
 
-/// One merge of a training run as a dict of these keys (`train::MergeRecord`).
+/// One merge of a training run as a dict of these keys (`train::MergeRecord`):
+/// exactly the fields of Python's `Merge`, which takes the dict as its own
+/// (`training_record.merge_of_row`; tests/test_train.py checks the keys).
 #[derive(IntoPyObject)]
 struct MergeRow {
     #[pyo3(item)]
