@@ -88,7 +88,9 @@ pub(super) const BARRIER: u32 = u32::MAX;
 /// rewrites two nodes in place, so its cost follows the occurrences it
 /// touches, not the length of the words holding them. A node keeps all a
 /// merge reads of it (its neighbours, the pair starting at it, its word's
-/// count) side by side: one cache line where separate arrays took five.
+/// count) side by side, 24 bytes: one cache line (two, for 2 nodes in 8)
+/// where separate arrays took five. It costs 8 bytes a node more than
+/// those arrays did.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Node {
     pub(super) unit: u32,
