@@ -187,8 +187,10 @@ def run_killing_a_worker(
     while not pid:
         assert thread.is_alive(), f"the job ended before a worker could be killed: {result}"
         assert time.monotonic() < deadline, "the job never started"
-        pid = kill() if started() else 0
-        time.sleep(0 if pid else 0.02)
+        if started():
+            pid = kill()
+        if not pid:
+            time.sleep(0.02)
     assert thread.is_alive(), "the job ended before the kill: nothing was shown"
     thread.join(300)
     assert not thread.is_alive(), "the job did not end after a worker was killed"
