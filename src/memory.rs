@@ -1,10 +1,12 @@
-//! Large buffers: huge pages for them, and parts of a batch that the
-//! allocator returns to the kernel once joined.
+//! Large buffers: refused before allocating when they cannot fit, and parts
+//! of a batch that the allocator returns to the kernel once joined.
 //!
-//! Output buffers of a big batch (hundreds of MB) would otherwise be
-//! faulted in 4 KiB at a time. Linux backs `MADV_HUGEPAGE` ranges with
-//! 2 MiB pages when transparent huge pages are enabled (the default setting
-//! "madvise" needs exactly this call).
+//! Output buffers get no `MADV_HUGEPAGE` advice: each 2 MiB page is zeroed
+//! whole at its first write, past the caches, and the encoder's writes then
+//! fetch it back; 4 KiB pages are zeroed just before they are written and
+//! stay in cache. Measured on en 103 MB, one fresh process per run, 5
+//! alternating runs: ids 74 MB/s with the advice against 91 without, with
+//! offsets 50 against 78 (two threads: 118 against 136, and 85 against 106).
 
 use crate::error::{Error, Result};
 
@@ -65,44 +67,15 @@ fn physical_memory() -> Option<u64> {
     None
 }
 
-/// Buffers smaller than this are left alone.
+/// Reservations smaller than this stay in the arenas (see `reserve_output`).
 const MIN_BYTES: usize = 4 << 20;
-
-/// Advises huge pages for the spare capacity of `v` (call it right after
-/// reserving, before writing). A hint only: it never changes contents, and
-/// does nothing where unsupported.
-pub fn advise_huge_pages<T>(v: &mut Vec<T>) {
-    let bytes = v.spare_capacity_mut().len() * std::mem::size_of::<T>();
-    if bytes < MIN_BYTES {
-        return;
-    }
-    #[cfg(target_os = "linux")]
-    {
-        const PAGE: usize = 4096;
-        let start = v.spare_capacity_mut().as_mut_ptr() as usize;
-        let end = start + bytes;
-        let first_page = start.div_ceil(PAGE) * PAGE;
-        // SAFETY: the range lies inside the allocation `v` owns (its spare
-        // capacity, rounded inwards to whole pages); MADV_HUGEPAGE changes
-        // only how the kernel backs those pages, never their contents, and a
-        // failure (no THP support) is harmless.
-        unsafe {
-            libc::madvise(
-                first_page as *mut libc::c_void,
-                end - first_page,
-                libc::MADV_HUGEPAGE,
-            );
-        }
-    }
-}
 
 /// glibc's dynamic mmap threshold never rises past this (on 64-bit), so a
 /// larger request is normally served by a mapping of its own and unmapped
 /// when freed.
 const MMAP_CEILING: usize = 32 << 20;
 
-/// Reserves room for `additional` more elements of a batch part's output and
-/// advises huge pages for it. A part that is `joined` (copied out and freed
+/// Reserves room for `additional` more elements of a batch part's output. A part that is `joined` (copied out and freed
 /// within the call) and large is reserved past `MMAP_CEILING` (address space
 /// only): glibc raises its mmap threshold after each large free, and parts
 /// below it would come from per-thread arenas, which keep their pages once
@@ -124,11 +97,59 @@ pub fn reserve_output<T>(v: &mut Vec<T>, additional: usize, joined: bool) {
     if v.try_reserve(n).is_err() {
         v.reserve(additional);
     }
-    advise_huge_pages(v);
 }
 
-/// The parts, concatenated in parallel into one buffer that asked for huge
-/// pages. Each part is dropped as soon as it is copied, so memory peaks at
+/// Faults in the pages of a large output buffer a window ahead of where it
+/// is written, one `MADV_POPULATE_WRITE` call per half window (Linux 5.14+;
+/// elsewhere nothing): the kernel zeroes the window's pages in one go
+/// instead of trapping on each 4 KiB page. Measured on en 103 MB, one
+/// thread, 5 alternating fresh runs: ids 103 MB/s against 94, with offsets
+/// 85 against 81.
+#[derive(Debug, Default)]
+pub struct Prefault {
+    /// Bytes from the buffer's start faulted in so far.
+    done: usize,
+}
+
+/// Small enough that the zeroed pages are still in cache when written.
+const PREFAULT_WINDOW: usize = 256 << 10;
+
+impl Prefault {
+    /// Call before each write of a few KiB at most (each document): faults
+    /// in the next window once less than half of it is left.
+    pub fn ahead<T>(&mut self, v: &mut Vec<T>) {
+        let size = std::mem::size_of::<T>();
+        let used = v.len() * size;
+        if used + PREFAULT_WINDOW / 2 < self.done || v.capacity() * size < MIN_BYTES {
+            return;
+        }
+        #[cfg(target_os = "linux")]
+        {
+            const PAGE: usize = 4096;
+            let spare = v.spare_capacity_mut();
+            let (start, bytes) = (spare.as_mut_ptr() as usize, std::mem::size_of_val(spare));
+            let base = start - used;
+            let from = (base + self.done.max(used)).div_ceil(PAGE) * PAGE;
+            let to = (start + bytes.min(PREFAULT_WINDOW)) / PAGE * PAGE;
+            if to > from {
+                // SAFETY: [from, to) lies inside the spare capacity `v` owns
+                // (rounded inwards to whole pages); populating only faults
+                // pages in, never changing contents, and a failure (an older
+                // kernel) is harmless.
+                unsafe {
+                    libc::madvise(
+                        from as *mut libc::c_void,
+                        to - from,
+                        libc::MADV_POPULATE_WRITE,
+                    );
+                }
+            }
+            self.done = self.done.max(to - base);
+        }
+    }
+}
+
+/// The parts, concatenated in parallel into one buffer. Each part is dropped as soon as it is copied, so memory peaks at
 /// the result plus the parts in flight, not at twice the result; and the
 /// result is never zero-filled first.
 pub fn concat_parts<T: Copy + Send + Sync>(parts: Vec<Vec<T>>) -> Vec<T> {
@@ -136,7 +157,6 @@ pub fn concat_parts<T: Copy + Send + Sync>(parts: Vec<Vec<T>>) -> Vec<T> {
     use std::mem::MaybeUninit;
     let n: usize = parts.iter().map(Vec::len).sum();
     let mut out: Vec<T> = Vec::with_capacity(n);
-    advise_huge_pages(&mut out);
     let mut rest: &mut [MaybeUninit<T>] = &mut out.spare_capacity_mut()[..n];
     let mut jobs = Vec::with_capacity(parts.len());
     for part in parts {
@@ -211,11 +231,24 @@ mod tests {
     }
 
     #[test]
-    fn advice_keeps_contents() {
-        let mut v: Vec<u32> = (0..10).collect();
-        v.reserve(8 << 20);
-        advise_huge_pages(&mut v);
-        v.extend(10..(4 << 20));
-        assert!(v.iter().enumerate().all(|(i, &x)| i as u32 == x));
+    fn prefaulting_keeps_what_is_written() {
+        // A buffer past the minimum, written element by element with the
+        // window faulted ahead; and one below it, left alone.
+        for cap in [3 << 20, 100] {
+            let mut v: Vec<u32> = Vec::with_capacity(cap);
+            let mut ahead = Prefault::default();
+            for i in 0..cap as u32 {
+                if i % 1000 == 0 {
+                    ahead.ahead(&mut v);
+                }
+                v.push(i);
+            }
+            assert!(v.iter().enumerate().all(|(i, &x)| i as u32 == x));
+            assert!(ahead.done <= cap * 4);
+            assert_eq!(
+                ahead.done > 0,
+                cfg!(target_os = "linux") && cap * 4 >= MIN_BYTES
+            );
+        }
     }
 }

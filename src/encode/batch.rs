@@ -89,8 +89,14 @@ impl Encoder {
                 }
                 let mut rows = Vec::with_capacity(b[1] - b[0]);
                 let part = &texts[b[0]..b[1]];
+                let (mut ids_ahead, mut offsets_ahead) =
+                    <(memory::Prefault, memory::Prefault)>::default();
                 for text in part {
                     cancel.check()?;
+                    ids_ahead.ahead(&mut out.ids);
+                    if with_offsets {
+                        offsets_ahead.ahead(&mut out.offsets);
+                    }
                     if let Some((cls, _)) = frame {
                         out.push_special(cls);
                     }
