@@ -123,28 +123,43 @@ impl Prefault {
         if used + PREFAULT_WINDOW / 2 < self.done || v.capacity() * size < MIN_BYTES {
             return;
         }
-        #[cfg(target_os = "linux")]
-        {
-            const PAGE: usize = 4096;
-            let spare = v.spare_capacity_mut();
-            let (start, bytes) = (spare.as_mut_ptr() as usize, std::mem::size_of_val(spare));
-            let base = start - used;
-            let from = (base + self.done.max(used)).div_ceil(PAGE) * PAGE;
-            let to = (start + bytes.min(PREFAULT_WINDOW)) / PAGE * PAGE;
-            if to > from {
-                // SAFETY: [from, to) lies inside the spare capacity `v` owns
-                // (rounded inwards to whole pages); populating only faults
-                // pages in, never changing contents, and a failure (an older
-                // kernel) is harmless.
-                unsafe {
-                    libc::madvise(
-                        from as *mut libc::c_void,
-                        to - from,
-                        libc::MADV_POPULATE_WRITE,
-                    );
-                }
+        let spare = v.spare_capacity_mut();
+        let skip = self
+            .done
+            .saturating_sub(used)
+            .div_ceil(size)
+            .min(spare.len());
+        let end = (PREFAULT_WINDOW / size).min(spare.len());
+        if skip < end {
+            populate(&mut spare[skip..end]);
+        }
+        self.done = self.done.max(used + end * size);
+    }
+}
+
+/// Faults in the whole pages of `memory` at once, writable (Linux 5.14+;
+/// elsewhere, or on an older kernel, nothing).
+fn populate<T>(memory: &mut [std::mem::MaybeUninit<T>]) {
+    #[cfg(target_os = "linux")]
+    {
+        const PAGE: usize = 4096;
+        let start = memory.as_mut_ptr() as usize;
+        let (from, to) = (
+            start.div_ceil(PAGE) * PAGE,
+            (start + std::mem::size_of_val(memory)) / PAGE * PAGE,
+        );
+        if to > from {
+            // SAFETY: [from, to) lies inside `memory` (rounded inwards to
+            // whole pages), which the caller may write; populating only
+            // faults pages in, never changing contents, and a failure is
+            // harmless.
+            unsafe {
+                libc::madvise(
+                    from as *mut libc::c_void,
+                    to - from,
+                    libc::MADV_POPULATE_WRITE,
+                );
             }
-            self.done = self.done.max(to - base);
         }
     }
 }
@@ -164,9 +179,13 @@ pub fn concat_parts<T: Copy + Send + Sync>(parts: Vec<Vec<T>>) -> Vec<T> {
         jobs.push((part, head));
         rest = tail;
     }
+    let window = (PREFAULT_WINDOW / std::mem::size_of::<T>().max(1)).max(1);
     jobs.into_par_iter().for_each(|(part, dst)| {
-        for (d, &s) in dst.iter_mut().zip(&part) {
-            d.write(s);
+        for (dst, src) in dst.chunks_mut(window).zip(part.chunks(window)) {
+            populate(dst);
+            for (d, &s) in dst.iter_mut().zip(src) {
+                d.write(s);
+            }
         }
         drop(part);
     });
