@@ -12,7 +12,7 @@ engine and loading the vocab (numpy is loaded before, in every process).
 
     python benches/bench_cold.py [--repeats 5] [--mb 0] [--corpora en,multi]
 
-Writes benches/results/cold.md and cold.json.
+Writes benches/results/cold.md and cold.json (cold_<N>mb.* with --mb N).
 """
 
 from __future__ import annotations
@@ -117,13 +117,16 @@ def main() -> None:
     ap.add_argument("--mb", type=int, default=0, help="the first N MB of each corpus (0: all)")
     ap.add_argument("--corpora", default="en,multi")
     ap.add_argument("--threads", default="1,2")
-    ap.add_argument("--out", default=str(ROOT / "benches" / "results" / "cold"))
+    ap.add_argument("--out", default=None, help="default: results/cold, or cold_<N>mb with --mb")
     args = ap.parse_args()
     corpus_dir = ensure_corpus()
     files = {"en": corpus_dir / "en.txt", "multi": corpus_dir / "multi.txt"}
     work = ROOT / "target" / "bench_cold"
     work.mkdir(parents=True, exist_ok=True)
     results: dict = {"repeats": args.repeats, "rows": []}
+    out = Path(
+        args.out or ROOT / "benches" / "results" / ("cold" + (f"_{args.mb}mb" if args.mb else ""))
+    )
     for name in args.corpora.split(","):
         path = files[name]
         if args.mb:
@@ -143,7 +146,7 @@ def main() -> None:
             }
             results["rows"].append(row)
             print(json.dumps(row), flush=True)
-    write(results, Path(args.out))
+    write(results, out)
 
 
 def write(results: dict, out: Path) -> None:
