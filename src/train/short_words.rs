@@ -6,6 +6,7 @@
 //! first-appearance place, the first time the table meets it.
 
 use crate::cache::table::index;
+use crate::cache::word::padded_key;
 
 /// The counts behind the table: words in first-appearance order, each at an index.
 pub trait IndexedCounts {
@@ -28,12 +29,8 @@ type Key = [u64; 2];
 
 fn key_of(word: &[u8]) -> Key {
     debug_assert!(!word.is_empty() && word.len() <= MAX_SHORT);
-    let mut buf = [0u8; 16];
-    buf[..word.len()].copy_from_slice(word);
-    buf[15] = word.len() as u8;
-    let (lo, hi) = buf.split_at(8);
-    let word_at = |b: &[u8]| u64::from_le_bytes(b.try_into().unwrap_or_default());
-    [word_at(lo), word_at(hi)]
+    let [lo, hi] = padded_key(word);
+    [lo, hi | (word.len() as u64) << 56]
 }
 
 /// A 64-bit hash of a key; the table uses its top bits.
