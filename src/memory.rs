@@ -124,6 +124,7 @@ impl Prefault {
             return;
         }
         let spare = v.spare_capacity_mut();
+        let base = spare.as_ptr() as usize - used;
         let skip = self
             .done
             .saturating_sub(used)
@@ -131,37 +132,56 @@ impl Prefault {
             .min(spare.len());
         let end = (PREFAULT_WINDOW / size).min(spare.len());
         if skip < end {
-            populate(&mut spare[skip..end]);
+            let reached = populate(&mut spare[skip..end]);
+            self.done = self.done.max(reached - base);
         }
-        self.done = self.done.max(used + end * size);
     }
 }
 
 /// Faults in the whole pages of `memory` at once, writable (Linux 5.14+;
-/// elsewhere, or on an older kernel, nothing).
-fn populate<T>(memory: &mut [std::mem::MaybeUninit<T>]) {
-    #[cfg(target_os = "linux")]
-    {
-        const PAGE: usize = 4096;
-        let start = memory.as_mut_ptr() as usize;
-        let (from, to) = (
-            start.div_ceil(PAGE) * PAGE,
-            (start + std::mem::size_of_val(memory)) / PAGE * PAGE,
-        );
-        if to > from {
-            // SAFETY: [from, to) lies inside `memory` (rounded inwards to
-            // whole pages), which the caller may write; populating only
-            // faults pages in, never changing contents, and a failure is
-            // harmless.
-            unsafe {
-                libc::madvise(
-                    from as *mut libc::c_void,
-                    to - from,
-                    libc::MADV_POPULATE_WRITE,
-                );
-            }
-        }
+/// elsewhere, or on an older kernel, nothing); returns the address where
+/// those pages end (the next window starts there, so that no page is
+/// skipped between two windows).
+fn populate<T>(memory: &mut [std::mem::MaybeUninit<T>]) -> usize {
+    let page = page_size();
+    let start = memory.as_mut_ptr() as usize;
+    let (from, to) = (
+        start.div_ceil(page) * page,
+        (start + std::mem::size_of_val(memory)) / page * page,
+    );
+    if to <= from {
+        return start;
     }
+    #[cfg(target_os = "linux")]
+    // SAFETY: [from, to) lies inside `memory`, rounded inwards to whole
+    // pages of this system's size, and the caller may write `memory`;
+    // populating only faults pages in, never changing contents, and a
+    // failure is harmless.
+    unsafe {
+        libc::madvise(
+            from as *mut libc::c_void,
+            to - from,
+            libc::MADV_POPULATE_WRITE,
+        );
+    }
+    to
+}
+
+/// This system's page size (4 KiB on x86-64; 16 or 64 KiB on some arm64
+/// kernels).
+fn page_size() -> usize {
+    static PAGE: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *PAGE.get_or_init(|| {
+        #[cfg(target_os = "linux")]
+        // SAFETY: sysconf has no preconditions.
+        let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+        #[cfg(not(target_os = "linux"))]
+        let page = 4096;
+        usize::try_from(page)
+            .ok()
+            .filter(|&p| p.is_power_of_two())
+            .unwrap_or(4096)
+    })
 }
 
 /// The parts, concatenated in parallel into one buffer. Each part is dropped as soon as it is copied, so memory peaks at
@@ -264,10 +284,43 @@ mod tests {
             }
             assert!(v.iter().enumerate().all(|(i, &x)| i as u32 == x));
             assert!(ahead.done <= cap * 4);
-            assert_eq!(
-                ahead.done > 0,
-                cfg!(target_os = "linux") && cap * 4 >= MIN_BYTES
+            assert_eq!(ahead.done > 0, cap * 4 >= MIN_BYTES);
+        }
+    }
+
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn windows_fault_in_every_page_ahead_of_the_writer() {
+        // Whether each page of [from, to) is resident (mincore), before anything is written there.
+        fn resident(from: usize, to: usize) -> Vec<bool> {
+            let page = page_size();
+            let start = from / page * page;
+            let mut flags = vec![0u8; (to - start).div_ceil(page)];
+            // SAFETY: mincore only writes one byte per page of the range into `flags`.
+            let rc = unsafe {
+                libc::mincore(start as *mut libc::c_void, to - start, flags.as_mut_ptr())
+            };
+            assert_eq!(rc, 0);
+            flags.iter().map(|f| f & 1 == 1).collect()
+        }
+        let mut v: Vec<u32> = Vec::with_capacity(16 << 20);
+        let base = v.as_ptr() as usize;
+        let mut ahead = Prefault::default();
+        let mut last = 0;
+        for step in 0..6 {
+            ahead.ahead(&mut v);
+            assert!(ahead.done > last, "step {step}: no progress");
+            // Every page between where the writer is and where the window
+            // ends is in, the one straddling two windows included.
+            let from = (base + v.len() * 4).div_ceil(page_size()) * page_size();
+            assert!(
+                resident(from, base + ahead.done).iter().all(|&r| r),
+                "step {step}"
             );
+            last = ahead.done;
+            // Write up to just past the window's half.
+            let target = (ahead.done - PREFAULT_WINDOW / 2) / 4 + 1;
+            v.extend((v.len() as u32..).take(target - v.len()));
         }
     }
 }

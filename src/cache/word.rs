@@ -121,7 +121,7 @@ pub fn key_of(word: &[u8]) -> Option<Key> {
 /// each read of the buffer wait for the copy's bytes (a failed store
 /// forward, a fifth of the time counting spent in its table).
 #[inline]
-pub fn padded_key(word: &[u8]) -> Key {
+pub(crate) fn padded_key(word: &[u8]) -> Key {
     let n = word.len();
     debug_assert!(n <= KEY);
     let u64_at = |at: usize| u64::from_le_bytes(word[at..at + 8].try_into().unwrap_or_default());
