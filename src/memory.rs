@@ -75,11 +75,12 @@ const MIN_BYTES: usize = 4 << 20;
 /// when freed.
 const MMAP_CEILING: usize = 32 << 20;
 
-/// Reserves room for `additional` more elements of a batch part's output. A part that is `joined` (copied out and freed
-/// within the call) and large is reserved past `MMAP_CEILING` (address space
-/// only): glibc raises its mmap threshold after each large free, and parts
-/// below it would come from per-thread arenas, which keep their pages once
-/// freed, so they stayed resident after the join.
+/// Reserves room for `additional` more elements of a batch part's output.
+/// A part that is `joined` (copied out and freed within the call) and large
+/// is reserved past `MMAP_CEILING` (address space only): glibc raises its
+/// mmap threshold after each large free, and parts below it would come from
+/// per-thread arenas, which keep their pages once freed, so they stayed
+/// resident after the join.
 pub fn reserve_output<T>(v: &mut Vec<T>, additional: usize, joined: bool) {
     let size = std::mem::size_of::<T>().max(1);
     let mut n = additional;
@@ -184,9 +185,10 @@ fn page_size() -> usize {
     })
 }
 
-/// The parts, concatenated in parallel into one buffer. Each part is dropped as soon as it is copied, so memory peaks at
-/// the result plus the parts in flight, not at twice the result; and the
-/// result is never zero-filled first.
+/// The parts, concatenated in parallel into one buffer, faulted in a window
+/// at a time just before it is written. Each part is dropped as soon as it
+/// is copied, so memory peaks at the result plus the parts in flight, not at
+/// twice the result; and the result is never zero-filled first.
 pub fn concat_parts<T: Copy + Send + Sync>(parts: Vec<Vec<T>>) -> Vec<T> {
     use rayon::prelude::*;
     use std::mem::MaybeUninit;
