@@ -112,7 +112,7 @@ try:
     wpiece.ray.count_files({files!r}, part_bytes=4 << 20, fanout=2)
 except KeyboardInterrupt:
     print("interrupted", flush=True)
-    time.sleep(0.5)  # force-cancelled: their processes are killed at once
+    time.sleep(0.5)  # a cancelled running task stops within 50 ms
     print(counting_tasks(), flush=True)
     sys.exit(130)
 print("finished", flush=True)

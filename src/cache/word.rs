@@ -147,9 +147,7 @@ pub(crate) fn padded_key(word: &[u8]) -> Key {
 #[inline]
 pub fn key_at(text: &[u8], start: usize, len: usize) -> Key {
     if start + KEY > text.len() {
-        let mut buf = [0u8; KEY];
-        buf[..len].copy_from_slice(&text[start..start + len]);
-        return key_from_bytes(&buf, len);
+        return padded_key(&text[start..start + len]);
     }
     let mut buf = [0u8; KEY];
     buf.copy_from_slice(&text[start..start + KEY]);
