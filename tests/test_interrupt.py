@@ -5,6 +5,7 @@ times how long the child takes to exit."""
 
 from __future__ import annotations
 
+import gzip
 import signal
 import subprocess
 import sys
@@ -61,6 +62,20 @@ def test_counting_a_file_stops_on_ctrl_c(tmp_path: Path) -> None:
     path = big_file(tmp_path)
     elapsed, _ = interrupt(
         "", f"wpiece.train({str(path)!r}, vocab_size=1000, num_threads=1)", tmp_path
+    )
+    assert elapsed < BOUND_S
+
+
+def test_counting_a_gz_file_read_ahead_stops_on_ctrl_c(tmp_path: Path) -> None:
+    # Two threads: the file is inflated on a reading thread of its own, one
+    # block ahead of the counting, and that thread must stop too.
+    member = gzip.compress(EN_FIXTURE.read_bytes(), compresslevel=1)
+    path = tmp_path / "big.txt.gz"
+    with path.open("wb") as f:
+        for _ in range(400_000_000 // len(EN_FIXTURE.read_bytes())):
+            f.write(member)
+    elapsed, _ = interrupt(
+        "", f"wpiece.train({str(path)!r}, vocab_size=1000, num_threads=2)", tmp_path
     )
     assert elapsed < BOUND_S
 

@@ -95,7 +95,7 @@ pub fn check_rangeable(path: &Path, range: Option<ByteRange>) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::io::{read_documents, read_file_blocks, DocSource};
+    use crate::io::{read_documents, read_file_blocks, DocBlock, DocSource};
 
     /// The lines a plain reference gives the range: those starting in it.
     fn plain(bytes: &[u8], r: ByteRange) -> Vec<&[u8]> {
@@ -229,8 +229,8 @@ mod tests {
                 }
                 let mut got: Vec<String> = Vec::new();
                 for r in parts {
-                    let mut take = |d: &[&str]| {
-                        got.extend(d.iter().map(|s| s.to_string()));
+                    let mut take = |block: DocBlock| {
+                        block.with_docs(|d| got.extend(d.iter().map(|s| s.to_string())));
                         Ok(())
                     };
                     read_file_blocks(&path, &source, Some(r), 3, Cancel::never(), &mut take)

@@ -3,18 +3,16 @@
 //! or `.gz` text file (or the part between a chosen separator), or the
 //! string field of each line of a JSON Lines file. Whole files can be
 //! memory-mapped and split in place ([`read_documents`]); files and streams
-//! of any size are read block by block with bounded memory
-//! ([`DocumentReader`]). Errors name the file (or stream) and, for bad
-//! UTF-8 or JSON, the byte offset or line.
+//! of any size are read block by block with bounded memory (`stream.rs`).
+//! Errors name the file and, for bad UTF-8 or JSON, the byte offset or
+//! line.
 
-use std::io::Read;
 use std::path::Path;
 
 use serde_json::Value;
 
 use super::byte_range::{check_rangeable, ByteRange};
 use super::files::{open_regular, read_to_end_fallibly};
-use super::parallel_text::{lines_on_every_thread, utf8_on_every_thread};
 use crate::cancel::Cancel;
 use crate::error::{Error, Result};
 
@@ -190,7 +188,7 @@ pub fn read_documents(
 
 /// A file as errors name it; a part starting at byte `begin` says so (the
 /// lines JSON errors give count from there).
-fn range_name(path: &Path, begin: u64) -> String {
+pub(super) fn range_name(path: &Path, begin: u64) -> String {
     match begin {
         0 => path.display().to_string(),
         _ => format!("{} (from byte {begin})", path.display()),
@@ -198,7 +196,11 @@ fn range_name(path: &Path, begin: u64) -> String {
 }
 
 /// A byte range holds lines (of text or JSON): of plain files only.
-fn check_range_source(path: &Path, range: Option<ByteRange>, source: &DocSource) -> Result<()> {
+pub(super) fn check_range_source(
+    path: &Path,
+    range: Option<ByteRange>,
+    source: &DocSource,
+) -> Result<()> {
     check_rangeable(path, range)?;
     match (range, source) {
         (Some(_), DocSource::Separated(sep)) if sep != "\n" => Err(Error::Value(
@@ -208,7 +210,7 @@ fn check_range_source(path: &Path, range: Option<ByteRange>, source: &DocSource)
     }
 }
 
-fn check_separator(sep: &str) -> Result<()> {
+pub(super) fn check_separator(sep: &str) -> Result<()> {
     if sep.is_empty() {
         return Err(Error::Value(
             "the document separator cannot be empty".into(),
@@ -219,7 +221,7 @@ fn check_separator(sep: &str) -> Result<()> {
 
 /// The string `field` of each non-blank line of `text` (JSON Lines), in
 /// order; `first_line` lines came before `text` (for error messages).
-fn for_each_field(
+pub(super) fn for_each_field(
     text: &str,
     field: &str,
     name: &str,
@@ -259,197 +261,9 @@ fn for_each_field(
     Ok(())
 }
 
-/// Turns bytes, arriving in pieces of any size, into documents: each piece
-/// adds to what is pending, and every document it completes is handed on
-/// (its bytes checked as UTF-8 once, without a copy for lines).
-pub struct DocumentReader {
-    source: DocSource,
-    /// The file or stream, for error messages.
-    name: String,
-    /// Bytes read whose document has not ended yet.
-    pending: Vec<u8>,
-    /// Bytes before `pending`.
-    offset: u64,
-    /// Lines before `pending` (counted for JSON Lines, whose errors name one).
-    line: u64,
-}
-
-impl DocumentReader {
-    pub fn new(source: DocSource, name: impl Into<String>) -> Result<Self> {
-        if let DocSource::Separated(sep) = &source {
-            check_separator(sep)?;
-        }
-        Ok(Self {
-            source,
-            name: name.into(),
-            pending: Vec::new(),
-            offset: 0,
-            line: 0,
-        })
-    }
-
-    /// A reader whose first byte is byte `offset` of the file (its errors
-    /// give offsets in the file).
-    pub fn starting_at(mut self, offset: u64) -> Self {
-        self.offset = offset;
-        self
-    }
-
-    /// The file or stream read, as errors name it.
-    pub fn name(&self) -> &str {
-        &self.name
-    }
-
-    /// Adds `bytes`; `docs` gets the documents they complete.
-    pub fn push(
-        &mut self,
-        bytes: &[u8],
-        docs: &mut dyn FnMut(&[&str]) -> Result<()>,
-    ) -> Result<()> {
-        self.pending.extend_from_slice(bytes);
-        self.split(false, docs)
-    }
-
-    /// Ends the input; `docs` gets the last document, which had no end.
-    pub fn finish(&mut self, docs: &mut dyn FnMut(&[&str]) -> Result<()>) -> Result<()> {
-        self.split(true, docs)
-    }
-
-    /// Reads `input` to its end in blocks of about `block` bytes, handing
-    /// `docs` the documents of each block (memory stays near `block`).
-    pub fn read_all(
-        &mut self,
-        input: &mut dyn Read,
-        block: usize,
-        cancel: &Cancel,
-        docs: &mut dyn FnMut(&[&str]) -> Result<()>,
-    ) -> Result<()> {
-        loop {
-            cancel.check()?;
-            // Room first, so the read goes straight in, in large pieces.
-            self.pending
-                .try_reserve(block)
-                .map_err(|_| Error::Memory(format!("{}: out of memory", self.name)))?;
-            let n = input
-                .take(block as u64)
-                .read_to_end(&mut self.pending)
-                .map_err(|e| Error::Io(format!("{}: {e}", self.name)))?;
-            if n == 0 {
-                break;
-            }
-            self.split(false, docs)?;
-        }
-        self.finish(docs)
-    }
-
-    /// Hands on the documents that `pending` completes (all of them if
-    /// `last`) and drops their bytes.
-    fn split(&mut self, last: bool, docs: &mut dyn FnMut(&[&str]) -> Result<()>) -> Result<()> {
-        let sep = match &self.source {
-            DocSource::Separated(sep) => sep.as_str(),
-            DocSource::JsonlField(_) => "\n",
-        };
-        let end = if last {
-            self.pending.len()
-        } else {
-            match memchr::memmem::rfind(&self.pending, sep.as_bytes()) {
-                Some(at) => at + sep.len(),
-                None => return Ok(()),
-            }
-        };
-        if end == 0 {
-            return Ok(());
-        }
-        let text = utf8_on_every_thread(&self.pending[..end]).map_err(|valid_up_to| {
-            Error::Value(format!(
-                "{}: invalid UTF-8 at byte offset {}",
-                self.name,
-                self.offset + valid_up_to as u64
-            ))
-        })?;
-        match &self.source {
-            DocSource::Separated(sep) if sep == "\n" => {
-                let refs = lines_on_every_thread(text);
-                docs(&refs)?;
-            }
-            DocSource::Separated(sep) => {
-                let mut refs: Vec<&str> = text.split(sep.as_str()).collect();
-                // Every part but the last ended with the separator; the last
-                // is no document if empty (or, at the end, only whitespace).
-                if refs
-                    .last()
-                    .is_some_and(|t| t.is_empty() || (last && t.trim().is_empty()))
-                {
-                    refs.pop();
-                }
-                docs(&refs)?;
-            }
-            DocSource::JsonlField(field) => {
-                let mut owned = Vec::new();
-                for_each_field(text, field, &self.name, self.line, |s| owned.push(s))?;
-                let refs: Vec<&str> = owned.iter().map(String::as_str).collect();
-                docs(&refs)?;
-                // Only JSON errors name a line: plain text is not counted.
-                self.line += memchr::memchr_iter(b'\n', text.as_bytes()).count() as u64;
-            }
-        }
-        self.offset += end as u64;
-        self.pending.drain(..end);
-        Ok(())
-    }
-}
-
-/// Reads the documents of a file (plain or `.gz`), or of the lines of a byte
-/// `range` of a plain file, block by block, handing `docs` each block's
-/// documents.
-pub fn read_file_blocks(
-    path: &Path,
-    source: &DocSource,
-    range: Option<ByteRange>,
-    block: usize,
-    cancel: &Cancel,
-    docs: &mut dyn FnMut(&[&str]) -> Result<()>,
-) -> Result<()> {
-    check_range_source(path, range, source)?;
-    let (mut input, begin) = open_documents_range(path, range, cancel)?;
-    let reader = DocumentReader::new(source.clone(), range_name(path, begin))?;
-    reader
-        .starting_at(begin)
-        .read_all(&mut input, block, cancel, docs)
-}
-
-/// A plain file's bytes from the first line of byte `range` to its last
-/// (the whole file, `.gz` unpacked, without a range), and where they begin.
-pub fn open_documents_range(
-    path: &Path,
-    range: Option<ByteRange>,
-    cancel: &Cancel,
-) -> Result<(Box<dyn Read + Send + Sync>, u64)> {
-    check_rangeable(path, range)?;
-    let Some(range) = range else {
-        return Ok((open_documents(path)?, 0));
-    };
-    let (mut file, meta) = open_regular(path)?;
-    let span = range.lines_in_file(&mut file, meta.len(), path, cancel)?;
-    let begin = span.start;
-    Ok((Box::new(file.take(span.end - span.start)), begin))
-}
-
-/// A file's bytes as a stream: decompressed if it is `.gz`.
-pub fn open_documents(path: &Path) -> Result<Box<dyn Read + Send + Sync>> {
-    let (file, _) = open_regular(path)?;
-    // Plain files are read in blocks of megabytes straight into the
-    // caller's buffer: a buffer between would only copy them once more.
-    Ok(if path.extension().is_some_and(|e| e == "gz") {
-        let file = std::io::BufReader::with_capacity(1 << 20, file);
-        Box::new(flate2::bufread::MultiGzDecoder::new(file))
-    } else {
-        Box::new(file)
-    })
-}
-
 #[cfg(test)]
 mod tests {
+    use super::super::stream::{DocBlock, DocumentReader};
     use super::*;
 
     fn docs(content: &[u8], name: &str, sep: &str) -> Result<Vec<String>> {
@@ -538,8 +352,8 @@ mod tests {
                 let source = DocSource::Separated(sep.into());
                 let mut reader = DocumentReader::new(source, "p.txt").unwrap();
                 let mut got: Vec<String> = Vec::new();
-                let mut take = |d: &[&str]| {
-                    got.extend(d.iter().map(|s| s.to_string()));
+                let mut take = |block: DocBlock| {
+                    block.with_docs(|d| got.extend(d.iter().map(|s| s.to_string())));
                     Ok(())
                 };
                 for chunk in content.chunks(piece) {
@@ -556,8 +370,8 @@ mod tests {
         let source = DocSource::JsonlField("text".into());
         let mut reader = DocumentReader::new(source, "d.jsonl").unwrap();
         let mut got: Vec<String> = Vec::new();
-        let mut take = |d: &[&str]| {
-            got.extend(d.iter().map(|s| s.to_string()));
+        let mut take = |block: DocBlock| {
+            block.with_docs(|d| got.extend(d.iter().map(|s| s.to_string())));
             Ok(())
         };
         reader

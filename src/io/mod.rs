@@ -1,16 +1,20 @@
-//! Files: the one reader of documents (`documents`), parts of a file by
+//! Files: the one reader of documents (`documents` for whole files,
+//! `stream` block by block), parts of a file by
 //! byte range (`byte_range`), and reading and
 //! writing whole files safely (`files`: regular files only, atomic writes),
-//! and text checked and cut into lines on every thread (`parallel_text`).
+//! text checked and cut into lines on every thread (`parallel_text`), and
+//! the next block of a stream read while this one is worked on (`read_ahead`).
 
 mod byte_range;
 mod documents;
 mod files;
 mod parallel_text;
+mod read_ahead;
+mod stream;
 
 pub use byte_range::ByteRange;
-pub use documents::{
-    open_documents, open_documents_range, read_bytes, read_documents, read_file_blocks, DocSource,
-    DocumentReader, Documents, FileBytes,
-};
+pub use documents::{read_bytes, read_documents, DocSource, Documents, FileBytes};
 pub use files::{open_regular, read_text, write_atomic, write_set_atomic, MAX_TOKENIZER_FILE};
+pub use stream::{
+    open_documents, open_documents_range, read_file_blocks, DocBlock, DocumentReader,
+};

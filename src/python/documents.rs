@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 
 use super::run::{run, Run};
 use crate::error::Error;
-use crate::io::{open_documents, read_documents, ByteRange, DocSource, DocumentReader};
+use crate::io::{open_documents, read_documents, ByteRange, DocBlock, DocSource, DocumentReader};
 
 /// Bytes read per block of a file.
 const BLOCK: usize = 1 << 20;
@@ -48,8 +48,8 @@ impl PyFileDocuments {
             let (input, reader, done) = (&mut self.input, &mut self.reader, &mut self.done);
             let docs = run(py, Run::serial(BLOCK), |_| {
                 let mut docs = Vec::new();
-                let mut take = |d: &[&str]| {
-                    docs.extend(d.iter().map(|s| s.to_string()));
+                let mut take = |block: DocBlock| {
+                    block.with_docs(|d| docs.extend(d.iter().map(|s| s.to_string())));
                     Ok(())
                 };
                 let mut block = Vec::with_capacity(BLOCK);
@@ -92,8 +92,8 @@ impl PyDocumentReader {
 
     fn push(&mut self, data: &[u8]) -> PyResult<Vec<String>> {
         let mut docs = Vec::new();
-        self.reader.push(data, &mut |d| {
-            docs.extend(d.iter().map(|s| s.to_string()));
+        self.reader.push(data, &mut |block| {
+            block.with_docs(|d| docs.extend(d.iter().map(|s| s.to_string())));
             Ok(())
         })?;
         Ok(docs)
@@ -101,8 +101,8 @@ impl PyDocumentReader {
 
     fn finish(&mut self) -> PyResult<Vec<String>> {
         let mut docs = Vec::new();
-        self.reader.finish(&mut |d| {
-            docs.extend(d.iter().map(|s| s.to_string()));
+        self.reader.finish(&mut |block| {
+            block.with_docs(|d| docs.extend(d.iter().map(|s| s.to_string())));
             Ok(())
         })?;
         Ok(docs)

@@ -70,14 +70,45 @@ impl<'a> ParallelCounting<'a> {
         S: AsRef<str> + Sync,
         F: Fn(&str, &mut WordCounts, &mut CountScratch) -> Result<()> + Sync,
     {
+        let ranges = part_ranges(docs, self.parts.len().max(1));
+        self.count_parts(ranges, cancel, count_doc, |range| {
+            docs[range].iter().map(|d| d.as_ref())
+        })
+    }
+
+    /// [`ParallelCounting::add`] for a block of lines given as one text (each
+    /// `str::lines` item a document): each thread finds the lines of its own
+    /// part, cut after a newline, so none waits for the block to be split.
+    pub(super) fn add_lines<F>(&mut self, text: &str, cancel: &Cancel, count_doc: &F) -> Result<()>
+    where
+        F: Fn(&str, &mut WordCounts, &mut CountScratch) -> Result<()> + Sync,
+    {
+        let ranges = line_ranges(text, self.parts.len().max(1));
+        self.count_parts(ranges, cancel, count_doc, |range| text[range].lines())
+    }
+
+    /// Counts the documents `docs_of` each range gives, part t's range into
+    /// part t (or, on one thread, the one range into the result).
+    fn count_parts<'d, F, I>(
+        &mut self,
+        ranges: Vec<std::ops::Range<usize>>,
+        cancel: &Cancel,
+        count_doc: &F,
+        docs_of: impl Fn(std::ops::Range<usize>) -> I + Sync,
+    ) -> Result<()>
+    where
+        F: Fn(&str, &mut WordCounts, &mut CountScratch) -> Result<()> + Sync,
+        I: Iterator<Item = &'d str>,
+    {
         if self.parts.is_empty() {
-            for d in docs {
-                cancel.check()?;
-                count_doc(d.as_ref(), self.into, &mut self.direct)?;
+            for range in ranges {
+                for d in docs_of(range) {
+                    cancel.check()?;
+                    count_doc(d, self.into, &mut self.direct)?;
+                }
             }
             return Ok(());
         }
-        let ranges = part_ranges(docs, self.parts.len());
         for part in &mut self.parts {
             part.block_starts.push(part.counts.len());
         }
@@ -85,9 +116,9 @@ impl<'a> ParallelCounting<'a> {
             .par_iter_mut()
             .zip(ranges)
             .try_for_each(|(part, range)| {
-                for d in &docs[range] {
+                for d in docs_of(range) {
                     cancel.check()?;
-                    count_doc(d.as_ref(), &mut part.counts, &mut part.scratch)?;
+                    count_doc(d, &mut part.counts, &mut part.scratch)?;
                 }
                 Ok(())
             })
@@ -107,14 +138,16 @@ impl<'a> ParallelCounting<'a> {
                 (part.block_starts, part.counts.into_entries())
             })
             .collect();
-        let Some(most) = parts
+        if parts.is_empty() {
+            return Ok(());
+        }
+        // Room for every part's words (an upper bound on their union), so
+        // that the table never grows, rehashing all, while they are merged.
+        let all: usize = parts
             .iter()
             .map(|(starts, _)| starts[starts.len() - 1])
-            .max()
-        else {
-            return Ok(());
-        };
-        self.into.try_reserve(most)?;
+            .sum();
+        self.into.try_reserve(all)?;
         let blocks = parts[0].0.len() - 1;
         let mut since_check = 0;
         for b in 0..blocks {
@@ -151,6 +184,28 @@ fn part_ranges<S: AsRef<str>>(docs: &[S], n: usize) -> Vec<std::ops::Range<usize
     }
     ranges.push(start..docs.len());
     ranges.resize(n, docs.len()..docs.len());
+    ranges
+}
+
+/// `n` byte ranges of `text`, in order, of similar size, each cut just
+/// after a newline (so their lines are the whole's; the last ones empty
+/// when the text is short).
+fn line_ranges(text: &str, n: usize) -> Vec<std::ops::Range<usize>> {
+    let bytes = text.as_bytes();
+    // Small blocks stay whole: a part has a cost of its own.
+    let target = (bytes.len() / n).max(1 << 16);
+    let mut ranges = Vec::with_capacity(n);
+    let mut start = 0;
+    while ranges.len() + 1 < n && start + target < bytes.len() {
+        let Some(at) = memchr::memchr(b'\n', &bytes[start + target..]) else {
+            break;
+        };
+        let end = start + target + at + 1;
+        ranges.push(start..end);
+        start = end;
+    }
+    ranges.push(start..bytes.len());
+    ranges.resize(n, bytes.len()..bytes.len());
     ranges
 }
 
@@ -316,6 +371,56 @@ mod tests {
             want.add("before", 2);
             want.merge(expected.clone());
             assert!(into.same_as(&want), "{threads} threads");
+            // The same blocks as lines of one text each: the same counts
+            // in the same order.
+            let mut lines = WordCounts::default();
+            lines.add("first", 1);
+            lines.add("before", 2);
+            pool.install(|| {
+                let mut counting = ParallelCounting::new(&mut lines);
+                let count_doc = |d: &str, out: &mut WordCounts, s: &mut CountScratch| {
+                    splitter.count_into(d, out, s, Cancel::never())
+                };
+                for b in cuts.windows(2) {
+                    let text: String = docs[b[0]..b[1]].iter().map(|d| d.clone() + "\n").collect();
+                    counting
+                        .add_lines(&text, Cancel::never(), &count_doc)
+                        .unwrap();
+                }
+                counting.finish(Cancel::never()).unwrap();
+            });
+            assert!(lines.same_as(&want), "lines, {threads} threads");
+        }
+    }
+
+    #[test]
+    fn line_ranges_cut_after_newlines_into_the_whole_lines() {
+        let text: String = (0..120_000)
+            .map(|i| match i % 7 {
+                0 => "\r\n".to_string(),
+                1 => "\n".to_string(),
+                _ => format!("w{i} \u{e9}x\n"),
+            })
+            .collect::<String>()
+            + "open end";
+        for n in 1..6 {
+            for t in [&text[..], &text[..70_000], "", "\n", "no newline"] {
+                let ranges = line_ranges(t, n);
+                assert_eq!(ranges.len(), n);
+                assert_eq!(ranges[0].start, 0);
+                assert_eq!(ranges[n - 1].end, t.len());
+                assert!(ranges.windows(2).all(|w| w[0].end == w[1].start));
+                // Each range followed by text ends after a newline.
+                assert!(ranges
+                    .windows(2)
+                    .all(|w| w[1].is_empty() || t.as_bytes()[w[0].end - 1] == b'\n'));
+                let joined: Vec<&str> = ranges.iter().flat_map(|r| t[r.clone()].lines()).collect();
+                assert_eq!(joined, t.lines().collect::<Vec<_>>());
+            }
+            // Long text is shared out.
+            assert!(line_ranges(&text, n)
+                .iter()
+                .all(|r| r.len() > text.len() / (2 * n)));
         }
     }
 

@@ -16,7 +16,7 @@ use crate::cancel::Cancel;
 use crate::encode::piece_cuts;
 use crate::error::Result;
 use crate::hf_json;
-use crate::io::{read_file_blocks, ByteRange, DocSource};
+use crate::io::{read_file_blocks, ByteRange, DocBlock, DocSource};
 use crate::pipeline::Tokenizer;
 use crate::splitter::{SplitBuffers, Splitter, PIECE_BYTES};
 
@@ -124,9 +124,17 @@ impl WordSplitting {
         let count_doc = |doc: &str, out: &mut WordCounts, scratch: &mut CountScratch| {
             self.count_doc(doc, out, scratch, cancel)
         };
-        read_file_blocks(path, source, range, BLOCK, cancel, &mut |docs| {
-            counting.add(docs, cancel, &count_doc)
-        })?;
+        read_file_blocks(
+            path,
+            source,
+            range,
+            BLOCK,
+            cancel,
+            &mut |block| match block {
+                DocBlock::Lines(text) => counting.add_lines(text, cancel, &count_doc),
+                DocBlock::Docs(docs) => counting.add(docs, cancel, &count_doc),
+            },
+        )?;
         counting.finish(cancel)
     }
 
