@@ -39,7 +39,7 @@ pub(super) fn read_ahead<T>(
     let read = |spent: Option<Vec<u8>>| -> Result<Option<Vec<u8>>> {
         cancel.check()?;
         let size = size
-            .fetch_update(Relaxed, Relaxed, |s| Some((2 * s).min(block)))
+            .fetch_update(Relaxed, Relaxed, |s| Some(s.saturating_mul(2).min(block)))
             .unwrap_or(block);
         let mut buf = spent
             .filter(|b| b.capacity() >= HEADROOM + size)
@@ -193,6 +193,18 @@ mod tests {
                     let got = read_all(text.as_bytes(), &source, block, threads, None).unwrap();
                     assert!(got == want, "{source:?}, block {block}, {threads} threads");
                 }
+            }
+        }
+        // A separator that overlaps itself splits as the whole text does,
+        // left to right, whatever the blocks.
+        let runs = "a\n\n\nb\n\n\n\nc\n\n\n\n\nd".repeat(5000);
+        let pairs = DocSource::Separated("\n\n".into());
+        let whole: Vec<&str> = runs.split("\n\n").collect();
+        assert_eq!(&whole[..4], ["a", "\nb", "", "c"]);
+        for block in [1, 2, 3, 7, 1000, 1 << 16] {
+            for threads in [1, 2] {
+                let got = read_all(runs.as_bytes(), &pairs, block, threads, None).unwrap();
+                assert!(got == whole, "block {block}, {threads} threads");
             }
         }
         // Blocks of a few bytes, on short text.

@@ -119,6 +119,9 @@ impl DocumentReader {
                 if self.pending.len() > HEADROOM {
                     // A document longer than the room before the block:
                     // joined by a copy.
+                    self.pending
+                        .try_reserve(buf.len() - HEADROOM)
+                        .map_err(|_| Error::Memory(format!("{}: out of memory", self.name)))?;
                     self.pending.extend_from_slice(&buf[HEADROOM..]);
                     self.split_pending(false, docs)?;
                 } else {
@@ -190,13 +193,19 @@ impl DocumentReader {
             DocSource::Separated(sep) => sep.as_str(),
             DocSource::JsonlField(_) => "\n",
         };
-        let end = if last {
-            bytes.len()
+        let found = if sep.len() == 1 {
+            memchr::memrchr(sep.as_bytes()[0], bytes)
         } else {
-            match memchr::memmem::rfind(bytes, sep.as_bytes()) {
-                Some(at) => at + sep.len(),
-                None => return Ok(0),
-            }
+            // The last match left to right, as the whole text splits: a
+            // separator that overlaps itself ("\n\n" in "\n\n\n") matches
+            // elsewhere from the right, and blocks of another size would
+            // give other documents.
+            memchr::memmem::find_iter(bytes, sep.as_bytes()).last()
+        };
+        let end = match (last, found) {
+            (true, _) => bytes.len(),
+            (false, Some(at)) => at + sep.len(),
+            (false, None) => return Ok(0),
         };
         if end == 0 {
             return Ok(0);

@@ -138,16 +138,14 @@ impl<'a> ParallelCounting<'a> {
                 (part.block_starts, part.counts.into_entries())
             })
             .collect();
-        if parts.is_empty() {
-            return Ok(());
-        }
-        // Room for every part's words (an upper bound on their union), so
-        // that the table never grows, rehashing all, while they are merged.
-        let all: usize = parts
+        let Some(most) = parts
             .iter()
             .map(|(starts, _)| starts[starts.len() - 1])
-            .sum();
-        self.into.try_reserve(all)?;
+            .max()
+        else {
+            return Ok(());
+        };
+        self.into.try_reserve(most)?;
         let blocks = parts[0].0.len() - 1;
         let mut since_check = 0;
         for b in 0..blocks {
