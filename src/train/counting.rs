@@ -349,45 +349,38 @@ mod tests {
                 .num_threads(threads)
                 .build()
                 .unwrap();
-            let mut into = WordCounts::default();
-            into.add("first", 1);
-            into.add("before", 2);
-            pool.install(|| {
-                let mut counting = ParallelCounting::new(&mut into);
-                let count_doc = |d: &str, out: &mut WordCounts, s: &mut CountScratch| {
-                    splitter.count_into(d, out, s, Cancel::never())
-                };
-                for b in cuts.windows(2) {
-                    counting
-                        .add(&docs[b[0]..b[1]], Cancel::never(), &count_doc)
+            // Each block as a list of documents, or as lines of one text.
+            let count = |by_lines: bool| {
+                let mut into = WordCounts::default();
+                into.add("first", 1);
+                into.add("before", 2);
+                pool.install(|| {
+                    let mut counting = ParallelCounting::new(&mut into);
+                    let count_doc = |d: &str, out: &mut WordCounts, s: &mut CountScratch| {
+                        splitter.count_into(d, out, s, Cancel::never())
+                    };
+                    for b in cuts.windows(2) {
+                        let block = &docs[b[0]..b[1]];
+                        if by_lines {
+                            let text: String = block.iter().map(|d| d.clone() + "\n").collect();
+                            counting.add_lines(&text, Cancel::never(), &count_doc)
+                        } else {
+                            counting.add(block, Cancel::never(), &count_doc)
+                        }
                         .unwrap();
-                }
-                counting.finish(Cancel::never()).unwrap();
-            });
+                    }
+                    counting.finish(Cancel::never()).unwrap();
+                });
+                into
+            };
             let mut want = WordCounts::default();
             want.add("first", 1);
             want.add("before", 2);
             want.merge(expected.clone());
-            assert!(into.same_as(&want), "{threads} threads");
+            assert!(count(false).same_as(&want), "{threads} threads");
             // The same blocks as lines of one text each: the same counts
             // in the same order.
-            let mut lines = WordCounts::default();
-            lines.add("first", 1);
-            lines.add("before", 2);
-            pool.install(|| {
-                let mut counting = ParallelCounting::new(&mut lines);
-                let count_doc = |d: &str, out: &mut WordCounts, s: &mut CountScratch| {
-                    splitter.count_into(d, out, s, Cancel::never())
-                };
-                for b in cuts.windows(2) {
-                    let text: String = docs[b[0]..b[1]].iter().map(|d| d.clone() + "\n").collect();
-                    counting
-                        .add_lines(&text, Cancel::never(), &count_doc)
-                        .unwrap();
-                }
-                counting.finish(Cancel::never()).unwrap();
-            });
-            assert!(lines.same_as(&want), "lines, {threads} threads");
+            assert!(count(true).same_as(&want), "lines, {threads} threads");
         }
     }
 
