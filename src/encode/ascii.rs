@@ -41,14 +41,11 @@ impl AsciiTable {
     /// The splitter's ASCII table (one that declines every byte if it has
     /// none) with what the model makes of single bytes.
     pub(super) fn new(splitter: &Splitter, model: &WordPiece) -> Self {
-        let AsciiClasses {
-            class,
-            normalized: lower,
-            lowercase,
-        } = splitter
+        let classes = splitter
             .ascii_classes()
             .cloned()
             .unwrap_or(AsciiClasses::DECLINE_ALL);
+        let (class, lower, lowercase) = (classes.class, *classes.normalized(), classes.lowercase);
         let mut single = [model.unk_id; 256];
         let mut pieces = Vec::new();
         for b in 0u8..128 {

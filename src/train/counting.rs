@@ -237,12 +237,14 @@ impl Splitter {
         let CountScratch { short, split } = scratch;
         if doc.len() <= PIECE_BYTES {
             self.words(doc, split, |w| short.add(w, out));
-            return Ok(());
+        } else {
+            for (_, piece) in self.cuts().pieces(doc, PIECE_BYTES) {
+                cancel.check()?;
+                self.words(piece, split, |w| short.add(w, out));
+            }
         }
-        for (_, piece) in self.cuts().pieces(doc, PIECE_BYTES) {
-            cancel.check()?;
-            self.words(piece, split, |w| short.add(w, out));
-        }
+        // The counts hold the document's words in order when it is done.
+        short.settle(out);
         Ok(())
     }
 
