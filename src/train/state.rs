@@ -366,6 +366,30 @@ impl State<'_> {
         id
     }
 
+    /// `add_occurrence` for the first scan of the words, in node order: the
+    /// pair's frequency and first occurrence, not the occurrence itself (the
+    /// caller adds them all once it knows how many each pair has).
+    pub(super) fn count_first_occurrences(
+        &mut self,
+        left: u32,
+        right: u32,
+        node: u32,
+        count: u64,
+    ) -> u32 {
+        if left == BARRIER || right == BARRIER {
+            return NO_PAIR;
+        }
+        let (id, created) = self.pairs.get_or_create(left, right);
+        if created && self.config.score == Score::Likelihood {
+            self.resolve_makes(id);
+        }
+        let s = &mut self.pairs.states[id as usize];
+        s.freq += count;
+        s.first = s.first.min(node);
+        self.pairs.list(id);
+        id
+    }
+
     /// Uncounts the pair standing at `node` (`NO_PAIR`: none), about to be
     /// merged away.
     pub(super) fn remove_occurrence(&mut self, node: u32, count: u64) {

@@ -2,6 +2,9 @@
 //! and applied until the vocabulary reaches its size (or no pair is left),
 //! each one recorded.
 
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::config::{Score, TrainerConfig};
@@ -30,6 +33,11 @@ fn check_totals<W: AsRef<str>>(words: &[W], counts: &[u64], suffix_chars: u64) -
             })?;
     }
     Ok(())
+}
+
+/// `ch`'s index in ASCII tables, if it is ASCII.
+fn ascii_index(ch: char) -> Option<usize> {
+    ch.is_ascii().then_some(ch as usize)
 }
 
 /// Trains a WordPiece vocabulary from word types in first-appearance order.
@@ -108,11 +116,21 @@ fn train_from<W: AsRef<str>>(
         )));
     }
 
-    // Alphabet: every character, or the most frequent ones.
+    // Alphabet: every character, or the most frequent ones. ASCII ones
+    // are counted in an array (a hash per character took most of the time).
     let mut char_freq: FxHashMap<char, u64> = FxHashMap::default();
+    let mut ascii_freq = [0u64; 128];
     for (w, &c) in words.iter().zip(&counts) {
         for ch in w.chars().chain(suffix.chars()) {
-            *char_freq.entry(ch).or_insert(0) += c;
+            match ascii_index(ch) {
+                Some(b) => ascii_freq[b] += c,
+                None => *char_freq.entry(ch).or_insert(0) += c,
+            }
+        }
+    }
+    for (b, &f) in ascii_freq.iter().enumerate() {
+        if f > 0 {
+            char_freq.insert(char::from(b as u8), f);
         }
     }
     let initial: FxHashSet<char> = config.initial_alphabet.iter().copied().collect();
@@ -169,8 +187,10 @@ fn train_from<W: AsRef<str>>(
     let mut initial_tokens = 0u64;
     let mut since_check = 0usize;
     let mut units: Vec<Option<String>> = Vec::new();
-    // (character, not first in its word) -> its unit, None outside the alphabet.
+    // (character, not first in its word) -> its unit, None outside the
+    // alphabet; ASCII characters in arrays, met first at index 0.
     let mut unit_of: FxHashMap<(char, bool), Option<u32>> = FxHashMap::default();
+    let mut ascii_unit_of: [[Option<Option<u32>>; 128]; 2] = [[None; 128]; 2];
     for (word, &count) in words.iter().zip(&counts) {
         // By characters, not words: 4096 long words took a tenth of a second.
         if since_check >= CANCEL_STRIDE {
@@ -204,14 +224,27 @@ fn train_from<W: AsRef<str>>(
                 for (k, ch) in word.chars().chain(suffix.chars()).enumerate() {
                     // Each character's unit is interned once, not built and
                     // hashed as a string at every occurrence.
-                    let unit = *unit_of.entry((ch, k > 0)).or_insert_with(|| {
+                    let new_unit = |state: &mut State| {
                         kept.contains(&ch).then(|| {
                             state.intern(match k {
                                 0 => ch.to_string(),
                                 _ => format!("{prefix}{ch}"),
                             })
                         })
-                    });
+                    };
+                    let unit = match ascii_index(ch) {
+                        Some(b) => match ascii_unit_of[usize::from(k > 0)][b] {
+                            Some(unit) => unit,
+                            None => {
+                                let unit = new_unit(&mut state);
+                                ascii_unit_of[usize::from(k > 0)][b] = Some(unit);
+                                unit
+                            }
+                        },
+                        None => *unit_of
+                            .entry((ch, k > 0))
+                            .or_insert_with(|| new_unit(&mut state)),
+                    };
                     push(&mut state, unit);
                 }
             }
@@ -264,7 +297,11 @@ fn train_from<W: AsRef<str>>(
     }
     let alphabet_size = vocab.len() - before;
 
-    // Initial pair statistics, scanning words in order, left to right.
+    // Initial pair statistics, scanning words in order, left to right: each
+    // node's pair and each pair's frequency first, then every pair's
+    // occurrences with room for all of them (grown by doubling, they were
+    // copied about once more).
+    let mut occurrences: Vec<u32> = Vec::new();
     for node in 0..state.nodes.len() as u32 {
         if node % (1 << 20) == (1 << 20) - 1 {
             progress(0, vocab.len())?;
@@ -274,10 +311,29 @@ fn train_from<W: AsRef<str>>(
         } = state.nodes[node as usize];
         if next != NONE {
             let right = state.nodes[next as usize].unit;
-            state.nodes[node as usize].pair = state.add_occurrence(unit, right, node, count);
+            let pair = state.count_first_occurrences(unit, right, node, count);
+            state.nodes[node as usize].pair = pair;
+            if pair != NO_PAIR {
+                let p = pair as usize;
+                if occurrences.len() <= p {
+                    occurrences.resize(p + 1, 0);
+                }
+                occurrences[p] += 1;
+            }
         }
     }
-    state.touched.clear();
+    for (s, &n) in state.pairs.states.iter_mut().zip(&occurrences) {
+        s.occurrences = BinaryHeap::with_capacity(n as usize);
+    }
+    for node in 0..state.nodes.len() as u32 {
+        let pair = state.nodes[node as usize].pair;
+        if pair != NO_PAIR {
+            // In increasing order: each push is one comparison.
+            state.pairs.states[pair as usize]
+                .occurrences
+                .push(Reverse(node));
+        }
+    }
     let entries: Vec<Entry> = (0..state.pairs.states.len() as u32)
         .filter(|&p| state.mergeable(p))
         .map(|p| state.entry(p))
