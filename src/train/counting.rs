@@ -100,6 +100,10 @@ impl<'a> ParallelCounting<'a> {
         F: Fn(&str, &mut WordCounts, &mut CountScratch) -> Result<()> + Sync,
         I: Iterator<Item = &'d str>,
     {
+        // After each block, the counts hold every word counted so far in
+        // order (the last few short ones wait for their slot until `settle`):
+        // a part's words must all be in before the next block's start is
+        // marked.
         if self.parts.is_empty() {
             for range in ranges {
                 for d in docs_of(range) {
@@ -107,6 +111,7 @@ impl<'a> ParallelCounting<'a> {
                     count_doc(d, self.into, &mut self.direct)?;
                 }
             }
+            self.direct.short.settle(self.into);
             return Ok(());
         }
         for part in &mut self.parts {
@@ -120,6 +125,7 @@ impl<'a> ParallelCounting<'a> {
                     cancel.check()?;
                     count_doc(d, &mut part.counts, &mut part.scratch)?;
                 }
+                part.scratch.short.settle(&mut part.counts);
                 Ok(())
             })
     }
@@ -237,14 +243,12 @@ impl Splitter {
         let CountScratch { short, split } = scratch;
         if doc.len() <= PIECE_BYTES {
             self.words(doc, split, |w| short.add(w, out));
-        } else {
-            for (_, piece) in self.cuts().pieces(doc, PIECE_BYTES) {
-                cancel.check()?;
-                self.words(piece, split, |w| short.add(w, out));
-            }
+            return Ok(());
         }
-        // The counts hold the document's words in order when it is done.
-        short.settle(out);
+        for (_, piece) in self.cuts().pieces(doc, PIECE_BYTES) {
+            cancel.check()?;
+            self.words(piece, split, |w| short.add(w, out));
+        }
         Ok(())
     }
 
@@ -319,7 +323,9 @@ mod tests {
     fn blocks_and_parts_keep_first_appearance_order() {
         // Words that first appear late in one block's later part and early
         // in the next block's first part; blocks of every size, including
-        // empty ones and ones smaller than a part.
+        // empty ones and ones smaller than a part. `count_into` leaves the
+        // last short words of a part waiting for their slot: the counting
+        // must take them in before the next block begins.
         let mut state = 3u64;
         let mut next = |m: u64| {
             state = state

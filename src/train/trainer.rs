@@ -188,7 +188,7 @@ fn train_from<W: AsRef<str>>(
     let mut since_check = 0usize;
     let mut units: Vec<Option<String>> = Vec::new();
     // (character, not first in its word) -> its unit, None outside the
-    // alphabet; ASCII characters in arrays, met first at index 0.
+    // alphabet; ASCII characters in arrays (index 0: first in its word).
     let mut unit_of: FxHashMap<(char, bool), Option<u32>> = FxHashMap::default();
     let mut ascii_unit_of: [[Option<Option<u32>>; 128]; 2] = [[None; 128]; 2];
     for (word, &count) in words.iter().zip(&counts) {
