@@ -349,33 +349,22 @@ impl State<'_> {
     /// Counts the pair `(left, right)` at `node` (a word counted `count`
     /// times) and returns it (`NO_PAIR` if a unit is a barrier).
     pub(super) fn add_occurrence(&mut self, left: u32, right: u32, node: u32, count: u64) -> u32 {
-        if left == BARRIER || right == BARRIER {
-            return NO_PAIR;
+        let id = self.count_pair(left, right, node, count);
+        if id != NO_PAIR {
+            let s = &mut self.pairs.states[id as usize];
+            s.replaced = None;
+            s.occurrences.push(Reverse(node));
+            self.touched.push(id);
         }
-        let (id, created) = self.pairs.get_or_create(left, right);
-        if created && self.config.score == Score::Likelihood {
-            self.resolve_makes(id);
-        }
-        let s = &mut self.pairs.states[id as usize];
-        s.freq += count;
-        s.replaced = None;
-        s.occurrences.push(Reverse(node));
-        s.first = s.first.min(node);
-        self.pairs.list(id);
-        self.touched.push(id);
         id
     }
 
-    /// `add_occurrence` for the first scan of the words, in node order: the
-    /// pair's frequency and first occurrence, not the occurrence itself (the
-    /// caller adds them all once it knows how many each pair has).
-    pub(super) fn count_first_occurrences(
-        &mut self,
-        left: u32,
-        right: u32,
-        node: u32,
-        count: u64,
-    ) -> u32 {
+    /// Counts the pair `(left, right)` at `node` in its frequency and first
+    /// occurrence, not in its occurrences (the first scan of the words adds
+    /// them all once it knows how many each pair has); returns it (`NO_PAIR`
+    /// if a unit is a barrier).
+    #[inline]
+    pub(super) fn count_pair(&mut self, left: u32, right: u32, node: u32, count: u64) -> u32 {
         if left == BARRIER || right == BARRIER {
             return NO_PAIR;
         }

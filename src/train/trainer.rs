@@ -311,7 +311,7 @@ fn train_from<W: AsRef<str>>(
         } = state.nodes[node as usize];
         if next != NONE {
             let right = state.nodes[next as usize].unit;
-            let pair = state.count_first_occurrences(unit, right, node, count);
+            let pair = state.count_pair(unit, right, node, count);
             state.nodes[node as usize].pair = pair;
             if pair != NO_PAIR {
                 let p = pair as usize;
