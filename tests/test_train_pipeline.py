@@ -16,7 +16,7 @@ from tokenizers import pre_tokenizers as pre
 import wpiece
 
 from adversarial import ADVERSARIAL
-from conftest import EN_FIXTURE
+from conftest import EN_FIXTURE, TOKENIZER_JSON
 
 SPECIALS = ["[UNK]", "[CLS]", "[SEP]", "[PAD]", "[MASK]"]
 
@@ -152,3 +152,32 @@ def test_the_bert_pipeline_trains_through_the_fast_counter_the_same(corpus) -> N
     direct = wpiece.train_from_iterator(cut, 1500, special_tokens=new.settings["special_tokens"])
     assert new.get_vocab().keys() == direct.get_vocab().keys()
     assert [e.ids for e in new.encode_batch(held)] == [e.ids for e in direct.encode_batch(held)]
+
+
+def test_counting_through_added_tokens_keeps_first_appearance_order_across_blocks(
+    tmp_path,
+) -> None:
+    # Every document holds an added token, so it is counted through the
+    # tokenizer's own path; a .gz file is read in blocks (1 MiB first, then
+    # doubling), each cut into one part per thread. Words new in the last
+    # documents of a part must keep their place against the next part's:
+    # the order training breaks ties by.
+    import gzip
+    import random
+
+    rng = random.Random(5)
+    lines = []
+    for _ in range(60_000):
+        words = [f"w{rng.randrange(200_000)}x" for _w in range(rng.randrange(1, 12))]
+        words.insert(rng.randrange(len(words) + 1), "[SPECIAL]")
+        lines.append(" ".join(words))
+    path = tmp_path / "docs.txt.gz"
+    with gzip.open(path, "wt", encoding="utf-8") as f:
+        f.write("\n".join(lines) + "\n")
+    assert path.stat().st_size < 4 << 20 and sum(map(len, lines)) > 3 << 20
+    tok = wpiece.Tokenizer.from_file(TOKENIZER_JSON)
+    tok.add_tokens(["[SPECIAL]"])
+    one = wpiece.count_words(path, tokenizer=tok, num_threads=1).items()
+    two = wpiece.count_words(path, tokenizer=tok, num_threads=2).items()
+    assert len(one) > 100_000 and "[special]" not in dict(one)
+    assert two == one
