@@ -233,14 +233,8 @@ fn train_from<W: AsRef<str>>(
                         })
                     };
                     let unit = match ascii_index(ch) {
-                        Some(b) => match ascii_unit_of[usize::from(k > 0)][b] {
-                            Some(unit) => unit,
-                            None => {
-                                let unit = new_unit(&mut state);
-                                ascii_unit_of[usize::from(k > 0)][b] = Some(unit);
-                                unit
-                            }
-                        },
+                        Some(b) => *ascii_unit_of[usize::from(k > 0)][b]
+                            .get_or_insert_with(|| new_unit(&mut state)),
                         None => *unit_of
                             .entry((ch, k > 0))
                             .or_insert_with(|| new_unit(&mut state)),
@@ -326,6 +320,9 @@ fn train_from<W: AsRef<str>>(
         s.occurrences = BinaryHeap::with_capacity(n as usize);
     }
     for node in 0..state.nodes.len() as u32 {
+        if node % (1 << 20) == (1 << 20) - 1 {
+            progress(0, vocab.len())?;
+        }
         let pair = state.nodes[node as usize].pair;
         if pair != NO_PAIR {
             // In increasing order: each push is one comparison.
