@@ -11,14 +11,20 @@ writes Parquet (input_ids), which wpiece alone does not. Each job runs
 twice on its session: the first job pays the workers' Python start and
 wpiece's import there (what a user's first job pays); the next runs on
 started workers (what every later part of a long job pays); both are
-reported. Rates: medians with min-max; per-core ratios: medians (min-max)
-of the ratios within a round. Writes benches/results/data_stack.md.
+reported. Then the job runs over three copies of the file: the two more
+copies over the extra time are the marginal rate (what each more MB costs
+on a running cluster), and the rest of the next job's time is what a job
+pays once (tasks, merging the counts); the projection to 1 TB takes the
+marginal rate plus, once, the start-up and the first job. Rates: medians
+with min-max; per-core ratios: medians (min-max) of the ratios within a
+round. Writes benches/results/data_stack.md.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import statistics
 import sys
 from pathlib import Path
@@ -91,7 +97,10 @@ JOBS = {
 }
 
 # A job run twice on one session: the first pays the workers' Python start
-# and wpiece's import there; the next runs on workers already started.
+# and wpiece's import there; the next runs on workers already started. Then
+# the same job over MORE copies of the file: (MORE - 1) files over the extra
+# time is what each more byte costs once the job is running (the marginal
+# rate), apart from what every job pays once (tasks, merging the counts).
 TWICE = """
 import shutil
 shutil.rmtree({out!r}, ignore_errors=True)
@@ -102,12 +111,17 @@ for _ in range(2):
     result = {call}
     times.append(time.perf_counter() - t0)
     sizes.append(len(result) if hasattr(result, "__len__") else int(result))
+t0 = time.perf_counter()
+{more_call}
+more = time.perf_counter() - t0
 {teardown}
 shutil.rmtree({out!r}, ignore_errors=True)
 assert sizes[0] == sizes[1]
-RESULT = {{"seconds": times[0], "again": times[1], "size": sizes[0], "start": start}}
+RESULT = {{"seconds": times[0], "again": times[1], "more": more, "size": sizes[0],
+          "start": start}}
 """
 ENGINES = ("wpiece", "spark", "ray")
+MORE = 3
 
 ENCODE = {
     "encode_batch_flat": """
@@ -149,6 +163,14 @@ RESULT = {{"seconds": time.perf_counter() - t0, "words": len(b)}}
 """
 
 
+class PathList(list):
+    """Paths that format (`!r`) as a list of `pathlib.Path`: a list of str
+    is documents to `wpiece.count_words`, not files."""
+
+    def __repr__(self) -> str:
+        return "[" + ", ".join(f"pathlib.Path({str(p)!r})" for p in self) + "]"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeats", type=int, default=5)
@@ -164,6 +186,14 @@ def main() -> None:
     mb = path.stat().st_size / 1e6
     md = [f"## Beyond one process (en, {mb:.0f} MB; medians of {args.repeats} runs)\n"]
 
+    # Copies, not the same path again: each is read as a file of its own.
+    copies = [path]
+    for k in range(1, MORE):
+        copy = corpus / "bench" / f"{path.stem}_copy{k}.txt"
+        if not copy.exists() or copy.stat().st_size != path.stat().st_size:
+            copy.parent.mkdir(exist_ok=True)
+            shutil.copyfile(path, copy)
+        copies.append(copy)
     columns = "column" if args.columns else "-"
     keys = [(job, e, w) for (job, e) in JOBS for w in (1, 2) if columns in e or e in ENGINES]
     keys = [(job, e, w) for job, e, w in keys if "column" not in e or w == 2]
@@ -175,11 +205,18 @@ def main() -> None:
         code = TWICE.format(
             setup=setup.format(**fill),
             call=call.format(**fill),
+            more_call="{more_call}",
             teardown=teardown,
             out=str(OUT),
         )
-        row = run_child("import os, time\n" + code)
+        # The column routes read one file into a DataFrame / Dataset: no copies.
+        more_call = call.format(**{**fill, "path": PathList(copies)})
+        code = code.replace("{more_call}", "None" if "column" in e else more_call)
+        row = run_child("import os, pathlib, time\n" + code)
         row["mb_s"], row["again_mb_s"] = mb / row["seconds"], mb / row["again"]
+        extra = row["more"] - row["again"]
+        row["more_mb_s"] = (MORE - 1) * mb / extra if "column" not in e else float("nan")
+        row["overhead"] = row["again"] - mb / row["more_mb_s"]
         print(key, f"{row['mb_s']:.1f} MB/s", flush=True)
         return row
 
@@ -196,6 +233,7 @@ def main() -> None:
         return f"{statistics.median(rates):.1f} ({min(rates):.1f}-{max(rates):.1f})"
 
     rate: dict[str, dict[str, float]] = {}
+    fixed: dict[str, dict[str, float]] = {}
     for job, title, alone in [
         ("count", "Counting words of the file", "`count_words`"),
         ("encode", "Encoding the file (Spark and Ray: to Parquet)", "`encode_files`"),
@@ -212,22 +250,27 @@ def main() -> None:
             ),
             "",
             "| engine | workers | first job MB/s | per core / wpiece alone | "
-            "next job MB/s | per core / wpiece alone | engine start-up s |",
-            "|---|---|---|---|---|---|---|",
+            "next job MB/s | per core / wpiece alone | each more MB: MB/s | "
+            "per core / wpiece alone | a job's own cost s | engine start-up s |",
+            "|---|---|---|---|---|---|---|---|---|---|",
         ]
         for j, e, w in keys:
             if j != job:
                 continue
             rows = res[(j, e, w)]
-            first, again = (per_core_ratio(j, e, w, k) for k in ("mb_s", "again_mb_s"))
+            first, again, more = (
+                per_core_ratio(j, e, w, k) for k in ("mb_s", "again_mb_s", "more_mb_s")
+            )
             if e == "wpiece":
-                first = again = "1"
+                first = again = more = "1"
             md.append(
                 f"| {e} | {w} | {rates_of(rows, 'mb_s')} | {first} | "
-                f"{rates_of(rows, 'again_mb_s')} | {again} | {med(rows, 'start'):.1f} |"
+                f"{rates_of(rows, 'again_mb_s')} | {again} | {rates_of(rows, 'more_mb_s')} | "
+                f"{more} | {med(rows, 'overhead'):.2f} | {med(rows, 'start'):.1f} |"
             )
             print(md[-1], flush=True)
-            rate.setdefault(job, {})[f"{e} {w}"] = med(rows, "mb_s") / w
+            rate.setdefault(job, {})[f"{e} {w}"] = med(rows, "more_mb_s") / w
+            fixed.setdefault(job, {})[f"{e} {w}"] = med(rows, "start") + med(rows, "seconds")
         md.append("")
 
     res = median_runs(
@@ -265,8 +308,9 @@ def main() -> None:
         "",
         "### Projection: 1 TB of English text",
         "",
-        "Hours at the measured 2-worker rate per core (the first job's worker start "
-        "included), on that many cores; wpiece alone is one machine's cores.",
+        "Hours on that many cores: the measured 2-worker marginal rate per core (each "
+        "more MB), plus once the engine's start-up and the first job; wpiece alone is "
+        "one machine's cores.",
         "",
         "| cores | count: wpiece alone | Spark | Ray | encode: wpiece alone | Spark | Ray |",
         "|---|---|---|---|---|---|---|",
@@ -275,7 +319,7 @@ def main() -> None:
         cells = []
         for job in ("count", "encode"):
             for e in ENGINES:
-                hours = 1e6 / (rate[job][f"{e} 2"] * n) / 3600
+                hours = (1e6 / (rate[job][f"{e} 2"] * n) + fixed[job][f"{e} 2"]) / 3600
                 text = f"{hours:.1f} h" if hours >= 1 else f"{hours * 60:.0f} min"
                 cells.append("-" if e == "wpiece" and n > 2 else text)
         md.append(f"| {n} | " + " | ".join(cells) + " |")
@@ -292,7 +336,7 @@ def main() -> None:
     if not args.mb:
         (ROOT / "benches" / "results" / "data_stack.md").write_text(text)
         (ROOT / "benches" / "results" / "data_stack.json").write_text(
-            json.dumps({"rates": rate, "sizes": size, "merge": merge}, indent=1)
+            json.dumps({"rates": rate, "fixed": fixed, "sizes": size, "merge": merge}, indent=1)
         )
 
 
