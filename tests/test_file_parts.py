@@ -5,6 +5,7 @@ refused before it is read."""
 
 from __future__ import annotations
 
+import doctest
 import gzip
 import os
 from pathlib import Path
@@ -97,3 +98,95 @@ def test_planning_sizes_parts_by_workers_and_refuses_bad_arguments(tmp_path: Pat
     with pytest.raises(IsADirectoryError):
         plan_parts(tmp_path, 2)
     assert os.listdir(tmp_path) == ["big.txt"]
+
+
+def finish_time(sizes: list[int], pieces: list[int], workers: int) -> float:
+    """When the last of `workers` is done, each taking the next part (in
+    order) when it is free: a plain model of how Spark and Ray run tasks."""
+    loads = [0.0] * workers
+    for size, n in zip(sizes, pieces):
+        for _ in range(n):
+            k = loads.index(min(loads))
+            loads[k] += size / n
+    return max(loads)
+
+
+def test_the_default_plan_keeps_every_worker_busy(tmp_path: Path) -> None:
+    import wpiece._file_parts as fp
+
+    assert doctest.testmod(fp).failed == 0
+    # Three equal files on two workers: a part per file left one worker idle
+    # half the time; two equal pieces of each do not.
+    files = []
+    for k in range(3):
+        f = tmp_path / f"{k}.txt"
+        with open(f, "wb") as out:
+            out.truncate(100 << 20)  # sparse: planning reads sizes only
+        files.append(f)
+    parts = plan_parts(files, 2)
+    assert len(parts) == 6
+    assert {p.byte_range[1] - p.byte_range[0] for p in parts if p.byte_range} == {50 << 20}
+    # A file over twice the largest part on two workers: four equal parts,
+    # not 128 + 128 + 44 MiB.
+    one = tmp_path / "one.txt"
+    with open(one, "wb") as out:
+        out.truncate(300 << 20)
+    ranges = [p.byte_range for p in plan_parts(one, 2)]
+    assert ranges == [(k * (75 << 20), (k + 1) * (75 << 20)) for k in range(4)]
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(
+    files=st.lists(
+        st.tuples(
+            st.one_of(st.integers(0, 10), st.integers(0, 1 << 34), st.just(100 << 20)),
+            st.booleans(),
+        ),
+        min_size=1,
+        max_size=12,
+    ),
+    workers=st.integers(1, 70),
+)
+def test_pieces_are_never_worse_spread_than_one_share_per_worker(
+    files: list[tuple[int, bool]], workers: int
+) -> None:
+    import wpiece._file_parts as fp
+
+    sizes, whole = [s for s, _ in files], [w for _, w in files]
+    pieces = fp.pieces_per_file(sizes, whole, workers)
+    assert all(n == 1 for n, w in zip(pieces, whole) if w)
+    assert all(n >= 1 for n in pieces)
+    # No piece over the largest part (unless a whole .gz), none needlessly
+    # under the smallest: a file is cut only into pieces of at least it.
+    for s, n, w in zip(sizes, pieces, whole):
+        if not w:
+            assert -(-s // n) <= fp.MAX_PART_BYTES
+            assert n == 1 or s // n >= fp.MIN_PART_BYTES // 2
+    # The plan of the plain bytes over the workers, one share each (what
+    # planning did before), finishes no sooner.
+    plain = sum(s for s, w in files if not w)
+    share = max(fp.MIN_PART_BYTES, min(fp.MAX_PART_BYTES, -(-plain // workers)))
+    naive = [1 if w else max(1, -(-s // share)) for s, w in files]
+    assert finish_time(sizes, pieces, workers) <= finish_time(sizes, naive, workers) + 1e-6
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(lines=st.lists(LINE, max_size=40), workers=st.integers(1, 5))
+def test_default_parts_hold_the_documents_once_in_order(
+    tmp_path_factory: pytest.TempPathFactory, lines: list[str], workers: int
+) -> None:
+    import wpiece._file_parts as fp
+
+    folder = tmp_path_factory.mktemp("default_parts")
+    data = "\n".join(lines).encode()
+    a, b = folder / "a.txt", folder / "b.txt"
+    a.write_bytes(data)
+    b.write_bytes("\n".join(lines[: len(lines) // 3]).encode())
+    # Parts as small as a few bytes, so the test files are cut as big ones are.
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(fp, "MIN_PART_BYTES", 3)
+        parts = plan_parts([a, b], workers)
+    got = [d for p in parts for d in read_part(p, None).to_pylist()]
+    assert got == documents(a.read_bytes()) + documents(b.read_bytes())
+    counts = merge_parts([count_file_part(p, None, {}) for p in parts])
+    assert counts == wpiece.count_words([a, b])

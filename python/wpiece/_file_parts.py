@@ -5,6 +5,7 @@ sizes alone; every worker reads its own part with the core's reader."""
 
 from __future__ import annotations
 
+import heapq
 import math
 import os
 from collections.abc import Callable
@@ -57,9 +58,10 @@ def plan_parts(
     workers: Union[int, Callable[[], int]],
     part_bytes: Optional[int] = None,
 ) -> list[FilePart]:
-    """The parts of ``files`` (paths or globs), in order: the plain files'
-    bytes over ``workers`` each (called for it only once the arguments are
-    checked, so an engine is asked only then), or ``part_bytes`` each.
+    """The parts of ``files`` (paths or globs), in order: ``part_bytes``
+    each if given, else each plain file cut into equal pieces so that the
+    parts keep ``workers`` (called for only once the arguments are checked,
+    so an engine is asked only then) evenly busy (see :func:`pieces_per_file`).
 
     >>> import wpiece
     >>> parts = plan_parts(str(wpiece.sample_text_path()), 1, part_bytes=10_000)
@@ -74,19 +76,63 @@ def plan_parts(
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a positive int, got {workers!r}")
     sizes = [os.path.getsize(p) for p in paths]
+    whole = [p.suffix == ".gz" for p in paths]
     if part_bytes is None:
-        plain = sum(s for p, s in zip(paths, sizes) if p.suffix != ".gz")
-        part_bytes = min(MAX_PART_BYTES, max(MIN_PART_BYTES, math.ceil(plain / workers)))
+        pieces = pieces_per_file(sizes, whole, workers)
+    else:
+        pieces = [1 if w else max(1, math.ceil(s / part_bytes)) for s, w in zip(sizes, whole)]
     parts: list[FilePart] = []
-    for path, size in zip(paths, sizes):
-        if path.suffix == ".gz" or size <= part_bytes:
+    for path, size, n in zip(paths, sizes, pieces):
+        if n == 1:
             parts.append(FilePart(str(path), None, size))
-            continue
-        parts.extend(
-            FilePart(str(path), (start, min(start + part_bytes, size)), size)
-            for start in range(0, size, part_bytes)
-        )
+        elif part_bytes is not None:
+            parts.extend(
+                FilePart(str(path), (start, min(start + part_bytes, size)), size)
+                for start in range(0, size, part_bytes)
+            )
+        else:
+            cuts = [size * k // n for k in range(n + 1)]
+            parts.extend(FilePart(str(path), (a, b), size) for a, b in zip(cuts, cuts[1:]))
     return parts
+
+
+def pieces_per_file(sizes: list[int], whole: list[bool], workers: int) -> list[int]:
+    """How many equal pieces to cut each file into (``whole`` ones, ``.gz``,
+    stay one) so that ``workers``, each taking the next part when it is
+    free, all finish at about the same time: pieces of the plain bytes over
+    ``workers`` first, then halves, thirds... while the last worker would
+    finish more than a tenth after the even share (three equal files on two
+    workers: one piece each leaves a worker idle half the time, two pieces
+    each do not). Every part's counts cost a merge, so no more pieces than
+    that, and none under ``MIN_PART_BYTES`` or over ``MAX_PART_BYTES``.
+
+    >>> pieces_per_file([100 << 20] * 3, [False] * 3, 2)
+    [2, 2, 2]
+    >>> pieces_per_file([100 << 20, 1 << 20], [False, True], 2)
+    [2, 1]
+    """
+    plain = sum(s for s, w in zip(sizes, whole) if not w)
+    even = max(sum(sizes) / workers, max((s for s, w in zip(sizes, whole) if w), default=0))
+
+    def plan(piece_bytes: int) -> list[int]:
+        return [1 if w else max(1, math.ceil(s / piece_bytes)) for s, w in zip(sizes, whole)]
+
+    def finish(pieces: list[int]) -> float:
+        loads = [0.0] * min(workers, sum(pieces))
+        for size, n in zip(sizes, pieces):
+            for _ in range(n):
+                heapq.heapreplace(loads, loads[0] + size / n)
+        return max(loads, default=0.0)
+
+    best, best_finish = plan(MAX_PART_BYTES), math.inf
+    for share in range(1, 9):
+        piece_bytes = max(MIN_PART_BYTES, min(MAX_PART_BYTES, math.ceil(plain / (workers * share))))
+        pieces = plan(piece_bytes)
+        if finish(pieces) < best_finish:
+            best, best_finish = pieces, finish(pieces)
+        if best_finish <= 1.1 * even or piece_bytes == MIN_PART_BYTES:
+            break
+    return best
 
 
 def check_jsonl_field(jsonl_field: object) -> None:
