@@ -87,7 +87,7 @@ def test_planning_sizes_parts_by_workers_and_refuses_bad_arguments(tmp_path: Pat
     big.write_bytes(b"x\n" * (5 << 20))  # 10 MiB
     assert len(plan_parts(big, 1)) == 1  # one worker: the whole file (under 128 MiB)
     assert len(plan_parts(big, 2)) == 2
-    assert len(plan_parts(big, 64)) == 3  # parts of at least 4 MiB
+    assert len(plan_parts(big, 64)) == 3  # no more than 10 MiB / 4 MiB parts
     for bad, kind in [(0, ValueError), (-1, ValueError), (2.0, TypeError), (True, TypeError)]:
         with pytest.raises(kind, match="part_bytes"):
             plan_parts(big, 2, bad)  # type: ignore[arg-type]
@@ -100,14 +100,14 @@ def test_planning_sizes_parts_by_workers_and_refuses_bad_arguments(tmp_path: Pat
     assert os.listdir(tmp_path) == ["big.txt"]
 
 
-def finish_time(sizes: list[int], pieces: list[int], workers: int) -> float:
+def finish_time(parts: list[tuple[int, int]], workers: int) -> float:
     """When the last of `workers` is done, each taking the next part (in
-    order) when it is free: a plain model of how Spark and Ray run tasks."""
+    order) when it is free: a plain model of how Spark and Ray run tasks;
+    a part costs (bytes, weight)."""
     loads = [0.0] * workers
-    for size, n in zip(sizes, pieces):
-        for _ in range(n):
-            k = loads.index(min(loads))
-            loads[k] += size / n
+    for size, weight in parts:
+        k = loads.index(min(loads))
+        loads[k] += size * weight
     return max(loads)
 
 
@@ -124,8 +124,7 @@ def test_the_default_plan_keeps_every_worker_busy(tmp_path: Path) -> None:
             out.truncate(100 << 20)  # sparse: planning reads sizes only
         files.append(f)
     parts = plan_parts(files, 2)
-    assert len(parts) == 6
-    assert {p.byte_range[1] - p.byte_range[0] for p in parts if p.byte_range} == {50 << 20}
+    assert [p.byte_range for p in parts] == [(0, 50 << 20), (50 << 20, 100 << 20)] * 3
     # A file over twice the largest part on two workers: four equal parts,
     # not 128 + 128 + 44 MiB.
     one = tmp_path / "one.txt"
@@ -133,13 +132,28 @@ def test_the_default_plan_keeps_every_worker_busy(tmp_path: Path) -> None:
         out.truncate(300 << 20)
     ranges = [p.byte_range for p in plan_parts(one, 2)]
     assert ranges == [(k * (75 << 20), (k + 1) * (75 << 20)) for k in range(4)]
+    # Parts of the plain bytes over the workers that already fill them
+    # evenly stay as they are (30 + 20 MiB on four workers: 12.5 MiB each,
+    # the files' last parts shorter).
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    for f, mib in ((a, 30), (b, 20)):
+        with open(f, "wb") as out:
+            out.truncate(mib << 20)
+    assert [p.byte_range[1] - p.byte_range[0] for p in plan_parts([a, b], 4) if p.byte_range] == [
+        int(x * (1 << 20)) for x in (12.5, 12.5, 5, 12.5, 7.5)
+    ]
 
 
 @settings(max_examples=examples(300), deadline=None)
 @given(
     files=st.lists(
         st.tuples(
-            st.one_of(st.integers(0, 10), st.integers(0, 1 << 34), st.just(100 << 20)),
+            st.one_of(
+                st.integers(0, 10),
+                st.integers(0, 1 << 34),
+                st.integers(1 << 20, 64 << 20),
+                st.just(100 << 20),
+            ),
             st.booleans(),
         ),
         min_size=1,
@@ -147,27 +161,40 @@ def test_the_default_plan_keeps_every_worker_busy(tmp_path: Path) -> None:
     ),
     workers=st.integers(1, 70),
 )
-def test_pieces_are_never_worse_spread_than_one_share_per_worker(
+def test_the_default_plan_covers_each_file_and_never_finishes_later(
     files: list[tuple[int, bool]], workers: int
 ) -> None:
     import wpiece._file_parts as fp
 
     sizes, whole = [s for s, _ in files], [w for _, w in files]
-    pieces = fp.pieces_per_file(sizes, whole, workers)
-    assert all(n == 1 for n, w in zip(pieces, whole) if w)
-    assert all(n >= 1 for n in pieces)
-    # No piece over the largest part (unless a whole .gz), none needlessly
-    # under the smallest: a file is cut only into pieces of at least it.
-    for s, n, w in zip(sizes, pieces, whole):
-        if not w:
-            assert -(-s // n) <= fp.MAX_PART_BYTES
-            assert n == 1 or s // n >= fp.MIN_PART_BYTES // 2
-    # The plan of the plain bytes over the workers, one share each (what
-    # planning did before), finishes no sooner.
+    cuts = fp.cut_files(sizes, whole, workers)
+    for at, size, w in zip(cuts, sizes, whole):
+        assert at[0] == 0 and at[-1] == size
+        assert len(at) == 2 or all(a < b for a, b in zip(at, at[1:]))
+        assert not w or len(at) == 2  # a .gz file is one part
+        # No part over the largest; none but a file's last under half the
+        # smallest.
+        lengths = [b - a for a, b in zip(at, at[1:])]
+        assert len(at) == 2 or max(lengths) <= fp.MAX_PART_BYTES
+        assert all(n >= fp.MIN_PART_BYTES // 2 for n in lengths[:-1])
+
+    def as_parts(cut: list[list[int]]) -> list[tuple[int, int]]:
+        return [
+            (b - a, fp.GZ_WEIGHT if w else 1)
+            for at, w in zip(cut, whole)
+            for a, b in zip(at, at[1:])
+        ]
+
+    # Planning before: the plain bytes over the workers a part, within 4 MiB
+    # to 128 MiB, the last part of each file shorter.
     plain = sum(s for s, w in files if not w)
     share = max(fp.MIN_PART_BYTES, min(fp.MAX_PART_BYTES, -(-plain // workers)))
-    naive = [1 if w else max(1, -(-s // share)) for s, w in files]
-    assert finish_time(sizes, pieces, workers) <= finish_time(sizes, naive, workers) + 1e-6
+    before = [[0, s] if w or s <= share else [*range(0, s, share), s] for s, w in files]
+    now, then = finish_time(as_parts(cuts), workers), finish_time(as_parts(before), workers)
+    assert now <= then + 1e-6
+    # More parts only for a last worker done at least a twentieth sooner.
+    if sum(map(len, cuts)) > sum(map(len, before)):
+        assert now < 0.95 * then
 
 
 @settings(max_examples=examples(60), deadline=None)
@@ -186,6 +213,10 @@ def test_default_parts_hold_the_documents_once_in_order(
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(fp, "MIN_PART_BYTES", 3)
         parts = plan_parts([a, b], workers)
+    for f in (a, b):
+        ranges = [p.byte_range or (0, p.size) for p in parts if p.path == str(f)]
+        assert ranges[0][0] == 0 and ranges[-1][1] == f.stat().st_size
+        assert all(x[1] == y[0] for x, y in zip(ranges, ranges[1:]))
     got = [d for p in parts for d in read_part(p, None).to_pylist()]
     assert got == documents(a.read_bytes()) + documents(b.read_bytes())
     counts = merge_parts([count_file_part(p, None, {}) for p in parts])

@@ -59,9 +59,9 @@ def plan_parts(
     part_bytes: Optional[int] = None,
 ) -> list[FilePart]:
     """The parts of ``files`` (paths or globs), in order: ``part_bytes``
-    each if given, else each plain file cut into equal pieces so that the
-    parts keep ``workers`` (called for only once the arguments are checked,
-    so an engine is asked only then) evenly busy (see :func:`pieces_per_file`).
+    each if given, else cut so that the parts keep ``workers`` (called for
+    only once the arguments are checked, so an engine is asked only then)
+    evenly busy (see :func:`cut_files`).
 
     >>> import wpiece
     >>> parts = plan_parts(str(wpiece.sample_text_path()), 1, part_bytes=10_000)
@@ -78,59 +78,85 @@ def plan_parts(
     sizes = [os.path.getsize(p) for p in paths]
     whole = [p.suffix == ".gz" for p in paths]
     if part_bytes is None:
-        pieces = pieces_per_file(sizes, whole, workers)
+        cuts = cut_files(sizes, whole, workers)
     else:
-        pieces = [1 if w else max(1, math.ceil(s / part_bytes)) for s, w in zip(sizes, whole)]
+        cuts = [by_part_bytes(s, w, part_bytes) for s, w in zip(sizes, whole)]
     parts: list[FilePart] = []
-    for path, size, n in zip(paths, sizes, pieces):
-        if n == 1:
+    for path, size, at in zip(paths, sizes, cuts):
+        if len(at) == 2:
             parts.append(FilePart(str(path), None, size))
-        elif part_bytes is not None:
-            parts.extend(
-                FilePart(str(path), (start, min(start + part_bytes, size)), size)
-                for start in range(0, size, part_bytes)
-            )
         else:
-            cuts = [size * k // n for k in range(n + 1)]
-            parts.extend(FilePart(str(path), (a, b), size) for a, b in zip(cuts, cuts[1:]))
+            parts.extend(FilePart(str(path), (a, b), size) for a, b in zip(at, at[1:]))
     return parts
 
 
-def pieces_per_file(sizes: list[int], whole: list[bool], workers: int) -> list[int]:
-    """How many equal pieces to cut each file into (``whole`` ones, ``.gz``,
-    stay one) so that ``workers``, each taking the next part when it is
-    free, all finish at about the same time: pieces of the plain bytes over
-    ``workers`` first, then halves, thirds... while the last worker would
-    finish more than a tenth after the even share (three equal files on two
-    workers: one piece each leaves a worker idle half the time, two pieces
-    each do not). Every part's counts cost a merge, so no more pieces than
-    that, and none under ``MIN_PART_BYTES`` or over ``MAX_PART_BYTES``.
+# A .gz part is read whole and inflated: about this many times its size in
+# text (English prose compresses about 3-4x).
+GZ_WEIGHT = 3
 
-    >>> pieces_per_file([100 << 20] * 3, [False] * 3, 2)
+
+def by_part_bytes(size: int, whole: bool, part_bytes: int) -> list[int]:
+    """Where a file's parts start and end: ``part_bytes`` each, the last one
+    shorter (``[0, size]``: one part, the whole file)."""
+    if whole or size <= part_bytes:
+        return [0, size]
+    return [*range(0, size, part_bytes), size]
+
+
+def equal_pieces(size: int, whole: bool, piece_bytes: int) -> list[int]:
+    """Where a file's parts start and end: equal pieces of at most about
+    ``piece_bytes``."""
+    n = 1 if whole else max(1, math.ceil(size / piece_bytes))
+    return [size * k // n for k in range(n + 1)]
+
+
+def finish_time(cuts: list[list[int]], whole: list[bool], workers: int) -> float:
+    """When the last of ``workers`` is done if each takes the next part (in
+    order) when it is free, as Spark and Ray hand out tasks; a part costs
+    its bytes (a ``.gz`` one ``GZ_WEIGHT`` times)."""
+    loads = [0.0] * workers
+    for at, w in zip(cuts, whole):
+        for a, b in zip(at, at[1:]):
+            heapq.heapreplace(loads, loads[0] + (b - a) * (GZ_WEIGHT if w else 1))
+    return max(loads)
+
+
+def cut_files(sizes: list[int], whole: list[bool], workers: int) -> list[list[int]]:
+    """Where each file's parts start and end, so that ``workers`` all finish
+    at about the same time without more parts than that needs (each part's
+    counts cost a merge, each part a task). The plain bytes over the workers
+    (at least ``MIN_PART_BYTES``, at most ``MAX_PART_BYTES``, the last part of
+    a file shorter) come first; equal pieces of that size, then of a half, a
+    third... of it replace it only when the last worker finishes a twentieth
+    sooner, until it finishes within a tenth of the even share or pieces
+    reach the minimum. Three equal files on two workers: a part per file
+    left one worker idle half the time; two equal pieces of each do not.
+
+    >>> mib = 1 << 20
+    >>> [len(at) - 1 for at in cut_files([100 * mib] * 3, [False] * 3, 2)]
     [2, 2, 2]
-    >>> pieces_per_file([100 << 20, 1 << 20], [False, True], 2)
-    [2, 1]
+    >>> cut_files([300 * mib], [False], 2) == [[0, 75 * mib, 150 * mib, 225 * mib, 300 * mib]]
+    True
     """
     plain = sum(s for s, w in zip(sizes, whole) if not w)
-    even = max(sum(sizes) / workers, max((s for s, w in zip(sizes, whole) if w), default=0))
+    weights = [s * (GZ_WEIGHT if w else 1) for s, w in zip(sizes, whole)]
+    even = max(sum(weights) / workers, max((x for x, w in zip(weights, whole) if w), default=0))
 
-    def plan(piece_bytes: int) -> list[int]:
-        return [1 if w else max(1, math.ceil(s / piece_bytes)) for s, w in zip(sizes, whole)]
+    def clamp(n: float) -> int:
+        return max(MIN_PART_BYTES, min(MAX_PART_BYTES, math.ceil(n)))
 
-    def finish(pieces: list[int]) -> float:
-        loads = [0.0] * min(workers, sum(pieces))
-        for size, n in zip(sizes, pieces):
-            for _ in range(n):
-                heapq.heapreplace(loads, loads[0] + size / n)
-        return max(loads, default=0.0)
-
-    best, best_finish = plan(MAX_PART_BYTES), math.inf
-    for share in range(1, 9):
-        piece_bytes = max(MIN_PART_BYTES, min(MAX_PART_BYTES, math.ceil(plain / (workers * share))))
-        pieces = plan(piece_bytes)
-        if finish(pieces) < best_finish:
-            best, best_finish = pieces, finish(pieces)
-        if best_finish <= 1.1 * even or piece_bytes == MIN_PART_BYTES:
+    share = clamp(plain / workers)
+    best = [by_part_bytes(s, w, share) for s, w in zip(sizes, whole)]
+    best_finish = finish_time(best, whole, workers)
+    for k in range(1, 9):
+        if best_finish <= 1.1 * even:
+            break
+        piece_bytes = clamp(plain / (workers * k))
+        candidate = [equal_pieces(s, w, piece_bytes) for s, w in zip(sizes, whole)]
+        finish = finish_time(candidate, whole, workers)
+        if finish < 0.95 * best_finish:
+            best, best_finish = candidate, finish
+        if piece_bytes == MIN_PART_BYTES:
             break
     return best
 

@@ -202,8 +202,10 @@ def count_files(
 
     ``files``: paths or globs (plain or ``.gz``; ``.jsonl`` with
     ``jsonl_field``), seen at the same paths by the driver and every
-    executor. ``part_bytes``: the size of a part (default: the plain files'
-    bytes over the default parallelism, between 4 and 128 MiB). ``options``:
+    executor. ``part_bytes``: the size of a part (default: parts of 4 to 128
+    MiB that keep the default parallelism's cores evenly busy, equal pieces
+    of a file when its parts of the plain bytes over the cores would not).
+    ``options``:
     :data:`wpiece.counts.COUNTING_OPTIONS`, or ``tokenizer=``.
 
     >>> counts = wpiece.spark.count_files(spark, "corpus/*.txt")  # doctest: +SKIP
