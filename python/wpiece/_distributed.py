@@ -60,11 +60,18 @@ def raise_failed(outcomes: Iterable[tuple[Any, ...]]) -> list[Any]:
     return values
 
 
+def within_job(counts: WordCounts) -> bytes:
+    """``counts.to_bytes()`` for counts that only travel within this job:
+    the same format with gzip's stored blocks (compressing at every level
+    of the merge tree cost more than sending a few times the bytes)."""
+    return counts._core.to_bytes(False)
+
+
 def count_part(texts: Any, options: dict[str, Any]) -> bytes:
     """The counts of one part (an Arrow string column), as bytes to send back."""
     counts = WordCounts(num_threads=1, **options)
     counts.add_arrow(texts)
-    return counts.to_bytes()
+    return within_job(counts)
 
 
 def count_file_part(part: FilePart, jsonl_field: Optional[str], options: dict[str, Any]) -> bytes:
@@ -73,7 +80,7 @@ def count_file_part(part: FilePart, jsonl_field: Optional[str], options: dict[st
     part.check_unchanged()
     counts = WordCounts(num_threads=1, **options)
     counts._count(lambda core: core.add_file(part.path, jsonl_field, part.byte_range))
-    return counts.to_bytes()
+    return within_job(counts)
 
 
 def merge_in_order(parts: Iterable[bytes], options: dict[str, Any]) -> WordCounts:
@@ -104,7 +111,7 @@ def merge_parts(parts: Iterable[bytes]) -> WordCounts:
 def merge_to_bytes(parts: Iterable[bytes]) -> bytes:
     """One level of a merge tree, on a worker: consecutive parts' counts
     merged in order, as bytes again."""
-    return merge_parts(parts).to_bytes()
+    return within_job(merge_parts(parts))
 
 
 def tree_levels(parts: int, fanout: int) -> list[int]:

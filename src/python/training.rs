@@ -350,12 +350,15 @@ impl PyWordCounter {
             && self.counts.same_as(&other.counts)
     }
 
-    /// The counts in the file format of `train::counts_file`.
-    fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+    /// The counts in the file format of `train::counts_file`; `compress`
+    /// false: gzip's stored blocks (for a worker's counts within a job).
+    #[pyo3(signature = (compress=true))]
+    fn to_bytes<'py>(&self, py: Python<'py>, compress: bool) -> PyResult<Bound<'py, PyBytes>> {
         let (counts, splitting) = (&self.counts, &self.splitting);
         let how = Run::serial(counts.len().saturating_mul(16));
-        let data = run(py, how, |cancel| {
-            counts_file::to_bytes(counts, splitting, cancel)
+        let data = run(py, how, |cancel| match compress {
+            true => counts_file::to_bytes(counts, splitting, cancel),
+            false => counts_file::to_bytes_uncompressed(counts, splitting, cancel),
         })?;
         Ok(PyBytes::new(py, &data))
     }
