@@ -333,7 +333,13 @@ def main() -> None:
         for job in ("count", "encode"):
             for e in ENGINES:
                 hours = (1e6 / (rate[job][f"{e} 2"] * n) + fixed[job][f"{e} 2"]) / 3600
-                text = f"{hours:.1f} h" if hours >= 1 else f"{hours * 60:.0f} min"
+                text = (
+                    f"{hours:.1f} h"
+                    if hours >= 1
+                    else f"{hours * 60:.0f} min"
+                    if hours >= 1 / 60
+                    else f"{hours * 3600:.0f} s"
+                )
                 cells.append("-" if e == "wpiece" and n > 2 else text)
         md.append(f"| {n} | " + " | ".join(cells) + " |")
     md += [
