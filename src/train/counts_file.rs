@@ -6,6 +6,10 @@
 //! of words, and per word its UTF-8 length, bytes and count, all lengths and
 //! counts as LEB128 varints. gzip's CRC-32 and length trailer catch a
 //! corrupted or cut file; anything after the member is refused.
+//!
+//! Why this file is long: a hostile file must end in a clear error, never in
+//! memory exhaustion, so the reader checks as it streams; its tests (every
+//! cut and flipped byte, forged words, numbers past 2^64-1) sit beside it.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
@@ -385,15 +389,17 @@ fn read(
     let splitter = splitting.splitter();
     let words = body.varint()?;
     let mut counts = WordCounts::default();
-    // Room for the words up front (growing rehashed the map a tenth of the
-    // time): as many as it says, but no more than half the file's bytes (a
-    // word takes two bytes at least, and counts compress about twofold), so
-    // a file that claims more than it holds reserves little; and only if
-    // memory allows (the words are counted against it as they come).
-    let room = words.min(data.len() as u64 / 2);
-    let room_bytes = usize::try_from(room.saturating_mul(ENTRY_BYTES)).unwrap_or(usize::MAX);
-    if check_fits(room_bytes, "loading word counts").is_ok() {
-        let _ = counts.try_reserve(room as usize);
+    // A worker's own counts (trusted to say how many words they hold): room
+    // for them up front, as growing rehashed the map a tenth of the time.
+    // Bounded all the same (half the bytes, at most 2^20 words, only if
+    // memory allows), so that bytes from anywhere else reserve nothing that
+    // the checks as words come would not have allowed.
+    if !resplit_words {
+        let room = words.min(data.len() as u64 / 2).min(1 << 20);
+        let room_bytes = usize::try_from(room.saturating_mul(ENTRY_BYTES)).unwrap_or(usize::MAX);
+        if check_fits(room_bytes.saturating_mul(2), "loading word counts").is_ok() {
+            let _ = counts.try_reserve(room as usize);
+        }
     }
     let mut split = SplitBuffers::default();
     for i in 0..words {
@@ -487,8 +493,8 @@ mod tests {
     #[test]
     fn words_and_numbers_across_the_read_buffer_round_trip_either_way() {
         // Words of every length up to past the 64 KiB read buffer and counts
-        // of every varint length: many lie across a buffer's end (read byte
-        // by byte there), the rest inside one (read in place).
+        // of every varint length: some words lie across a buffer's end (read
+        // through `take`), the rest inside one (read in place).
         let (s, _) = sample();
         let mut c = WordCounts::default();
         let mut k = 0u64;
