@@ -182,6 +182,17 @@ fn to_bytes_compressed(
     gz.finish().map_err(io)
 }
 
+/// Byte `k` (from 0) of a LEB128 number into `v`: whether the number ends
+/// there, or None past 2^64-1 (the tenth byte may hold only its top bit).
+fn varint_step(v: &mut u64, k: usize, b: u8) -> Option<bool> {
+    let low = u64::from(b & 0x7f);
+    if k == 9 && low > 1 {
+        return None;
+    }
+    *v |= low << (7 * k);
+    Some(b & 0x80 == 0)
+}
+
 /// The decompressed body, read as it streams: what is held (words read,
 /// and the map holding them) is checked against memory as it grows, and
 /// allocations are fallible, so a small file that claims or inflates to
@@ -237,31 +248,25 @@ impl<R: BufRead> Body<'_, R> {
             Ok(buf) => buf,
             Err(e) => return Err(self.corrupt(e)),
         };
+        let mut v: u64 = 0;
         if buf.len() >= 10 {
-            let mut v: u64 = 0;
             for (k, &b) in buf[..10].iter().enumerate() {
-                let low = (b & 0x7f) as u64;
-                if k == 9 && low > 1 {
-                    break;
-                }
-                v |= low << (7 * k);
-                if b & 0x80 == 0 {
-                    self.reader.consume(k + 1);
-                    return Ok(v);
+                match varint_step(&mut v, k, b) {
+                    Some(true) => {
+                        self.reader.consume(k + 1);
+                        return Ok(v);
+                    }
+                    Some(false) => {}
+                    None => break,
                 }
             }
             return Err(self.bad("a number past 2^64-1"));
         }
-        let mut v: u64 = 0;
-        for shift in (0..70).step_by(7) {
-            let b = self.byte()?;
-            let low = (b & 0x7f) as u64;
-            if shift == 63 && low > 1 {
-                return Err(self.bad("a number past 2^64-1"));
-            }
-            v |= low << shift;
-            if b & 0x80 == 0 {
-                return Ok(v);
+        for k in 0..10 {
+            match varint_step(&mut v, k, self.byte()?) {
+                Some(true) => return Ok(v),
+                Some(false) => {}
+                None => break,
             }
         }
         Err(self.bad("a number past 2^64-1"))
