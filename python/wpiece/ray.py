@@ -61,17 +61,28 @@ def _cluster_cpus(ray: Any) -> int:
     return max(1, int(ray.cluster_resources().get("CPU", 1)))
 
 
-def _results(ray: Any, refs: list[Any], every: Optional[list[Any]] = None) -> list[Any]:
+def _results(ray: Any, refs: list[Any], cancel_order: Optional[list[Any]] = None) -> list[Any]:
     """The results of ``refs``; on any error or Ctrl-C the tasks not done
-    yet (of ``every``, the tasks ``refs`` wait on, if given) are cancelled
-    first: a running one gets ``KeyboardInterrupt``, which wpiece's core
-    heeds within 50 ms. Only tasks not done, and not forced: cancelling a
-    task whose result was arriving crashed Ray 2.60's driver now and then (a
-    failed check in ``TaskManager::CompletePendingTask``)."""
+    yet (of ``cancel_order``, every task ``refs`` wait on, if given; else
+    ``refs``) are cancelled first, in that order: a running one gets
+    ``KeyboardInterrupt``, which wpiece's core heeds within 50 ms.
+
+    Ray 2.60's driver aborts when a task replies while it is being cancelled
+    (a failed check in ``TaskManager::CompletePendingTask``,
+    ray-project/ray#54846). So only tasks not done are cancelled, never
+    forced, and in an order that keeps replies away from the cancelling: a
+    merge before its inputs (else a cancelled input releases its merge, which
+    runs at once on the input's error and replies while it is being
+    cancelled), and tasks that wait on nothing in the order Ray starts them
+    (the running ones first, then the queue from its front, before a freed
+    CPU takes the next part). Counting 230 parts of 1 MB on 2 CPUs, Ctrl-C
+    aborted the driver 5 times in 20 with inputs cancelled before merges,
+    1 in 200 in this order: a running part that finishes by itself just as
+    it is cancelled is the race left, rarer as parts get longer."""
     try:
         return list(ray.get(refs))
     except BaseException:
-        tasks = every or refs
+        tasks = cancel_order or refs
         _, running = ray.wait(tasks, num_returns=len(tasks), timeout=0)
         for ref in running:
             try:
@@ -206,12 +217,12 @@ def count_files(
     shared = ray.put(options)
     count = ray.remote(num_cpus=1)(count_file_part)
     merge = ray.remote(num_cpus=1)(_merge_task)
-    refs = [count.remote(part, jsonl_field, shared) for part in parts]
-    every = list(refs)  # all levels: the driver submitted each, so cancels each
+    counts = [count.remote(part, jsonl_field, shared) for part in parts]
+    refs, merges = counts, []  # all levels: the driver submitted each, so cancels each
     while len(refs) > 1:
         refs = [merge.remote(*refs[i : i + fanout]) for i in range(0, len(refs), fanout)]
-        every += refs
-    [data] = _results(ray, refs, every)
+        merges += refs
+    [data] = _results(ray, refs, merges[::-1] + counts)
     return merge_parts([data])
 
 
