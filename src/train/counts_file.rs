@@ -542,6 +542,58 @@ mod tests {
         }
     }
 
+    #[test]
+    fn numbers_and_words_read_alike_through_a_buffer_of_any_size() {
+        // Buffers of 1 to 12 bytes: each number and word lies across a
+        // buffer's end at every offset, so the byte-by-byte path and `take`
+        // read what the in-place paths read from a large buffer.
+        let numbers = [
+            0,
+            1,
+            127,
+            128,
+            16_383,
+            16_384,
+            1 << 35,
+            1 << 56,
+            1 << 63,
+            u64::MAX,
+        ];
+        let words = ["", "a", "é", "日本語", "abcdefghijklmnopqrstuvwxyz"];
+        let mut stream = Vec::new();
+        for (k, &n) in numbers.iter().enumerate() {
+            write_varint(&mut stream, n);
+            let word = words[k % words.len()];
+            write_varint(&mut stream, word.len() as u64);
+            stream.extend_from_slice(word.as_bytes());
+        }
+        let overlong = [0xffu8, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02];
+        for capacity in (1..=12).chain([1 << 16]) {
+            let mut body = Body {
+                reader: BufReader::with_capacity(capacity, &stream[..]),
+                name: "x",
+                held: 0,
+                next_check: 0,
+                word: Vec::new(),
+            };
+            for (k, &n) in numbers.iter().enumerate() {
+                assert_eq!(body.varint().unwrap(), n, "capacity {capacity}");
+                let len = body.varint().unwrap();
+                assert_eq!(body.word(len).unwrap(), words[k % words.len()]);
+            }
+            assert!(body.varint().unwrap_err().to_string().contains("cut short"));
+            let mut body = Body {
+                reader: BufReader::with_capacity(capacity, &overlong[..]),
+                name: "x",
+                held: 0,
+                next_check: 0,
+                word: Vec::new(),
+            };
+            let err = body.varint().unwrap_err().to_string();
+            assert!(err.contains("past 2^64-1"), "capacity {capacity}: {err}");
+        }
+    }
+
     /// The file of `sample()` with `words` in place of its words.
     fn forged(words: &[(&str, u64)]) -> Vec<u8> {
         let (s, _) = sample();
