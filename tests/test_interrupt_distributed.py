@@ -178,7 +178,8 @@ class _Task:
     """A task a fake Ray has taken: its function's name and its arguments."""
 
     def __init__(self, name: str, args: tuple[object, ...]) -> None:
-        self.name, self.inputs = name, [a for a in args if isinstance(a, _Task)]
+        self.name, self.args = name, args
+        self.inputs = [a for a in args if isinstance(a, _Task)]
 
 
 class _RayInterruptedMidJob:
@@ -251,3 +252,6 @@ def test_ctrl_c_cancels_merges_before_their_inputs(
     for merge in merges:
         assert all(when[id(merge)] < when.get(id(i), len(when)) for i in merge.inputs)
     assert [t for t in ray.cancelled if t.name == "count_file_part"] == parts[done:]
+    # Only the root's counts, which the driver receives, are compressed.
+    assert [t.args[-1] for t in parts] == [False] * 14
+    assert [t.args[0] for t in merges] == [False] * 13 + [True]

@@ -60,11 +60,13 @@ def raise_failed(outcomes: Iterable[tuple[Any, ...]]) -> list[Any]:
     return values
 
 
-def within_job(counts: WordCounts) -> bytes:
-    """``counts.to_bytes()`` for counts that only travel within this job:
-    the same format with gzip's stored blocks (compressing at every level
-    of the merge tree cost more than sending a few times the bytes)."""
-    return counts._core.to_bytes(False)
+def within_job(counts: WordCounts, to_driver: bool = False) -> bytes:
+    """``counts.to_bytes()`` for counts that travel within this job: between
+    workers the same format with gzip's stored blocks (compressing at every
+    level of the merge tree cost more than sending a few times the bytes);
+    compressed only ``to_driver``, the one set the driver receives, whose
+    size a driver's limit on a result bounds (Spark's maxResultSize)."""
+    return counts._core.to_bytes(to_driver)
 
 
 def count_part(texts: Any, options: dict[str, Any]) -> bytes:
@@ -74,13 +76,16 @@ def count_part(texts: Any, options: dict[str, Any]) -> bytes:
     return within_job(counts)
 
 
-def count_file_part(part: FilePart, jsonl_field: Optional[str], options: dict[str, Any]) -> bytes:
+def count_file_part(
+    part: FilePart, jsonl_field: Optional[str], options: dict[str, Any], to_driver: bool = False
+) -> bytes:
     """The counts of one file part, read and counted in the core on one
-    thread (a worker's core), as bytes to send on."""
+    thread (a worker's core), as bytes to send on (compressed if the part
+    is the job's only one: ``to_driver``)."""
     part.check_unchanged()
     counts = WordCounts(num_threads=1, **options)
     counts._count(lambda core: core.add_file(part.path, jsonl_field, part.byte_range))
-    return within_job(counts)
+    return within_job(counts, to_driver)
 
 
 def merge_in_order(parts: Iterable[bytes], options: dict[str, Any]) -> WordCounts:
@@ -108,10 +113,10 @@ def merge_parts(parts: Iterable[bytes]) -> WordCounts:
     return total
 
 
-def merge_to_bytes(parts: Iterable[bytes]) -> bytes:
+def merge_to_bytes(parts: Iterable[bytes], to_driver: bool = False) -> bytes:
     """One level of a merge tree, on a worker: consecutive parts' counts
-    merged in order, as bytes again."""
-    return within_job(merge_parts(parts))
+    merged in order, as bytes again (compressed at the root: ``to_driver``)."""
+    return within_job(merge_parts(parts), to_driver)
 
 
 def tree_levels(parts: int, fanout: int) -> list[int]:

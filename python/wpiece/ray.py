@@ -49,10 +49,10 @@ from .tokenizer import Tokenizer
 __all__ = ["count_files", "count_words", "encode", "encode_files_to_parquet", "encode_to_parquet"]
 
 
-def _merge_task(*parts: bytes) -> bytes:
+def _merge_task(to_driver: bool, *parts: bytes) -> bytes:
     """A merge task: consecutive parts' counts in order (Ray hands the
-    parts' values, not their references)."""
-    return merge_to_bytes(parts)
+    parts' values, not their references); the root's go to the driver."""
+    return merge_to_bytes(parts, to_driver)
 
 
 def _cluster_cpus(ray: Any) -> int:
@@ -217,10 +217,12 @@ def count_files(
     shared = ray.put(options)
     count = ray.remote(num_cpus=1)(count_file_part)
     merge = ray.remote(num_cpus=1)(_merge_task)
-    counts = [count.remote(part, jsonl_field, shared) for part in parts]
+    alone = len(parts) == 1
+    counts = [count.remote(part, jsonl_field, shared, alone) for part in parts]
     refs, merges = counts, []  # all levels: the driver submitted each, so cancels each
     while len(refs) > 1:
-        refs = [merge.remote(*refs[i : i + fanout]) for i in range(0, len(refs), fanout)]
+        root = len(refs) <= fanout
+        refs = [merge.remote(root, *refs[i : i + fanout]) for i in range(0, len(refs), fanout)]
         merges += refs
     [data] = _results(ray, refs, merges[::-1] + counts)
     return merge_parts([data])

@@ -220,20 +220,25 @@ def count_files(
 
     # Each value is a `guarded` outcome: a part's error reaches the driver
     # as the exception counting it in one process raises.
-    def count(item: tuple[int, Any]) -> tuple[int, Any]:
-        return item[0], guarded(count_file_part, item[1], jsonl_field, options)
+    # The counts the driver receives (the root's) are compressed.
+    alone = len(parts) == 1
 
-    def merge(group: tuple[int, Any]) -> tuple[int, Any]:
+    def count(item: tuple[int, Any]) -> tuple[int, Any]:
+        return item[0], guarded(count_file_part, item[1], jsonl_field, options, alone)
+
+    def merge(group: tuple[int, Any], root: bool) -> tuple[int, Any]:
         ordered = [outcome for _, outcome in sorted(group[1], key=lambda kv: kv[0])]
         failed = [o for o in ordered if o[0] == "error"]
         if failed:
             return group[0], failed[0]
-        return group[0], guarded(merge_to_bytes, [o[1] for o in ordered])
+        return group[0], guarded(merge_to_bytes, [o[1] for o in ordered], root)
 
     counted = sc.parallelize(list(enumerate(parts)), len(parts)).map(count)
     for width in tree_levels(len(parts), fanout):
         counted = (
-            counted.map(lambda kv: (kv[0] // fanout, kv)).groupByKey(numPartitions=width).map(merge)
+            counted.map(lambda kv: (kv[0] // fanout, kv))
+            .groupByKey(numPartitions=width)
+            .map(lambda group, root=width == 1: merge(group, root))
         )
     [(_, outcome)] = _collect(counted, sc)
     return merge_parts(raise_failed([outcome]))
