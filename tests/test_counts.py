@@ -420,3 +420,63 @@ def test_one_object_is_safe_to_share_across_threads() -> None:
     ab.start(), ba.start()
     ab.join(timeout=60), ba.join(timeout=60)
     assert not ab.is_alive() and not ba.is_alive()
+
+
+CLAIMING_CHILD = """
+import gzip, resource, sys
+import wpiece
+from wpiece._distributed import from_worker
+
+
+def varint(data, at):
+    value, shift = 0, 0
+    while True:
+        value |= (data[at] & 0x7F) << shift
+        at += 1
+        if data[at - 1] < 0x80:
+            return value, at
+        shift += 7
+
+
+def leb128(value):
+    out = bytearray()
+    while value >= 0x80:
+        out.append(value & 0x7F | 0x80)
+        value >>= 7
+    return bytes(out + bytes([value]))
+
+
+# Real counts (200,000 words, 3 MB), whose body then claims 2^60 words.
+counts = wpiece.WordCounts(normalize=False, pre_tokenizer="whitespace")
+counts.add_texts(f"w{k:09d}" for k in range(200_000))
+assert len(counts) == 200_000
+data = counts._core.to_bytes(False)
+body = gzip.decompress(data[12:])
+options_len, at = varint(body, 0)
+_, after = varint(body, at + options_len)
+forged = data[:12] + gzip.compress(
+    body[: at + options_len] + leb128(1 << 60) + body[after:], compresslevel=0
+)
+used = int(open("/proc/self/statm").read().split()[0]) * resource.getpagesize()
+resource.setrlimit(resource.RLIMIT_AS, (used + (256 << 20),) * 2)
+for load in (wpiece.WordCounts.from_bytes, from_worker):
+    try:
+        load(forged)
+    except ValueError as e:
+        print("refused:", e)
+"""
+
+
+def test_a_file_claiming_2_to_the_60_words_is_refused_in_bounded_memory() -> None:
+    # Both readers: a saved file's and a cluster worker's (which reserves
+    # room for the words it says it holds, within bounds).
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-c", CLAIMING_CHILD], capture_output=True, text=True, timeout=300
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    refused = [line for line in out.stdout.splitlines() if line.startswith("refused:")]
+    assert len(refused) == 2, out.stdout
+    assert all("cut short" in line for line in refused), refused
