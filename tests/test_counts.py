@@ -467,9 +467,11 @@ for load in (wpiece.WordCounts.from_bytes, from_worker):
 """
 
 
-def test_a_file_claiming_2_to_the_60_words_is_refused_in_bounded_memory() -> None:
+def test_a_file_claiming_2_to_the_60_words_is_refused_as_cut_short() -> None:
     # Both readers: a saved file's and a cluster worker's (which reserves
-    # room for the words it says it holds, within bounds).
+    # room for the words it says it holds, at most 2^20 and only if memory
+    # allows), with 256 MiB of address space to spare: a ValueError, not a
+    # MemoryError or an abort.
     import subprocess
     import sys
 

@@ -18,6 +18,8 @@ from typing import Any
 import pytest
 from interrupting import BOUND_S, CHILD, DELAY_S
 
+from wpiece._distributed import tree_levels
+
 from conftest import EN_FIXTURE
 
 SESSIONS = {
@@ -156,7 +158,7 @@ def test_ctrl_c_cancels_every_counting_task_on_ray(tmp_path: Path) -> None:
             child.stdin.write("go\n")
             child.stdin.flush()
             assert child.stdout.readline().strip() == "ready", child.poll()
-            time.sleep(DELAY_S + 0.1 * (k % 4))
+            time.sleep(DELAY_S + 0.4 * k)
             sent = time.monotonic()
             child.send_signal(signal.SIGINT)
             outcome = child.stdout.readline().strip()
@@ -226,9 +228,11 @@ class _RayInterruptedMidJob:
         self.cancelled.append(ref)
 
 
-@pytest.mark.parametrize("done", [0, 2, 5])
+@pytest.mark.parametrize(
+    "n, done", [(14, 0), (14, 2), (14, 5), (1, 0), (2, 0), (2, 1), (3, 0), (3, 2)]
+)
 def test_ctrl_c_cancels_merges_before_their_inputs(
-    done: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    n: int, done: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Ray 2.60's driver aborts when a task replies while it is being
     # cancelled; a merge cancelled after its inputs runs at once on their
@@ -238,20 +242,21 @@ def test_ctrl_c_cancels_merges_before_their_inputs(
     import wpiece.ray
 
     corpus = tmp_path / "c.txt"
-    corpus.write_bytes(b"some words here\n" * 1000)
+    corpus.write_bytes(b"some words here\n" * 512 * n)  # n parts of 8 KiB
     ray = _RayInterruptedMidJob(done)
     monkeypatch.setitem(sys.modules, "ray", ray)
     with pytest.raises(KeyboardInterrupt):
-        wpiece.ray.count_files([str(corpus)] * 7, part_bytes=8 << 10, fanout=2)
+        wpiece.ray.count_files(str(corpus), part_bytes=8 << 10, fanout=2)
     parts = [t for t in ray.submitted if t.name == "count_file_part"]
     merges = [t for t in ray.submitted if t.name == "_merge_task"]
-    assert len(parts) == 14 and len(merges) == 7 + 4 + 2 + 1
+    assert len(parts) == n and len(merges) == sum(tree_levels(n, 2))
     assert len(ray.cancelled) == len(ray.submitted) - done
     assert not set(map(id, ray.submitted[:done])) & set(map(id, ray.cancelled))
     when = {id(t): k for k, t in enumerate(ray.cancelled)}
     for merge in merges:
         assert all(when[id(merge)] < when.get(id(i), len(when)) for i in merge.inputs)
     assert [t for t in ray.cancelled if t.name == "count_file_part"] == parts[done:]
-    # Only the root's counts, which the driver receives, are compressed.
-    assert [t.args[-1] for t in parts] == [False] * 14
-    assert [t.args[0] for t in merges] == [False] * 13 + [True]
+    # Only the counts the driver receives (the root's, or the one part's)
+    # are compressed.
+    assert [t.args[-1] for t in parts] == [n == 1] * n
+    assert [t.args[0] for t in merges] == [False] * (len(merges) - 1) + [True] * (n > 1)

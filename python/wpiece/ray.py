@@ -73,12 +73,12 @@ def _results(ray: Any, refs: list[Any], cancel_order: Optional[list[Any]] = None
     forced, and in an order that keeps replies away from the cancelling: a
     merge before its inputs (else a cancelled input releases its merge, which
     runs at once on the input's error and replies while it is being
-    cancelled), and tasks that wait on nothing in the order Ray starts them
-    (the running ones first, then the queue from its front, before a freed
-    CPU takes the next part). Counting 230 parts of 1 MB on 2 CPUs, Ctrl-C
-    aborted the driver 5 times in 20 with inputs cancelled before merges,
-    1 in 200 in this order: a running part that finishes by itself just as
-    it is cancelled is the race left, rarer as parts get longer."""
+    cancelled), and tasks that wait on nothing in submission order (the
+    order Ray's scheduler usually starts them: the running ones first, then
+    the queue from its front, before a freed CPU takes the next part).
+    Counting 230 parts of 1 MB on 2 CPUs, Ctrl-C aborted the driver 5 times
+    in 20 with inputs cancelled before merges, once in 200 in this order
+    (probably a part finishing by itself just as it was cancelled)."""
     try:
         return list(ray.get(refs))
     except BaseException:
@@ -219,7 +219,8 @@ def count_files(
     merge = ray.remote(num_cpus=1)(_merge_task)
     alone = len(parts) == 1
     counts = [count.remote(part, jsonl_field, shared, alone) for part in parts]
-    refs, merges = counts, []  # all levels: the driver submitted each, so cancels each
+    # Cancelled root first, each merge before its inputs, then the parts.
+    refs, merges = counts, []
     while len(refs) > 1:
         root = len(refs) <= fanout
         refs = [merge.remote(root, *refs[i : i + fanout]) for i in range(0, len(refs), fanout)]

@@ -22,6 +22,7 @@ standalone cluster of a master and two worker JVMs.)
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from typing import Any, Optional
 
@@ -238,7 +239,7 @@ def count_files(
         counted = (
             counted.map(lambda kv: (kv[0] // fanout, kv))
             .groupByKey(numPartitions=width)
-            .map(lambda group, root=width == 1: merge(group, root))
+            .map(functools.partial(merge, root=width == 1))
         )
     [(_, outcome)] = _collect(counted, sc)
     return merge_parts(raise_failed([outcome]))

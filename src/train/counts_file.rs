@@ -138,7 +138,7 @@ pub fn to_bytes(
 }
 
 /// [`to_bytes`] with gzip's stored blocks: the same format (the same reader,
-/// CRC and all), a few times the size, for counts that only cross a
+/// CRC and all), about 1.6x the size, for counts that only cross a
 /// cluster's network within a job, where compressing them at each level of
 /// the merge tree cost more than sending them.
 pub fn to_bytes_uncompressed(
