@@ -542,6 +542,16 @@ mod tests {
         }
     }
 
+    fn body_over<R: BufRead>(reader: R) -> Body<'static, R> {
+        Body {
+            reader,
+            name: "x",
+            held: 0,
+            next_check: 0,
+            word: Vec::new(),
+        }
+    }
+
     #[test]
     fn numbers_and_words_read_alike_through_a_buffer_of_any_size() {
         // Buffers of 1 to 12 bytes: each number and word lies across a
@@ -569,26 +579,14 @@ mod tests {
         }
         let overlong = [0xffu8, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02];
         for capacity in (1..=12).chain([1 << 16]) {
-            let mut body = Body {
-                reader: BufReader::with_capacity(capacity, &stream[..]),
-                name: "x",
-                held: 0,
-                next_check: 0,
-                word: Vec::new(),
-            };
+            let mut body = body_over(BufReader::with_capacity(capacity, &stream[..]));
             for (k, &n) in numbers.iter().enumerate() {
                 assert_eq!(body.varint().unwrap(), n, "capacity {capacity}");
                 let len = body.varint().unwrap();
                 assert_eq!(body.word(len).unwrap(), words[k % words.len()]);
             }
             assert!(body.varint().unwrap_err().to_string().contains("cut short"));
-            let mut body = Body {
-                reader: BufReader::with_capacity(capacity, &overlong[..]),
-                name: "x",
-                held: 0,
-                next_check: 0,
-                word: Vec::new(),
-            };
+            let mut body = body_over(BufReader::with_capacity(capacity, &overlong[..]));
             let err = body.varint().unwrap_err().to_string();
             assert!(err.contains("past 2^64-1"), "capacity {capacity}: {err}");
         }
