@@ -71,10 +71,10 @@ def within_job(counts: WordCounts, to_driver: bool = False) -> bytes:
 
 def count_part(texts: Any, options: dict[str, Any]) -> bytes:
     """The counts of one part (an Arrow string column), as bytes to send to
-    the driver, which merges every part's (compressed: ``within_job``)."""
+    the driver, which merges every part's (compressed, as it holds them)."""
     counts = WordCounts(num_threads=1, **options)
     counts.add_arrow(texts)
-    return within_job(counts, to_driver=True)
+    return counts.to_bytes()
 
 
 def count_file_part(

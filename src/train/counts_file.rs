@@ -279,18 +279,16 @@ impl<R: BufRead> Body<'_, R> {
             Err(e) => return Err(self.corrupt(e)),
         };
         // Whole in the buffer (most words): copied once, from there.
-        if len <= buf.len() as u64 {
+        let word = if len <= buf.len() as u64 {
             let n = len as usize;
             let word = std::str::from_utf8(&buf[..n]).map(str::to_owned);
             self.reader.consume(n);
             self.hold(len)?;
-            return word.map_err(|_| self.bad("a word that is not UTF-8"));
-        }
-        let bytes = self.take(len)?;
-        match std::str::from_utf8(bytes) {
-            Ok(word) => Ok(word.to_owned()),
-            Err(_) => Err(self.bad("a word that is not UTF-8")),
-        }
+            word
+        } else {
+            std::str::from_utf8(self.take(len)?).map(str::to_owned)
+        };
+        word.map_err(|_| self.bad("a word that is not UTF-8"))
     }
 
     /// The next `len` bytes (only as many as the stream really holds are
