@@ -53,6 +53,8 @@ struct Run {
     flat_rows: Vec<usize>,
     flat_words: Vec<u32>,
     flat_ids_only: Vec<u32>,
+    /// With special tokens, without offsets: the ids of `flat_ids`.
+    flat_ids_without_offsets: Vec<u32>,
 }
 
 fn run(tok: &Tokenizer, texts: &[&str]) -> Run {
@@ -67,6 +69,7 @@ fn run(tok: &Tokenizer, texts: &[&str]) -> Run {
     let mut flat_offsets = Vec::new();
     let mut flat_rows = Vec::new();
     let mut flat_ids_only = Vec::new();
+    let mut flat_ids_without_offsets = Vec::new();
     let mut flat_words = Vec::new();
     for _ in 0..2 {
         let f = tok
@@ -80,6 +83,10 @@ fn run(tok: &Tokenizer, texts: &[&str]) -> Run {
             .encode_batch_flat(texts, false, None, false, false, Cancel::never())
             .unwrap();
         flat_ids_only.extend(f.ids);
+        let f = tok
+            .encode_batch_flat(texts, true, None, false, false, Cancel::never())
+            .unwrap();
+        flat_ids_without_offsets.extend(f.ids);
     }
     Run {
         one_at_a_time,
@@ -88,6 +95,7 @@ fn run(tok: &Tokenizer, texts: &[&str]) -> Run {
         flat_rows,
         flat_words,
         flat_ids_only,
+        flat_ids_without_offsets,
     }
 }
 
@@ -97,6 +105,10 @@ fn check_all_paths(tok: &Tokenizer, texts: &[&str]) -> Result<(), String> {
     let mut general = tok.clone();
     general.set_fast_paths(FastPaths::NONE);
     let expected = run(&general, texts);
+    // Without offsets the general path keeps no sources: the same ids.
+    if expected.flat_ids_without_offsets != expected.flat_ids {
+        return Err("the general path's ids differ without offsets".into());
+    }
     for paths in every_path_set() {
         let mut fast = tok.clone();
         fast.set_fast_paths(paths);

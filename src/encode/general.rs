@@ -123,6 +123,9 @@ impl Encoder {
             words: spans,
             ..
         } = split;
+        // Without offsets no char needs its source (a fifth of a
+        // multilingual pass); a chain's steps compose sources, so keep them.
+        normalized.text_only = !out.with_offsets && self.splitter.normalizes_text_only();
         self.splitter.normalize(piece, first_char, normalized);
         let normalized = &*normalized;
         let mut emit =
@@ -138,7 +141,10 @@ impl Encoder {
                 Split::Token(id, r) => {
                     emit(ahead, &mut cache, out);
                     let (first, last) = (chars.at(r.start), chars.at(r.end) - 1);
-                    let offsets = span(&normalized.source, first as usize, last as usize);
+                    let offsets = match normalized.text_only {
+                        true => (0, 0),
+                        false => span(&normalized.source, first as usize, last as usize),
+                    };
                     out.begin_word();
                     out.push(id, offsets);
                     // The token shows the normalized text it matched, as in HF.
@@ -204,8 +210,10 @@ impl Encoder {
         let first = w.first_char as usize;
         if word.is_ascii() && suffix.is_empty() {
             // A piece's byte offsets are its char offsets.
-            let offsets =
-                |p: &Piece| span(source, first + p.start as usize, first + p.end as usize - 1);
+            let offsets = |p: &Piece| match normalized.text_only {
+                true => (0, 0),
+                false => span(source, first + p.start as usize, first + p.end as usize - 1),
+            };
             return self.emit_word(word, hashed, cache, pieces, out, offsets);
         }
         // Char index (within the word) of a piece boundary; a boundary
@@ -215,6 +223,9 @@ impl Encoder {
             first + word[..byte].iter().filter(|&&x| (x & 0xC0) != 0x80).count()
         };
         let offsets = |p: &Piece| {
+            if normalized.text_only {
+                return (0, 0);
+            }
             let (a, b) = (char_at(p.start), char_at(p.end));
             let a = a.min(b.saturating_sub(1)).max(first);
             span(source, a, b.max(a + 1) - 1)

@@ -99,6 +99,12 @@ impl Splitter {
         }
     }
 
+    /// Whether [`Splitter::normalize`] honours [`Normalized::text_only`]
+    /// (a chain composes its steps through the sources).
+    pub fn normalizes_text_only(&self) -> bool {
+        matches!(self, Self::Bert(_))
+    }
+
     /// BERT's pre-tokenizer or whitespace splitting (a chain reports BERT's).
     pub fn pre_tokenizer(&self) -> PreTokenizer {
         match self {
@@ -173,6 +179,7 @@ impl Splitter {
         let SplitBuffers {
             normalized, words, ..
         } = buffers;
+        normalized.text_only = false;
         self.normalize(text, first_char, normalized);
         let all = 0..normalized.text.len();
         self.pre_tokenize(normalized, all, 0, words, word);
