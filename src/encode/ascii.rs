@@ -3,7 +3,7 @@
 //! word cache. It declines (writing nothing) at a byte it does not handle:
 //! one that cleaning drops, or one that may start an added token.
 
-use super::scan::{count_utf8_chars, end_of_word, is_ascii_whitespace};
+use super::scan::{count_utf8_chars, end_of_word, first_unprintable, is_ascii_whitespace};
 use super::Encoder;
 use super::{Output, Span, WordScratch};
 use crate::cache::{self, word, Caches, WordCache};
@@ -35,6 +35,9 @@ pub(super) struct AsciiTable {
     word_bytes: WordBytes,
     /// The id of each byte as a one-character word (token or unk).
     single: [u32; 256],
+    /// Whether it takes every printable ASCII byte (0x20..=0x7E), so that a
+    /// scan for the bytes it declines skips those eight at a time.
+    takes_printable: bool,
 }
 
 impl AsciiTable {
@@ -62,8 +65,9 @@ impl AsciiTable {
             lowercase,
             word_bytes: WordBytes::Table,
             single,
+            takes_printable: false,
         };
-        table.word_bytes = table.word_bytes_of_classes();
+        table.classes_changed();
         table
     }
 
@@ -76,8 +80,32 @@ impl AsciiTable {
                 t.class[b as usize] = AsciiClass::Other;
             }
         }
-        t.word_bytes = t.word_bytes_of_classes();
+        t.classes_changed();
         t
+    }
+
+    fn classes_changed(&mut self) {
+        self.word_bytes = self.word_bytes_of_classes();
+        self.takes_printable = (0x20..0x7F).all(|b| !self.declines(b));
+    }
+
+    /// The first byte of `text[from..to]` this table declines, or `to`.
+    fn first_declined(&self, text: &[u8], from: usize, to: usize) -> usize {
+        let mut i = from;
+        if self.takes_printable {
+            while i < to {
+                i = first_unprintable(text, i, to);
+                if i == to || self.declines(text[i]) {
+                    return i;
+                }
+                i += 1;
+            }
+            return to;
+        }
+        text[from..to]
+            .iter()
+            .position(|&b| self.declines(b))
+            .map_or(to, |k| from + k)
     }
 
     /// Whether the ASCII pass declines byte `b` (non-ASCII bytes included).
@@ -166,10 +194,7 @@ impl Encoder {
         let mut added = next_added(0);
         while pos < bytes.len() {
             // The first byte the ASCII pass cannot take on its own.
-            let hard = bytes[pos..added]
-                .iter()
-                .position(|&b| t.declines(b))
-                .map_or(added, |k| pos + k);
+            let hard = t.first_declined(bytes, pos, added);
             if hard == bytes.len() {
                 let done = self.encode_ascii(&bytes[pos..], chars, t, out, words, caches);
                 debug_assert!(done, "no byte it declines");

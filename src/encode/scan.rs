@@ -39,6 +39,35 @@ pub(super) fn end_of_word<const UNDERSCORE: bool>(text: &[u8], mut i: usize) -> 
     i
 }
 
+/// The first byte of `text[i..to]` that is not printable ASCII (below 0x20,
+/// 0x7F, or past ASCII), or `to`.
+#[inline]
+pub(super) fn first_unprintable(text: &[u8], mut i: usize, to: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = ONES * 0x80;
+    const LOW: u64 = ONES * 0x7F;
+    let printable = |b: u8| (0x20..0x7F).contains(&b);
+    while i + 8 <= to {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(&text[i..i + 8]);
+        let x = u64::from_le_bytes(b);
+        // High bit set in a byte past ASCII, below 0x20 (a borrow may flag
+        // later bytes too, never an earlier one), or equal to 0x7F.
+        let below = x.wrapping_sub(ONES * 0x20) & !x;
+        let v = x ^ LOW;
+        let del = !(((v & LOW) + LOW) | v);
+        let flagged = (x | below | del) & HIGH;
+        if flagged != 0 {
+            return i + (flagged.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < to && printable(text[i]) {
+        i += 1;
+    }
+    i
+}
+
 /// The ASCII whitespace bytes a text is cut at when its words never reach
 /// across them (`Encoder::resume`).
 #[inline]
@@ -96,6 +125,32 @@ mod tests {
                                 true => end_of_word::<true>(&b, 0),
                             };
                             assert_eq!(got, plain_end(&b, 0, underscore), "{b:?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn unprintable_bytes_are_found_where_a_byte_at_a_time_scan_finds_them() {
+        let plain = |b: &[u8], from: usize, to: usize| {
+            (from..to)
+                .find(|&i| !(0x20..0x7F).contains(&b[i]))
+                .unwrap_or(to)
+        };
+        // Every pair of bytes at every place of an eight-byte block, after
+        // printable ones: a borrow from one byte must not hide an earlier
+        // one; cut at every end, from every start.
+        for x in 0..=255u8 {
+            for y in 0..=255u8 {
+                for at in 0..8 {
+                    let mut b = [b'a'; 17];
+                    (b[at], b[at + 1]) = (x, y);
+                    assert_eq!(first_unprintable(&b, 0, 17), plain(&b, 0, 17), "{b:?}");
+                    if x == 0 && y == 0 {
+                        for (from, to) in (0..17).flat_map(|f| (f..=17).map(move |t| (f, t))) {
+                            assert_eq!(first_unprintable(&b, from, to), plain(&b, from, to));
                         }
                     }
                 }
