@@ -126,3 +126,32 @@ def test_bad_targets_are_refused_before_anything_is_made(tmp_path: Path) -> None
     with pytest.raises(TypeError, match="overwrite"):
         ParquetFolder(tmp_path / "ids", overwrite="yes")
     assert os.listdir(tmp_path) == ["file"]
+
+
+def test_ids_and_offsets_become_int32_by_reading_the_same_buffers() -> None:
+    """Parquet columns are int32 (Spark and Ray have no uint32): values
+    below 2^31 are read in place; sliced, chunked, empty
+    and null rows keep what they hold; a value of 2^31 is refused."""
+    from wpiece._distributed import as_int32
+
+    ids_type, pairs_type = pa.list_(pa.int32()), pa.list_(pa.list_(pa.int32(), 2))
+    ids = pa.ListArray.from_arrays(
+        pa.array([0, 2, 2, 3, 4], pa.int32()),
+        pa.array([2**31 - 1, 0, 7, 2**31], pa.uint32()),
+        mask=pa.array([False, True, False, False]),
+    )
+    head = ids.slice(0, 3)  # 2^31 lies past the slice
+    got = as_int32(head, ids_type)
+    assert got.type == ids_type and got.to_pylist() == [[2**31 - 1, 0], None, [7]]
+    assert got.values.buffers()[1].address == head.values.buffers()[1].address
+    with pytest.raises(pa.ArrowInvalid, match="2147483648"):
+        as_int32(ids, ids_type)
+    chunked = as_int32(pa.chunked_array([head, head.slice(2)]), ids_type)
+    assert chunked.type == ids_type and chunked.to_pylist() == [[2**31 - 1, 0], None, [7], [7]]
+    empty = pa.ListArray.from_arrays(pa.array([0, 0], pa.int32()), pa.array([], pa.uint32()))
+    assert as_int32(empty, ids_type).to_pylist() == [[]]
+    pairs = pa.FixedSizeListArray.from_arrays(pa.array([0, 3, 4, 2**31], pa.uint32()), 2)
+    offsets = pa.ListArray.from_arrays(pa.array([0, 1, 2], pa.int32()), pairs)
+    assert as_int32(offsets.slice(0, 1), pairs_type).to_pylist() == [[[0, 3]]]
+    with pytest.raises(pa.ArrowInvalid, match="2147483648"):
+        as_int32(offsets, pairs_type)

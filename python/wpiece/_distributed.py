@@ -194,7 +194,26 @@ def encode_column(tok: Tokenizer, texts: Any, add_special_tokens: bool) -> Any:
 
     ids = tok.encode_arrow(texts, add_special_tokens)
     kind = pa.large_list(pa.int32()) if pa.types.is_large_list(ids.type) else pa.list_(pa.int32())
-    return ids.cast(kind)
+    return as_int32(ids, kind)
+
+
+def as_int32(lists: Any, kind: Any) -> Any:
+    """``lists`` (lists of uint32, or of uint32 pairs) as the same lists of
+    int32, type ``kind``: the same buffers read as int32 when every value is
+    below 2^31 (a cast copied them, a tenth of encoding a part to Parquet,
+    and half of it with offsets), else a checked cast, which refuses."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if isinstance(lists, pa.ChunkedArray):
+        return pa.chunked_array([as_int32(c, kind) for c in lists.chunks], kind)
+    values = lists.flatten()
+    while pa.types.is_fixed_size_list(values.type):
+        values = values.flatten()
+    largest = pc.max(values).as_py()
+    if largest is None or largest < 2**31:
+        return lists.view(kind)
+    return lists.cast(kind)
 
 
 def check_parquet_columns(attention_mask: object, offsets: object) -> None:
@@ -222,13 +241,13 @@ def encoded_columns(
         encoded = encoded.combine_chunks()
     ids = encoded.field("input_ids") if offsets else encoded
     list_of = pa.large_list if pa.types.is_large_list(ids.type) else pa.list_
-    columns = {"input_ids": ids.cast(list_of(pa.int32()))}
+    columns = {"input_ids": as_int32(ids, list_of(pa.int32()))}
     if attention_mask:
         ones = pa.array(np.ones(len(ids.values), np.int8))
         columns["attention_mask"] = type(ids).from_arrays(ids.offsets, ones, mask=ids.is_null())
     if offsets:
         pairs = encoded.field("offsets")
-        columns["offsets"] = pairs.cast(list_of(pa.list_(pa.int32(), 2)))
+        columns["offsets"] = as_int32(pairs, list_of(pa.list_(pa.int32(), 2)))
     return columns
 
 
