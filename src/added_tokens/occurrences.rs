@@ -25,6 +25,9 @@ pub struct AsciiOccurrences {
     lowercase: bool,
     /// The bytes of the normalized forms searched for.
     in_normalized: [bool; 128],
+    /// Whether every raw-text token is ASCII (so the search finds them all,
+    /// in any text).
+    raw_all_ascii: bool,
 }
 
 impl AsciiOccurrences {
@@ -48,7 +51,9 @@ impl AsciiOccurrences {
         for b in normalized.iter().flat_map(|p| p.bytes()) {
             in_normalized[b as usize] = true;
         }
+        let raw_all_ascii = raw.iter().all(ascii);
         Some(Self {
+            raw_all_ascii,
             raw: build(raw.into_iter().filter(ascii).collect(), false)?,
             normalized: build(normalized, lowercase)?,
             lowercase,
@@ -67,6 +72,12 @@ impl AsciiOccurrences {
             false => raw,
         };
         normalized != seen_as && self.in_normalized.get(normalized as usize) == Some(&true)
+    }
+
+    /// Whether a stretch of any text that holds no occurrence this finds
+    /// holds no raw-text token either.
+    pub fn finds_every_raw_token(&self) -> bool {
+        self.raw_all_ascii
     }
 
     /// The start of the first occurrence of a pattern at or after byte

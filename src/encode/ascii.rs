@@ -214,7 +214,16 @@ impl Encoder {
                 debug_assert!(done, "no byte it declines");
                 chars += (start - pos) as u32;
             }
-            self.encode_general(&text[start..end], chars, out, words, caches);
+            // No raw-text token starts before `added`: the stretch needs no
+            // search for one.
+            let no_raw_token = resume
+                .added
+                .as_ref()
+                .is_some_and(|a| added >= end && a.finds_every_raw_token());
+            match no_raw_token {
+                true => self.encode_piece(&text[start..end], chars, out, words, caches),
+                false => self.encode_general(&text[start..end], chars, out, words, caches),
+            }
             chars += count_utf8_chars(&bytes[start..end]);
             pos = end;
             if added < pos {

@@ -99,7 +99,7 @@ impl Encoder {
 
     /// A piece between raw-text added tokens; `first_char` is its char
     /// offset in the input.
-    fn encode_piece(
+    pub(super) fn encode_piece(
         &self,
         piece: &str,
         first_char: u32,
