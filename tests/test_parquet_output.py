@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -155,3 +156,30 @@ def test_ids_and_offsets_become_int32_by_reading_the_same_buffers() -> None:
     assert as_int32(offsets.slice(0, 1), pairs_type).to_pylist() == [[[0, 3]]]
     with pytest.raises(pa.ArrowInvalid, match="2147483648"):
         as_int32(offsets, pairs_type)
+
+
+def test_encoding_tasks_run_on_the_cores_their_task_was_given(monkeypatch: Any) -> None:
+    """Each encoding helper a Spark or Ray task runs passes the task's cores
+    to the encoder (not the machine's: cores x tasks threads otherwise);
+    outside any engine's task, one."""
+    import wpiece._distributed as distributed
+    from wpiece import Tokenizer
+
+    assert distributed.task_threads() == 1
+    asked: list[object] = []
+    encode_arrow = Tokenizer.encode_arrow
+
+    def recording(self: Tokenizer, *args: Any, **kwargs: Any) -> Any:
+        asked.append(kwargs.get("num_threads"))
+        return encode_arrow(self, *args, **kwargs)
+
+    monkeypatch.setattr(Tokenizer, "encode_arrow", recording)
+    monkeypatch.setattr(distributed, "task_threads", lambda: 3)
+    tok = Tokenizer(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "a"])
+    texts = pa.array(["a a", None])
+    assert distributed.encode_column(tok, texts, True).to_pylist() == [[2, 4, 4, 3], None]
+    columns = distributed.encoded_columns(tok, texts, False, True, True)
+    assert columns["input_ids"].to_pylist() == [[4, 4], None]
+    # A null row has null offsets too (they were an empty list).
+    assert columns["offsets"].to_pylist() == [[[0, 1], [2, 3]], None]
+    assert asked == [3, 3]

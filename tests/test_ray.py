@@ -110,6 +110,17 @@ def test_wrong_inputs_fail_on_the_driver(dataset: Any) -> None:
         wpiece.ray.encode(dataset, "bert")  # type: ignore[arg-type]
 
 
+def test_each_task_encodes_on_the_cpus_ray_assigned_it(dataset: Any) -> None:
+    import ray
+
+    from wpiece._distributed import task_threads
+
+    threads = ray.remote(task_threads)
+    assert ray.get(threads.options(num_cpus=2).remote()) == 2
+    assert ray.get(threads.options(num_cpus=1).remote()) == 1
+    assert ray.get(threads.options(num_cpus=0.5).remote()) == 1
+
+
 # Files, read and counted by wpiece in Ray tasks -----------------------------
 
 

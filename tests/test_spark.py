@@ -150,6 +150,15 @@ def test_the_tokenizer_is_unpickled_once_per_process() -> None:
 # Files, read and counted by wpiece on the executors --------------------------
 
 
+def test_each_task_encodes_on_the_cores_spark_gave_it(spark: Any) -> None:
+    """spark.task.cpus (1 here, on a machine of two cores or more: the
+    encoder's default would take them all)."""
+    from wpiece._distributed import task_threads
+
+    tasks = spark.sparkContext.parallelize(range(4), 4)
+    assert tasks.map(lambda _: task_threads()).collect() == [1] * 4
+
+
 def test_count_files_equals_counting_in_one_process(spark: Any, tmp_path: Any) -> None:
     engine = Engine(wpiece.spark, spark)
     check_counts_equal_one_process(engine, corpus_files(tmp_path))

@@ -187,12 +187,35 @@ def load_shipped(payload: bytes) -> Tokenizer:
     return tok
 
 
+def task_threads() -> int:
+    """The cores the engine gave the running task: Spark's task CPUs
+    (``spark.task.cpus``), Ray's assigned CPUs (``num_cpus``), else 1.
+    Encoding in a task uses these, as counting uses one: a pool of one
+    thread per core of the machine in each of a machine's tasks would run
+    cores x tasks threads, each with its own word cache."""
+    import sys
+
+    try:
+        from pyspark import TaskContext
+    except ImportError:
+        TaskContext = None
+    context = TaskContext.get() if TaskContext is not None else None
+    if context is not None:
+        return max(1, int(context.cpus()))
+    ray = sys.modules.get("ray")
+    if ray is not None and ray.is_initialized():
+        cpus = ray.get_runtime_context().get_assigned_resources().get("CPU")
+        if cpus:
+            return max(1, int(cpus))
+    return 1
+
+
 def encode_column(tok: Tokenizer, texts: Any, add_special_tokens: bool) -> Any:
     """Ids per row as Arrow ``list<int32>`` (Spark and Ray have no uint32;
-    ids are below 2^31)."""
+    ids are below 2^31), on the task's cores."""
     import pyarrow as pa
 
-    ids = tok.encode_arrow(texts, add_special_tokens)
+    ids = tok.encode_arrow(texts, add_special_tokens, num_threads=task_threads())
     kind = pa.large_list(pa.int32()) if pa.types.is_large_list(ids.type) else pa.list_(pa.int32())
     return as_int32(ids, kind)
 
@@ -232,11 +255,13 @@ def encoded_columns(
     and, if asked, ``attention_mask`` (``list<int8>``, ones: rows are written
     unpadded) and ``offsets`` (``list<fixed_size_list<int32, 2>>``, char
     offsets). Truncation applies; the tokenizer is shipped unpadded
-    (``ship(..., unpadded=True)``): collators pad."""
+    (``ship(..., unpadded=True)``): collators pad. On the task's cores."""
     import numpy as np
     import pyarrow as pa
 
-    encoded = tok.encode_arrow(texts, add_special_tokens, return_offsets=offsets)
+    encoded = tok.encode_arrow(
+        texts, add_special_tokens, return_offsets=offsets, num_threads=task_threads()
+    )
     if isinstance(encoded, pa.ChunkedArray):
         encoded = encoded.combine_chunks()
     ids = encoded.field("input_ids") if offsets else encoded

@@ -582,7 +582,7 @@ class Tokenizer:
                 results.append(id_lists)
                 continue
             pairs = pa.FixedSizeListArray.from_arrays(pa.array(char_offsets[0].reshape(-1)), 2)
-            offset_lists = list_type.from_arrays(row_bounds, pairs)
+            offset_lists = list_type.from_arrays(row_bounds, pairs, mask=mask)
             results.append(
                 pa.StructArray.from_arrays(
                     [id_lists, offset_lists],
