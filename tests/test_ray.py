@@ -115,6 +115,7 @@ def test_each_task_encodes_on_the_cpus_ray_assigned_it(dataset: Any) -> None:
 
     from wpiece._distributed import task_threads
 
+    assert task_threads() == 1  # the driver, with Ray up: no task of its own
     threads = ray.remote(task_threads)
     assert ray.get(threads.options(num_cpus=2).remote()) == 2
     assert ray.get(threads.options(num_cpus=1).remote()) == 1

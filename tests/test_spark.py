@@ -150,13 +150,24 @@ def test_the_tokenizer_is_unpickled_once_per_process() -> None:
 # Files, read and counted by wpiece on the executors --------------------------
 
 
-def test_each_task_encodes_on_the_cores_spark_gave_it(spark: Any) -> None:
-    """spark.task.cpus (1 here, on a machine of two cores or more: the
-    encoder's default would take them all)."""
+def test_each_task_encodes_on_the_cores_spark_gave_it(spark: Any, monkeypatch: Any) -> None:
+    """spark.task.cpus, read from the task's context: 1 in these tasks (on a
+    machine of two cores or more: the encoder's default would take them
+    all), and what a context of three CPUs says."""
+    from pyspark import TaskContext
+
     from wpiece._distributed import task_threads
 
     tasks = spark.sparkContext.parallelize(range(4), 4)
     assert tasks.map(lambda _: task_threads()).collect() == [1] * 4
+
+    class ThreeCpus:
+        def cpus(self) -> int:
+            return 3
+
+    assert task_threads() == 1  # the driver: no task context
+    monkeypatch.setattr(TaskContext, "get", classmethod(lambda cls: ThreeCpus()))
+    assert task_threads() == 3
 
 
 def test_count_files_equals_counting_in_one_process(spark: Any, tmp_path: Any) -> None:

@@ -195,16 +195,18 @@ def task_threads() -> int:
     cores x tasks threads, each with its own word cache."""
     import sys
 
-    try:
-        from pyspark import TaskContext
-    except ImportError:
-        TaskContext = None
-    context = TaskContext.get() if TaskContext is not None else None
+    # A Spark or Ray worker has its engine imported already: importing one
+    # here would only load it in processes that never use it.
+    pyspark = sys.modules.get("pyspark")
+    context = pyspark.TaskContext.get() if pyspark is not None else None
     if context is not None:
         return max(1, int(context.cpus()))
     ray = sys.modules.get("ray")
     if ray is not None and ray.is_initialized():
-        cpus = ray.get_runtime_context().get_assigned_resources().get("CPU")
+        try:
+            cpus = ray.get_runtime_context().get_assigned_resources().get("CPU")
+        except AssertionError:  # a driver: Ray gives it no resources
+            cpus = None
         if cpus:
             return max(1, int(cpus))
     return 1
