@@ -48,6 +48,22 @@ def test_real_text_decode_identical(pair_of_tokenizers, en_lines) -> None:
     )
 
 
+def test_runs_of_non_ascii_words_identical_past_what_one_general_call_takes(
+    pair_of_tokenizers,
+) -> None:
+    """Words holding non-ASCII bytes that follow each other go to the general
+    layer together, up to 4 KiB at a time: runs shorter and longer than
+    that, with ASCII words, CJK, accents and a special token among them."""
+    hf, wp = pair_of_tokenizers
+    words = ["привет", "мир,", "ok", "日本語", "É", "naïve", "x\t", "щ"]
+    texts = [" ".join(words * k) + " [CLS] x" for k in (1, 50, 120, 400)]
+    texts += [("ще " * 3000) + "end", ("ще" * 3000) + " end", "ще " * 1365 + "[SEP]ще"]
+    for text in texts:
+        assert_same(hf.encode(text), wp.encode(text), text[:40])
+    flat = wp.encode_batch_flat(texts)[0].tolist()
+    assert flat == [i for e in hf.encode_batch(texts) for i in e.ids]
+
+
 @pytest.mark.parametrize("text", ADVERSARIAL)
 def test_adversarial_identical(pair_of_tokenizers, text) -> None:
     hf, wp = pair_of_tokenizers

@@ -13,6 +13,10 @@ use crate::splitter::{AsciiClass, AsciiClasses, Splitter};
 /// Words found (and their cache slots requested) before any is emitted.
 const WORD_BATCH: usize = 32;
 
+/// Bytes of text one general call takes at most when it joins the
+/// non-ASCII words that follow each other: its buffers stay this small.
+const GENERAL_STRETCH: usize = 4096;
+
 /// The word bytes of a table, when a scan finds them eight at a time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum WordBytes {
@@ -205,10 +209,26 @@ impl Encoder {
                 .iter()
                 .rposition(space)
                 .map_or(pos, |k| pos + k + 1);
-            let end = bytes[hard..]
+            let mut end = bytes[hard..]
                 .iter()
                 .position(space)
                 .map_or(bytes.len(), |k| hard + k);
+            // The next words join the stretch while each holds a byte the
+            // ASCII pass declines (most words of Cyrillic or Hindi text).
+            while end - start < GENERAL_STRETCH && end < added {
+                let Some(next) = bytes[end..added].iter().position(|b| !space(b)) else {
+                    break;
+                };
+                let next = end + next;
+                let next_end = bytes[next..]
+                    .iter()
+                    .position(space)
+                    .map_or(bytes.len(), |k| next + k);
+                if next_end > added || t.first_declined(bytes, next, next_end) == next_end {
+                    break;
+                }
+                end = next_end;
+            }
             if start > pos {
                 let done = self.encode_ascii(&bytes[pos..start], chars, t, out, words, caches);
                 debug_assert!(done, "no byte it declines");
