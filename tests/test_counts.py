@@ -313,15 +313,22 @@ except ValueError as e:
 """
 
 
-def test_a_small_file_that_inflates_to_gigabytes_is_refused_in_bounded_memory() -> None:
+def run_limited_child(script: str, timeout: float) -> str:
+    """The stdout of ``script``, run in a child that limits its own address
+    space; the child must exit cleanly (no abort, no MemoryError)."""
     import subprocess
     import sys
 
     out = subprocess.run(
-        [sys.executable, "-c", BOMB_CHILD], capture_output=True, text=True, timeout=120
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=timeout
     )
     assert out.returncode == 0, out.stderr[-2000:]
-    assert "refused:" in out.stdout and "not a valid word counts file" in out.stdout
+    return out.stdout
+
+
+def test_a_small_file_that_inflates_to_gigabytes_is_refused_in_bounded_memory() -> None:
+    stdout = run_limited_child(BOMB_CHILD, timeout=120)
+    assert "refused:" in stdout and "not a valid word counts file" in stdout
 
 
 def test_saving_to_a_long_legal_name(tmp_path: Path) -> None:
@@ -472,13 +479,7 @@ def test_a_file_claiming_2_to_the_60_words_is_refused_as_cut_short() -> None:
     # room for the words it says it holds, at most 2^20 and only if memory
     # allows), with 256 MiB of address space to spare: a ValueError, not a
     # MemoryError or an abort.
-    import subprocess
-    import sys
-
-    out = subprocess.run(
-        [sys.executable, "-c", CLAIMING_CHILD], capture_output=True, text=True, timeout=300
-    )
-    assert out.returncode == 0, out.stderr[-2000:]
-    refused = [line for line in out.stdout.splitlines() if line.startswith("refused:")]
-    assert len(refused) == 2, out.stdout
+    stdout = run_limited_child(CLAIMING_CHILD, timeout=300)
+    refused = [line for line in stdout.splitlines() if line.startswith("refused:")]
+    assert len(refused) == 2, stdout
     assert all("cut short" in line for line in refused), refused

@@ -215,23 +215,22 @@ def task_threads() -> int:
 def encode_column(tok: Tokenizer, texts: Any, add_special_tokens: bool) -> Any:
     """Ids per row as Arrow ``list<int32>`` (Spark and Ray have no uint32;
     ids are below 2^31), on the task's cores."""
-    import pyarrow as pa
-
-    ids = tok.encode_arrow(texts, add_special_tokens, num_threads=task_threads())
-    kind = pa.large_list(pa.int32()) if pa.types.is_large_list(ids.type) else pa.list_(pa.int32())
-    return as_int32(ids, kind)
+    return as_int32(tok.encode_arrow(texts, add_special_tokens, num_threads=task_threads()))
 
 
-def as_int32(lists: Any, kind: Any) -> Any:
-    """``lists`` (lists of uint32, or of uint32 pairs) as the same lists of
-    int32, type ``kind``: the same buffers read as int32 when every value is
+def as_int32(lists: Any) -> Any:
+    """``lists`` (lists, or large lists, of uint32 or of uint32 pairs) as the
+    same lists of int32: the same buffers read as int32 when every value is
     below 2^31 (a cast copied them, a tenth of encoding a part to Parquet,
     and half of it with offsets), else a checked cast, which refuses."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
+    item = lists.type.value_type
+    item = pa.list_(pa.int32(), item.list_size) if pa.types.is_fixed_size_list(item) else pa.int32()
+    kind = pa.large_list(item) if pa.types.is_large_list(lists.type) else pa.list_(item)
     if isinstance(lists, pa.ChunkedArray):
-        return pa.chunked_array([as_int32(c, kind) for c in lists.chunks], kind)
+        return pa.chunked_array([as_int32(c) for c in lists.chunks], kind)
     values = lists.flatten()
     while pa.types.is_fixed_size_list(values.type):
         values = values.flatten()
@@ -267,14 +266,13 @@ def encoded_columns(
     if isinstance(encoded, pa.ChunkedArray):
         encoded = encoded.combine_chunks()
     ids = encoded.field("input_ids") if offsets else encoded
-    list_of = pa.large_list if pa.types.is_large_list(ids.type) else pa.list_
-    columns = {"input_ids": as_int32(ids, list_of(pa.int32()))}
+    columns = {"input_ids": as_int32(ids)}
     if attention_mask:
         ones = pa.array(np.ones(len(ids.values), np.int8))
         columns["attention_mask"] = type(ids).from_arrays(ids.offsets, ones, mask=ids.is_null())
     if offsets:
         pairs = encoded.field("offsets")
-        columns["offsets"] = as_int32(pairs, list_of(pa.list_(pa.int32(), 2)))
+        columns["offsets"] = as_int32(pairs)
     return columns
 
 

@@ -188,6 +188,13 @@ impl Encoder {
         let t = &resume.table;
         let bytes = text.as_bytes();
         let space = |&b: &u8| is_ascii_whitespace(b);
+        // The ASCII whitespace (or the text's end) after byte `from`.
+        let word_end = |from: usize| {
+            bytes[from..]
+                .iter()
+                .position(space)
+                .map_or(bytes.len(), |k| from + k)
+        };
         let next_added = |from: usize| {
             resume
                 .added
@@ -209,10 +216,7 @@ impl Encoder {
                 .iter()
                 .rposition(space)
                 .map_or(pos, |k| pos + k + 1);
-            let mut end = bytes[hard..]
-                .iter()
-                .position(space)
-                .map_or(bytes.len(), |k| hard + k);
+            let mut end = word_end(hard);
             // The next words join the stretch while each holds a byte the
             // ASCII pass declines (most words of Cyrillic or Hindi text).
             while end - start < GENERAL_STRETCH && end < added {
@@ -220,10 +224,7 @@ impl Encoder {
                     break;
                 };
                 let next = end + next;
-                let next_end = bytes[next..]
-                    .iter()
-                    .position(space)
-                    .map_or(bytes.len(), |k| next + k);
+                let next_end = word_end(next);
                 if next_end > added || t.first_declined(bytes, next, next_end) == next_end {
                     break;
                 }
