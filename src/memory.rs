@@ -1,5 +1,6 @@
-//! Large buffers: refused before allocating when they cannot fit, and parts
-//! of a batch that the allocator returns to the kernel once joined.
+//! Large buffers: refused before allocating when they cannot fit, parts
+//! of a batch that the allocator returns to the kernel once freed, and
+//! output faulted in a window ahead of its writer.
 //!
 //! Output buffers get no `MADV_HUGEPAGE` advice: each 2 MiB page is zeroed
 //! whole at its first write, past the caches, and the encoder's writes then
@@ -185,37 +186,25 @@ fn page_size() -> usize {
     })
 }
 
-/// The parts, concatenated in parallel into one buffer, faulted in a window
-/// at a time just before it is written. Each part is dropped as soon as it
-/// is copied, so memory peaks at the result plus the parts in flight, not at
-/// twice the result; and the result is never zero-filled first.
-pub fn concat_parts<T: Copy + Send + Sync>(parts: Vec<Vec<T>>) -> Vec<T> {
-    use rayon::prelude::*;
-    use std::mem::MaybeUninit;
-    let n: usize = parts.iter().map(Vec::len).sum();
-    let mut out: Vec<T> = Vec::with_capacity(n);
-    let mut rest: &mut [MaybeUninit<T>] = &mut out.spare_capacity_mut()[..n];
-    let mut jobs = Vec::with_capacity(parts.len());
-    for part in parts {
-        let (head, tail) = std::mem::take(&mut rest).split_at_mut(part.len());
-        jobs.push((part, head));
-        rest = tail;
+/// Appends `src` to `dst`, faulting in `dst`'s pages a window ahead of the
+/// copy (see [`Prefault`]); a `MemoryError` if `dst` cannot grow.
+pub fn append_prefaulted<T: Copy>(dst: &mut Vec<T>, src: &[T], ahead: &mut Prefault) -> Result<()> {
+    if src.is_empty() {
+        return Ok(());
     }
-    let window = (PREFAULT_WINDOW / std::mem::size_of::<T>().max(1)).max(1);
-    jobs.into_par_iter().for_each(|(part, dst)| {
-        for (dst, src) in dst.chunks_mut(window).zip(part.chunks(window)) {
-            populate(dst);
-            for (d, &s) in dst.iter_mut().zip(src) {
-                d.write(s);
-            }
-        }
-        drop(part);
-    });
-    // SAFETY: the slices handed to the jobs partition the first `n` elements
-    // of the spare capacity, each job wrote every element of its slice (the
-    // slice is exactly as long as its part), and all jobs have finished.
-    unsafe { out.set_len(n) };
-    out
+    dst.try_reserve(src.len()).map_err(|_| {
+        Error::Memory(format!(
+            "no memory for {} more elements of output after {}",
+            src.len(),
+            dst.len()
+        ))
+    })?;
+    let window = (PREFAULT_WINDOW / 2 / std::mem::size_of::<T>().max(1)).max(1);
+    for chunk in src.chunks(window) {
+        ahead.ahead(dst);
+        dst.extend_from_slice(chunk);
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -223,19 +212,23 @@ mod tests {
     use super::*;
 
     #[test]
-    fn parts_concatenate_in_order() {
-        let parts: Vec<Vec<u32>> = (0..40u32)
-            .map(|k| (0..(k * 997) % 5000).map(|i| k * 10_000 + i).collect())
-            .collect();
-        let expected: Vec<u32> = parts.concat();
-        assert_eq!(concat_parts(parts), expected);
-        assert_eq!(concat_parts(vec![Vec::<u32>::new(); 3]), Vec::<u32>::new());
-        let big = vec![vec![7u32; 3 << 20], vec![8u32; 1 << 20]];
-        let joined = concat_parts(big);
-        assert_eq!(joined.len(), 4 << 20);
-        assert!(
-            joined[..3 << 20].iter().all(|&x| x == 7) && joined[3 << 20..].iter().all(|&x| x == 8)
-        );
+    fn appending_keeps_order_and_contents() {
+        // Parts of every size around the window (64 Ki u32s), onto a
+        // buffer past the prefault minimum and one below it.
+        let mut sizes: Vec<usize> = vec![0, 1, 4095, 4096, 65_535, 65_536, 65_537, 3 << 20];
+        sizes.extend((0..40).map(|k| (k * 7919) % 200_000));
+        let (mut out, mut ahead, mut expected) = (Vec::new(), Prefault::default(), Vec::new());
+        for (k, &n) in sizes.iter().enumerate() {
+            let part: Vec<u32> = (0..n as u32).map(|i| (k as u32) << 24 | i).collect();
+            append_prefaulted(&mut out, &part, &mut ahead).unwrap();
+            expected.extend_from_slice(&part);
+            assert_eq!(out.len(), expected.len());
+        }
+        assert!(out == expected);
+        assert!(ahead.done > 0 && ahead.done <= out.capacity() * 4);
+        let mut small: Vec<u8> = vec![1, 2];
+        append_prefaulted(&mut small, &[3], &mut Prefault::default()).unwrap();
+        assert_eq!(small, [1, 2, 3]);
     }
 
     /// Whether glibc served `p` with a mapping of its own: the size word of

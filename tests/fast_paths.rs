@@ -29,8 +29,9 @@ fn every_path_set() -> Vec<FastPaths> {
             ascii: bits & 1 != 0,
             word_cache: bits & 2 != 0,
             words_from_ids: bits & 4 != 0,
-            // Long texts in pieces: every piece size with each path set.
+            // Texts in pieces, batches in parts: every size with each path set.
             pieces: [usize::MAX, 1, 7][bits % 3],
+            parts: [usize::MAX, 1, 300][(bits / 2) % 3],
         })
         .collect()
 }
@@ -43,8 +44,7 @@ type Sequence = (
     Vec<(usize, Box<str>)>,
 );
 
-/// Ids and offsets of each text, one at a time and as flat batches (with and
-/// without offsets), twice over.
+/// Each text's output, one at a time and as flat batches, twice over.
 #[derive(Debug, PartialEq)]
 struct Run {
     one_at_a_time: Vec<Sequence>,

@@ -1,7 +1,17 @@
 //! The batch layer: many single texts to one flat array of ids (and
 //! offsets) plus row bounds. The texts are cut into parts of similar byte
-//! size, one per task; each part writes one `Output`, and parts are joined
-//! in order.
+//! size, claimed in order by the threads; each part is encoded into a
+//! buffer of a small pool and appended to the result as soon as every part
+//! before it has been, by whichever thread finds it next in line.
+//!
+//! Why a pool and not one buffer per part: a fresh buffer's pages are
+//! faulted in (zeroed by the kernel) on first write, and the result's pages
+//! are too. With a buffer per part every token's output was faulted twice;
+//! with reused buffers, once (the result's). Parts are small enough that a
+//! part's output is still in cache when it is appended.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 use rayon::prelude::*;
 
@@ -37,113 +47,277 @@ pub struct Rows {
     pub with_words: bool,
 }
 
+/// Text bytes per part when several threads share a batch: its output
+/// (about 3.6 bytes of ids and offsets per byte of text) fits in a core's
+/// L2 cache, so appending it reads it from there.
+pub(super) const PART_BYTES: usize = 512 << 10;
+
+/// One part's output: its tokens, and the end of each of its rows (counted
+/// from the part's first token). Reused from part to part.
+#[derive(Default)]
+struct PartOutput {
+    out: Output,
+    rows: Vec<usize>,
+    ids_ahead: memory::Prefault,
+    offsets_ahead: memory::Prefault,
+}
+
+impl PartOutput {
+    fn new(rows_as: Rows) -> Self {
+        let out = if rows_as.with_words {
+            Output::with_words(rows_as.with_offsets)
+        } else {
+            Output::new(rows_as.with_offsets)
+        };
+        Self {
+            out,
+            ..Default::default()
+        }
+    }
+}
+
+/// Parts waiting to be appended, in a pipeline of ordered parts.
+struct Waiting {
+    /// Encoded parts not appended yet, by part index.
+    done: Vec<Option<PartOutput>>,
+    /// The next part to append.
+    next: usize,
+    /// Whether a thread is appending now (it takes every part next in line).
+    appending: bool,
+    /// Outputs appended, ready to be reused.
+    free: Vec<PartOutput>,
+}
+
 impl Encoder {
     /// Ids of many single texts as one flat vector plus row bounds (length
     /// n + 1): no per-token or per-text objects. Stops with
     /// `Error::Interrupted` soon after `cancel` is raised.
     pub fn encode_flat(&self, texts: &[&str], rows_as: Rows, cancel: &Cancel) -> Result<FlatBatch> {
-        let Rows {
-            cut,
-            frame,
-            with_offsets,
-            with_words,
-        } = rows_as;
         texts.iter().try_for_each(|t| check_length(t.len()))?;
-        let total: usize = texts.iter().map(|t| t.len()).sum();
-        // One thread: one part, whose buffers become the result (no join copy).
-        let chunk_bytes = match rayon::current_num_threads() {
-            1 => usize::MAX,
-            threads => (total / (threads * 16)).clamp(1 << 16, 8 << 20),
+        let threads = rayon::current_num_threads();
+        let part_bytes = self.paths.parts;
+        let bounds = if part_bytes == usize::MAX || (threads == 1 && part_bytes >= PART_BYTES) {
+            vec![0, texts.len()]
+        } else {
+            part_bounds(texts, part_bytes)
         };
-        let mut bounds = vec![0usize];
-        let mut acc = 0usize;
-        for (i, t) in texts.iter().enumerate() {
-            acc += t.len() + 16;
-            if acc >= chunk_bytes {
-                bounds.push(i + 1);
-                acc = 0;
-            }
-        }
-        if *bounds.last().unwrap_or(&0) != texts.len() {
-            bounds.push(texts.len());
-        }
-        // Several parts are copied into one result (and freed); a single one
-        // becomes it.
-        let joined = bounds.len() > 2;
-        let parts: Vec<(Output, Vec<usize>)> = bounds
-            .par_windows(2)
-            .map(|b| {
-                let mut out = if with_words {
-                    Output::with_words(with_offsets)
-                } else {
-                    Output::new(with_offsets)
-                };
-                let mut scratch = WordScratch::default();
-                // Room for the usual token count (about one per 3-4 bytes of
-                // text) up front: growing by copying would move it all again.
-                let bytes: usize = texts[b[0]..b[1]].iter().map(|t| t.len()).sum();
-                let expected = bytes / 2 + 2 * (b[1] - b[0]) + 64;
-                memory::reserve_output(&mut out.ids, expected, joined);
-                if with_offsets {
-                    memory::reserve_output(&mut out.offsets, 2 * expected, joined);
-                }
-                let mut rows = Vec::with_capacity(b[1] - b[0]);
-                let part = &texts[b[0]..b[1]];
-                let (mut ids_ahead, mut offsets_ahead) =
-                    <(memory::Prefault, memory::Prefault)>::default();
-                for text in part {
-                    cancel.check()?;
-                    ids_ahead.ahead(&mut out.ids);
-                    if with_offsets {
-                        offsets_ahead.ahead(&mut out.offsets);
-                    }
-                    if let Some((cls, _)) = frame {
-                        out.push_special(cls);
-                    }
-                    let start = out.ids.len();
-                    self.encode_reusing(text, &mut out, &mut scratch, cancel)?;
-                    out.cut_sequence(start, cut);
-                    if let Some((_, sep)) = frame {
-                        out.push_special(sep);
-                    }
-                    rows.push(out.ids.len());
-                }
-                Ok((out, rows))
-            })
-            .collect::<Result<_>>()?;
-        if parts.len() == 1 {
-            let (out, part_rows) = parts.into_iter().next().unwrap_or_default();
-            let mut rows = Vec::with_capacity(texts.len() + 1);
-            rows.push(0);
-            rows.extend(part_rows);
+        if bounds.len() <= 2 {
+            // One part: its buffers become the result (no copy).
+            let mut part = PartOutput::new(rows_as);
+            let mut scratch = WordScratch::default();
+            self.encode_part(texts, rows_as, &mut part, &mut scratch, false, cancel)?;
+            let PartOutput { out, rows, .. } = part;
+            let mut all_rows = Vec::with_capacity(texts.len() + 1);
+            all_rows.push(0);
+            all_rows.extend(rows);
             return Ok(FlatBatch {
                 ids: out.ids,
                 offsets: out.offsets,
                 words: out.words,
-                rows,
+                rows: all_rows,
             });
         }
-        // Join the parts, each copied into its own slice of the output and
-        // dropped right after.
-        let mut rows = Vec::with_capacity(texts.len() + 1);
-        rows.push(0);
-        let mut base = 0;
-        let (mut id_parts, mut offset_parts, mut word_parts) = (Vec::new(), Vec::new(), Vec::new());
-        for (out, part_rows) in parts {
-            rows.extend(part_rows.iter().map(|r| r + base));
-            base += out.ids.len();
-            id_parts.push(out.ids);
-            offset_parts.push(out.offsets);
-            word_parts.push(out.words);
+        self.encode_parts(texts, &bounds, threads, rows_as, cancel)
+    }
+
+    /// The parts `bounds` of `texts`, claimed in order by `threads` workers
+    /// and appended in order to one result.
+    fn encode_parts(
+        &self,
+        texts: &[&str],
+        bounds: &[usize],
+        threads: usize,
+        rows_as: Rows,
+        cancel: &Cancel,
+    ) -> Result<FlatBatch> {
+        let n_parts = bounds.len() - 1;
+        let mut result = FlatBatch::default();
+        let bytes: usize = texts.iter().map(|t| t.len()).sum();
+        // Address space only: pages are faulted in as they are written.
+        let tokens = expected_tokens(bytes, texts.len());
+        let _ = result.ids.try_reserve_exact(tokens);
+        if rows_as.with_offsets {
+            let _ = result.offsets.try_reserve_exact(2 * tokens);
         }
-        let ids = memory::concat_parts(id_parts);
-        let offsets = memory::concat_parts(offset_parts);
-        let words = memory::concat_parts(word_parts);
-        Ok(FlatBatch {
-            ids,
-            offsets,
-            words,
+        if rows_as.with_words {
+            let _ = result.words.try_reserve_exact(tokens);
+        }
+        result.rows.reserve_exact(texts.len() + 1);
+        result.rows.push(0);
+        let result = Mutex::new(Appended {
+            batch: result,
+            ..Default::default()
+        });
+        let waiting = Mutex::new(Waiting {
+            done: (0..n_parts).map(|_| None).collect(),
+            next: 0,
+            appending: false,
+            free: Vec::new(),
+        });
+        let claimed = AtomicUsize::new(0);
+        let failed = AtomicBool::new(false);
+        (0..threads).into_par_iter().try_for_each(|_| {
+            let mut scratch = WordScratch::default();
+            let mut work = || -> Result<()> {
+                loop {
+                    let k = claimed.fetch_add(1, Ordering::Relaxed);
+                    if k >= n_parts || failed.load(Ordering::Relaxed) {
+                        return Ok(());
+                    }
+                    let reused = lock(&waiting).free.pop();
+                    let mut part = reused.unwrap_or_else(|| PartOutput::new(rows_as));
+                    let texts = &texts[bounds[k]..bounds[k + 1]];
+                    self.encode_part(texts, rows_as, &mut part, &mut scratch, true, cancel)?;
+                    deposit(k, part, &waiting, &result)?;
+                }
+            };
+            work().inspect_err(|_| failed.store(true, Ordering::Relaxed))
+        })?;
+        let appended = result.into_inner().unwrap_or_else(|e| e.into_inner());
+        Ok(appended.batch)
+    }
+
+    /// Encodes `texts` into `part` (emptied first), row by row; `joined`:
+    /// the part's buffers are freed at the end of the batch (see
+    /// [`memory::reserve_output`]).
+    fn encode_part(
+        &self,
+        texts: &[&str],
+        rows_as: Rows,
+        part: &mut PartOutput,
+        scratch: &mut WordScratch,
+        joined: bool,
+        cancel: &Cancel,
+    ) -> Result<()> {
+        let PartOutput {
+            out,
             rows,
-        })
+            ids_ahead,
+            offsets_ahead,
+        } = part;
+        out.ids.clear();
+        out.offsets.clear();
+        out.words.clear();
+        rows.clear();
+        rows.reserve(texts.len());
+        let bytes = texts.iter().map(|t| t.len()).sum();
+        reserve_tokens(out, expected_tokens(bytes, texts.len()), joined);
+        for text in texts {
+            cancel.check()?;
+            ids_ahead.ahead(&mut out.ids);
+            if rows_as.with_offsets {
+                offsets_ahead.ahead(&mut out.offsets);
+            }
+            if let Some((cls, _)) = rows_as.frame {
+                out.push_special(cls);
+            }
+            let start = out.ids.len();
+            self.encode_reusing(text, out, scratch, cancel)?;
+            out.cut_sequence(start, rows_as.cut);
+            if let Some((_, sep)) = rows_as.frame {
+                out.push_special(sep);
+            }
+            rows.push(out.ids.len());
+        }
+        Ok(())
+    }
+}
+
+/// The result being appended to, with its pages faulted in a window ahead.
+#[derive(Default)]
+struct Appended {
+    batch: FlatBatch,
+    ids_ahead: memory::Prefault,
+    offsets_ahead: memory::Prefault,
+    words_ahead: memory::Prefault,
+}
+
+impl Appended {
+    /// Appends `part` after everything appended so far.
+    fn append(&mut self, part: &PartOutput) -> Result<()> {
+        let batch = &mut self.batch;
+        let base = batch.ids.len();
+        memory::append_prefaulted(&mut batch.ids, &part.out.ids, &mut self.ids_ahead)?;
+        memory::append_prefaulted(
+            &mut batch.offsets,
+            &part.out.offsets,
+            &mut self.offsets_ahead,
+        )?;
+        memory::append_prefaulted(&mut batch.words, &part.out.words, &mut self.words_ahead)?;
+        batch.rows.extend(part.rows.iter().map(|r| r + base));
+        Ok(())
+    }
+}
+
+/// Files part `k` as encoded; then, unless another thread is appending,
+/// appends every part next in line (this one, and any that finished while
+/// it was being appended).
+fn deposit(
+    k: usize,
+    part: PartOutput,
+    waiting: &Mutex<Waiting>,
+    result: &Mutex<Appended>,
+) -> Result<()> {
+    let mut w = lock(waiting);
+    w.done[k] = Some(part);
+    if w.appending {
+        return Ok(());
+    }
+    w.appending = true;
+    loop {
+        let next = w.next;
+        let Some(part) = w.done.get_mut(next).and_then(Option::take) else {
+            w.appending = false;
+            return Ok(());
+        };
+        w.next += 1;
+        drop(w);
+        // Only the appending thread takes this lock: never waited on.
+        let appended = lock(result).append(&part);
+        w = lock(waiting);
+        if let Err(e) = appended {
+            w.appending = false;
+            return Err(e);
+        }
+        w.free.push(part);
+    }
+}
+
+/// A lock whose data stays sound if a thread panicked holding it (the
+/// panic ends the batch anyway).
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Where parts of about `part_bytes` bytes of text start, cut between texts
+/// (`[0, ..., texts.len()]`).
+fn part_bounds(texts: &[&str], part_bytes: usize) -> Vec<usize> {
+    let mut bounds = vec![0usize];
+    let mut acc = 0usize;
+    for (i, t) in texts.iter().enumerate() {
+        acc += t.len() + 16;
+        if acc >= part_bytes {
+            bounds.push(i + 1);
+            acc = 0;
+        }
+    }
+    if *bounds.last().unwrap_or(&0) != texts.len() {
+        bounds.push(texts.len());
+    }
+    bounds
+}
+
+/// Room for the usual token count of `bytes` of text in `texts` rows
+/// (about one per 3-4 bytes, plus framing): growing by copying would move
+/// it all again.
+fn expected_tokens(bytes: usize, texts: usize) -> usize {
+    bytes / 2 + 2 * texts + 64
+}
+
+/// Reserves room for `tokens` tokens in `out`'s (empty) arrays.
+fn reserve_tokens(out: &mut Output, tokens: usize, joined: bool) {
+    memory::reserve_output(&mut out.ids, tokens, joined);
+    if out.with_offsets {
+        memory::reserve_output(&mut out.offsets, 2 * tokens, joined);
     }
 }

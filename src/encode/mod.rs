@@ -4,7 +4,7 @@
 //!
 //! | file         | handles                                                      |
 //! |--------------|--------------------------------------------------------------|
-//! | `batch.rs`   | many texts: split into parts by bytes, one thread and one `Output` each, joined in order |
+//! | `batch.rs`   | many texts: split into parts by bytes, claimed in order by the threads, appended in order |
 //! | `general.rs` | added tokens, then the splitter (normalize, pre-tokenize), and WordPiece per word (through the word cache) |
 //! | `ascii.rs`   | an ASCII segment in one pass over its bytes, when it can     |
 //! | `scan.rs`    | byte-scanning helpers eight bytes at a time                  |
@@ -60,6 +60,10 @@ pub struct FastPaths {
     /// Texts longer than this many bytes are encoded in pieces of about
     /// that size, cut where the pipeline splits anyway (`usize::MAX`: whole).
     pub pieces: usize,
+    /// A batch shared by threads is cut into parts of about this many bytes
+    /// of text, appended in order (`usize::MAX`: one part). At one thread a
+    /// batch is one part unless this is below the default (for tests).
+    pub parts: usize,
 }
 
 impl FastPaths {
@@ -68,12 +72,14 @@ impl FastPaths {
         word_cache: true,
         words_from_ids: true,
         pieces: PIECE_BYTES,
+        parts: batch::PART_BYTES,
     };
     pub const NONE: Self = Self {
         ascii: false,
         word_cache: false,
         words_from_ids: false,
         pieces: usize::MAX,
+        parts: usize::MAX,
     };
 }
 

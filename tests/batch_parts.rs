@@ -1,0 +1,109 @@
+//! Flat batches cut into parts that threads claim in order and append in
+//! order (`src/encode/batch.rs`): whatever the part size and thread count,
+//! and whichever part finishes first, the result is the one-part result.
+
+use wpiece::cancel::Cancel;
+use wpiece::encode::{FastPaths, FlatBatch};
+use wpiece::error::Error;
+use wpiece::hf_json::tokenizer_from_json;
+use wpiece::pipeline::truncation::{Truncation, TruncationStrategy};
+use wpiece::pipeline::{Tokenizer, TruncationDirection};
+
+fn bert_uncased(parts: usize) -> Tokenizer {
+    let json = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/tokenizer.json"
+    ))
+    .unwrap();
+    let mut tok = tokenizer_from_json(&json).unwrap();
+    tok.truncation = None;
+    tok.padding = None;
+    tok.set_fast_paths(FastPaths {
+        parts,
+        ..FastPaths::ALL
+    });
+    tok
+}
+
+/// Real lines, with empty texts, a long one and non-ASCII ones among them,
+/// so that parts differ widely in cost and finish out of order.
+fn texts() -> Vec<String> {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/en_fixture.txt"
+    ))
+    .unwrap();
+    let mut out: Vec<String> = text.lines().take(1500).map(str::to_string).collect();
+    for k in (0..out.len()).step_by(97) {
+        out[k] = String::new();
+    }
+    out.insert(700, text.chars().take(200_000).collect());
+    out.insert(20, "Größe naïve 東京 déjà vu — «quotes» ".repeat(500));
+    out
+}
+
+fn in_pool(threads: usize, work: impl FnOnce() -> FlatBatch + Send) -> FlatBatch {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap();
+    pool.install(work)
+}
+
+#[test]
+fn every_part_size_and_thread_count_gives_the_one_part_result() {
+    let owned = texts();
+    let texts: Vec<&str> = owned.iter().map(String::as_str).collect();
+    let cut = Truncation {
+        max_length: 24,
+        strategy: TruncationStrategy::LongestFirst,
+        stride: 0,
+        direction: TruncationDirection::Right,
+    };
+    for truncation in [None, Some(&cut)] {
+        for (specials, offsets, words) in [(true, true, true), (false, false, false)] {
+            let encode = |tok: &Tokenizer| {
+                tok.encode_batch_flat(
+                    &texts,
+                    specials,
+                    truncation,
+                    offsets,
+                    words,
+                    Cancel::never(),
+                )
+                .unwrap()
+            };
+            let whole = bert_uncased(usize::MAX);
+            let expected = in_pool(1, || encode(&whole));
+            assert_eq!(expected.rows.len(), texts.len() + 1);
+            for parts in [1, 50, 4096, 1 << 20] {
+                let tok = bert_uncased(parts);
+                for threads in [1, 2, 4] {
+                    let got = in_pool(threads, || encode(&tok));
+                    assert!(
+                        got == expected,
+                        "parts of {parts} bytes at {threads} threads differ \
+                         (truncation {truncation:?}, offsets {offsets})"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_cancelled_batch_in_parts_stops_with_interrupted() {
+    let owned = texts();
+    let texts: Vec<&str> = owned.iter().map(String::as_str).collect();
+    let tok = bert_uncased(64);
+    let cancel = Cancel::default();
+    cancel.cancel();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(3)
+        .build()
+        .unwrap();
+    let err = pool
+        .install(|| tok.encode_batch_flat(&texts, true, None, true, false, &cancel))
+        .unwrap_err();
+    assert!(matches!(err, Error::Interrupted), "{err:?}");
+}
