@@ -47,10 +47,18 @@ pub struct Rows {
     pub with_words: bool,
 }
 
-/// Text bytes per part when several threads share a batch: its output
-/// (about 3.6 bytes of ids and offsets per byte of text) fits in a core's
-/// L2 cache, so appending it reads it from there.
+/// Text bytes per part at most when several threads share a batch: its
+/// output (about 3.6 bytes of ids and offsets per byte of text) fits in a
+/// core's L2 cache, so appending it reads it from there.
 pub(super) const PART_BYTES: usize = 512 << 10;
+
+/// Parts per thread at least, batch allowing: the last parts of a batch
+/// keep every thread busy to its end (a batch of a few MB in parts of the
+/// largest size left one thread idle for a part in four calls out of ten).
+const PARTS_PER_THREAD: usize = 16;
+
+/// Text bytes per part at least: a part's own cost stays small beside it.
+const MIN_PART_BYTES: usize = 64 << 10;
 
 /// One part's output: its tokens, and the end of each of its rows (counted
 /// from the part's first token). Reused from part to part.
@@ -95,11 +103,13 @@ impl Encoder {
     pub fn encode_flat(&self, texts: &[&str], rows_as: Rows, cancel: &Cancel) -> Result<FlatBatch> {
         texts.iter().try_for_each(|t| check_length(t.len()))?;
         let threads = rayon::current_num_threads();
-        let part_bytes = self.paths.parts;
-        let bounds = if part_bytes == usize::MAX || (threads == 1 && part_bytes >= PART_BYTES) {
+        let largest = self.paths.parts;
+        let bounds = if largest == usize::MAX || (threads == 1 && largest >= PART_BYTES) {
             vec![0, texts.len()]
         } else {
-            part_bounds(texts, part_bytes)
+            let total: usize = texts.iter().map(|t| t.len()).sum();
+            let even = total / (threads * PARTS_PER_THREAD);
+            part_bounds(texts, even.max(MIN_PART_BYTES).min(largest))
         };
         if bounds.len() <= 2 {
             // One part: its buffers become the result (no copy).
