@@ -134,3 +134,61 @@ def test_the_readme_recipe_for_hf_datasets(num_proc: int | None) -> None:
         signal.signal(signal.SIGALRM, previous)
     got = out.with_format(None)["input_ids"]
     assert list(got) == [None if t is None else hf.encode(t).ids for t in rows]
+
+
+def encoded_chunk(rows: list[list[int] | None], large: bool, offsets: bool) -> pa.Array:
+    """A chunk as encode_arrow builds it, with 32- or 64-bit row bounds."""
+    bounds = [0]
+    for r in rows:
+        bounds.append(bounds[-1] + len(r or []))
+    ids = pa.array([i for r in rows for i in r or []], pa.uint32())
+    mask = pa.array([r is None for r in rows])
+    kind = pa.LargeListArray if large else pa.ListArray
+    row_bounds = pa.array(bounds, pa.int64() if large else pa.int32())
+    id_lists = kind.from_arrays(row_bounds, ids, mask=mask)
+    if not offsets:
+        return id_lists
+    pairs = pa.FixedSizeListArray.from_arrays(
+        pa.array([x for r in rows for i in r or [] for x in (i, i + 1)], pa.uint32()), 2
+    )
+    offset_lists = kind.from_arrays(row_bounds, pairs, mask=mask)
+    return pa.StructArray.from_arrays(
+        [id_lists, offset_lists], names=["input_ids", "offsets"], mask=mask
+    )
+
+
+@pytest.mark.parametrize("offsets", [False, True])
+def test_chunks_past_2_pow_31_tokens_join_the_others(offsets: bool) -> None:
+    # A chunk of 2^31 tokens or more gets 64-bit row bounds, the others
+    # 32-bit ones: one ChunkedArray needs one type, with offsets too (their
+    # struct once raised StopIteration here).
+    from wpiece.arrow import one_chunk_type
+
+    chunks = [
+        encoded_chunk([[1, 2], None, []], large=False, offsets=offsets),
+        encoded_chunk([[3], [4, 5, 6]], large=True, offsets=offsets),
+        encoded_chunk([None], large=False, offsets=offsets),
+    ]
+    joined = pa.chunked_array(one_chunk_type(chunks))
+    assert len({c.type for c in joined.chunks}) == 1
+    assert joined.to_pylist() == [x for c in chunks for x in c.to_pylist()]
+    ids_type = joined.type.field("input_ids").type if offsets else joined.type
+    assert pa.types.is_large_list(ids_type)
+    small = chunks[::2]
+    assert one_chunk_type(small) == small
+
+
+def test_chunked_input_goes_through_one_chunk_type(monkeypatch: pytest.MonkeyPatch) -> None:
+    import wpiece.arrow
+
+    seen: list[int] = []
+    real = wpiece.arrow.one_chunk_type
+
+    def spy(chunks: list[pa.Array]) -> list[pa.Array]:
+        seen.append(len(chunks))
+        return real(chunks)
+
+    monkeypatch.setattr(wpiece.arrow, "one_chunk_type", spy)
+    column = pa.chunked_array([["a b", None], ["c"]])
+    out = wp_bert().encode_arrow(column, return_offsets=True)
+    assert seen == [2] and out.num_chunks == 2 and out.to_pylist()[1] is None

@@ -13,7 +13,7 @@ from typing import Any, Optional
 
 import numpy as np
 
-__all__ = ["ArrowChunk", "string_chunks"]
+__all__ = ["ArrowChunk", "one_chunk_type", "string_chunks"]
 
 ArrowChunk = tuple[np.ndarray, np.ndarray, Optional[np.ndarray], int, int]
 """``(offsets, data, validity, offset, length)`` of one string array chunk."""
@@ -67,3 +67,27 @@ def string_chunks(array: Any, name: str = "array") -> Iterator[ArrowChunk]:
             else None
         )
         yield offsets_np, data_np, bits, chunk.offset, n
+
+
+def one_chunk_type(chunks: list[Any]) -> list[Any]:
+    """Encoded chunks cast to one type, for one ``ChunkedArray``: a chunk of
+    2^31 tokens or more has 64-bit row bounds (a large list, or a struct of
+    large lists with offsets), the others 32-bit ones.
+
+    >>> import pyarrow as pa
+    >>> small = pa.array([[1, 2]], pa.list_(pa.uint32()))
+    >>> large = pa.array([[3]], pa.large_list(pa.uint32()))
+    >>> [str(c.type) for c in one_chunk_type([small, large])]
+    ['large_list<item: uint32>', 'large_list<item: uint32>']
+    """
+    pa = _pyarrow()
+
+    def is_large(kind: Any) -> bool:
+        if pa.types.is_struct(kind):
+            return any(is_large(kind.field(i).type) for i in range(kind.num_fields))
+        return bool(pa.types.is_large_list(kind))
+
+    large = next((c.type for c in chunks if is_large(c.type)), None)
+    if large is None:
+        return chunks
+    return [c if c.type == large else c.cast(large) for c in chunks]

@@ -553,7 +553,7 @@ class Tokenizer:
         >>> tok.encode_arrow(pa.array(["a"]), False, return_offsets=True).to_pylist()
         [{'input_ids': [4], 'offsets': [[0, 1]]}]
         """
-        from .arrow import _pyarrow, string_chunks
+        from .arrow import _pyarrow, one_chunk_type, string_chunks
 
         pa = _pyarrow()
         _check_threads(num_threads)
@@ -597,10 +597,7 @@ class Tokenizer:
                     pairs_type = pa.list_(pa.list_(pa.uint32(), 2))
                     kind = pa.struct([("input_ids", kind), ("offsets", pairs_type)])
                 return pa.chunked_array([], type=kind)
-            if len({r.type for r in results}) > 1:  # a chunk needed 64-bit row bounds
-                large = next(r.type for r in results if pa.types.is_large_list(r.type))
-                results = [r.cast(large) for r in results]
-            return pa.chunked_array(results)
+            return pa.chunked_array(one_chunk_type(results))
         return results[0]
 
     def encode_files(
