@@ -107,3 +107,50 @@ fn a_cancelled_batch_in_parts_stops_with_interrupted() {
         .unwrap_err();
     assert!(matches!(err, Error::Interrupted), "{err:?}");
 }
+
+#[test]
+fn a_batch_cancelled_while_parts_are_appended_is_interrupted_or_whole() {
+    // Cancelled from another thread after a varying delay: the call either
+    // stops with `Interrupted` or gives the whole batch, never a part of it,
+    // and the pool encodes the next batch in full.
+    let owned = texts();
+    let texts: Vec<&str> = owned.iter().map(String::as_str).collect();
+    let tok = bert_uncased(2048);
+    let expected = in_pool(1, || {
+        tok.encode_batch_flat(&texts, true, None, true, true, Cancel::never())
+            .unwrap()
+    });
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(3)
+        .build()
+        .unwrap();
+    let mut outcomes = [0usize; 2];
+    for delay_us in (0..40).map(|k| k * 150) {
+        let cancel = Cancel::default();
+        let result = std::thread::scope(|scope| {
+            scope.spawn(|| {
+                std::thread::sleep(std::time::Duration::from_micros(delay_us));
+                cancel.cancel();
+            });
+            pool.install(|| tok.encode_batch_flat(&texts, true, None, true, true, &cancel))
+        });
+        match result {
+            Ok(flat) => {
+                assert!(
+                    flat == expected,
+                    "a batch cancelled after {delay_us} us differs"
+                );
+                outcomes[0] += 1;
+            }
+            Err(Error::Interrupted) => outcomes[1] += 1,
+            Err(e) => panic!("{e:?}"),
+        }
+    }
+    // The early cancels stop it (the batch takes far longer than 0 us).
+    assert!(outcomes[1] > 0, "{outcomes:?}");
+    let again = pool.install(|| {
+        tok.encode_batch_flat(&texts, true, None, true, true, Cancel::never())
+            .unwrap()
+    });
+    assert!(again == expected);
+}

@@ -94,6 +94,9 @@ struct Waiting {
     appending: bool,
     /// Outputs appended, ready to be reused.
     free: Vec<PartOutput>,
+    /// How many outputs `free` keeps at most (two a thread): outputs of
+    /// parts that waited behind a slow one are freed, not all kept.
+    keep: usize,
 }
 
 impl Encoder {
@@ -163,11 +166,14 @@ impl Encoder {
             next: 0,
             appending: false,
             free: Vec::new(),
+            keep: 2 * threads,
         });
         let claimed = AtomicUsize::new(0);
         let failed = AtomicBool::new(false);
         (0..threads).into_par_iter().try_for_each(|_| {
             let mut scratch = WordScratch::default();
+            // A panicking worker stops the others too (its panic ends the batch).
+            let _stop = StopOnPanic(&failed);
             let mut work = || -> Result<()> {
                 loop {
                     let k = claimed.fetch_add(1, Ordering::Relaxed);
@@ -289,7 +295,20 @@ fn deposit(
             w.appending = false;
             return Err(e);
         }
-        w.free.push(part);
+        if w.free.len() < w.keep {
+            w.free.push(part);
+        }
+    }
+}
+
+/// Raises `failed` if its thread panics while it lives.
+struct StopOnPanic<'a>(&'a AtomicBool);
+
+impl Drop for StopOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.store(true, Ordering::Relaxed);
+        }
     }
 }
 

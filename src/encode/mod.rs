@@ -60,9 +60,10 @@ pub struct FastPaths {
     /// Texts longer than this many bytes are encoded in pieces of about
     /// that size, cut where the pipeline splits anyway (`usize::MAX`: whole).
     pub pieces: usize,
-    /// A batch shared by threads is cut into parts of about this many bytes
-    /// of text, appended in order (`usize::MAX`: one part). At one thread a
-    /// batch is one part unless this is below the default (for tests).
+    /// A batch shared by threads is cut into parts of at most this many
+    /// bytes of text (fewer when the batch is small), appended in order
+    /// (`usize::MAX`: one part). At one thread a batch is one part unless
+    /// this is below the default (for tests).
     pub parts: usize,
 }
 
