@@ -11,7 +11,7 @@
 //! part's output is still in cache when it is appended.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Condvar, Mutex};
 
 use rayon::prelude::*;
 
@@ -157,40 +157,41 @@ impl Encoder {
         }
         result.rows.reserve_exact(texts.len() + 1);
         result.rows.push(0);
-        let result = Mutex::new(Appended {
-            batch: result,
-            ..Default::default()
-        });
-        let waiting = Mutex::new(Waiting {
-            done: (0..n_parts).map(|_| None).collect(),
-            next: 0,
-            appending: false,
-            free: Vec::new(),
-            keep: 2 * threads,
-        });
-        let claimed = AtomicUsize::new(0);
-        let failed = AtomicBool::new(false);
+        let pipeline = Pipeline {
+            claimed: AtomicUsize::new(0),
+            n_parts,
+            ahead: PARTS_AHEAD * threads,
+            waiting: Mutex::new(Waiting {
+                done: (0..n_parts).map(|_| None).collect(),
+                next: 0,
+                appending: false,
+                free: Vec::new(),
+                keep: 2 * threads,
+            }),
+            turn: Condvar::new(),
+            failed: AtomicBool::new(false),
+            result: Mutex::new(Appended {
+                batch: result,
+                ..Default::default()
+            }),
+        };
         (0..threads).into_par_iter().try_for_each(|_| {
             let mut scratch = WordScratch::default();
             // A panicking worker stops the others too (its panic ends the batch).
-            let _stop = StopOnPanic(&failed);
+            let _stop = StopOnPanic(&pipeline);
             let mut work = || -> Result<()> {
-                loop {
-                    let k = claimed.fetch_add(1, Ordering::Relaxed);
-                    if k >= n_parts || failed.load(Ordering::Relaxed) {
-                        return Ok(());
-                    }
-                    let reused = lock(&waiting).free.pop();
+                while let Some((k, reused)) = pipeline.claim() {
                     let mut part = reused.unwrap_or_else(|| PartOutput::new(rows_as));
                     let texts = &texts[bounds[k]..bounds[k + 1]];
                     self.encode_part(texts, rows_as, &mut part, &mut scratch, true, cancel)?;
-                    deposit(k, part, &waiting, &result)?;
+                    pipeline.deposit(k, part)?;
                 }
+                Ok(())
             };
-            work().inspect_err(|_| failed.store(true, Ordering::Relaxed))
+            work().inspect_err(|_| pipeline.fail())
         })?;
-        let appended = result.into_inner().unwrap_or_else(|e| e.into_inner());
-        Ok(appended.batch)
+        let appended = pipeline.result.into_inner();
+        Ok(appended.unwrap_or_else(|e| e.into_inner()).batch)
     }
 
     /// Encodes `texts` into `part` (emptied first), row by row; `joined`:
@@ -265,49 +266,95 @@ impl Appended {
     }
 }
 
-/// Files part `k` as encoded; then, unless another thread is appending,
-/// appends every part next in line (this one, and any that finished while
-/// it was being appended).
-fn deposit(
-    k: usize,
-    part: PartOutput,
-    waiting: &Mutex<Waiting>,
-    result: &Mutex<Appended>,
-) -> Result<()> {
-    let mut w = lock(waiting);
-    w.done[k] = Some(part);
-    if w.appending {
-        return Ok(());
-    }
-    w.appending = true;
-    loop {
-        let next = w.next;
-        let Some(part) = w.done.get_mut(next).and_then(Option::take) else {
-            w.appending = false;
-            return Ok(());
-        };
-        w.next += 1;
-        drop(w);
-        // Only the appending thread takes this lock: never waited on.
-        let appended = lock(result).append(&part);
-        w = lock(waiting);
-        if let Err(e) = appended {
-            w.appending = false;
-            return Err(e);
+/// Parts a thread may be ahead of the next part to append, per thread: when
+/// one part is slow (a huge text), the parts after it wait for it in memory,
+/// so their number is bounded.
+const PARTS_AHEAD: usize = 4;
+
+/// The parts of one batch on their way to the result.
+struct Pipeline {
+    /// Parts claimed so far (the next one to claim).
+    claimed: AtomicUsize,
+    n_parts: usize,
+    /// How far past the next part to append a part may be claimed.
+    ahead: usize,
+    waiting: Mutex<Waiting>,
+    /// Signalled when the next part to append moves on, or the batch fails.
+    turn: Condvar,
+    failed: AtomicBool,
+    result: Mutex<Appended>,
+}
+
+impl Pipeline {
+    /// The next part to encode, with an output to reuse if one is free,
+    /// once it is less than `ahead` parts past the next to append; `None`
+    /// when every part is claimed or the batch failed.
+    fn claim(&self) -> Option<(usize, Option<PartOutput>)> {
+        let k = self.claimed.fetch_add(1, Ordering::Relaxed);
+        if k >= self.n_parts {
+            return None;
         }
-        if w.free.len() < w.keep {
-            w.free.push(part);
+        let mut w = lock(&self.waiting);
+        // The part next in line is being encoded by a thread that does not
+        // wait here (it is less than `ahead` past itself), so `next` moves.
+        while k >= w.next + self.ahead && !self.failed.load(Ordering::Relaxed) {
+            w = self.turn.wait(w).unwrap_or_else(|e| e.into_inner());
+        }
+        if self.failed.load(Ordering::Relaxed) {
+            return None;
+        }
+        Some((k, w.free.pop()))
+    }
+
+    /// Stops the other threads: no more claims, and none left waiting.
+    fn fail(&self) {
+        self.failed.store(true, Ordering::Relaxed);
+        // Under the lock, so that a thread about to wait sees the flag or
+        // is woken.
+        let _w = lock(&self.waiting);
+        self.turn.notify_all();
+    }
+
+    /// Files part `k` as encoded; then, unless another thread is appending,
+    /// appends every part next in line (this one, and any that finished
+    /// while it was being appended).
+    fn deposit(&self, k: usize, part: PartOutput) -> Result<()> {
+        let mut w = lock(&self.waiting);
+        w.done[k] = Some(part);
+        if w.appending {
+            return Ok(());
+        }
+        w.appending = true;
+        loop {
+            let next = w.next;
+            let Some(part) = w.done.get_mut(next).and_then(Option::take) else {
+                w.appending = false;
+                return Ok(());
+            };
+            w.next += 1;
+            self.turn.notify_all();
+            drop(w);
+            // Only the appending thread takes this lock: never waited on.
+            let appended = lock(&self.result).append(&part);
+            w = lock(&self.waiting);
+            if let Err(e) = appended {
+                w.appending = false;
+                return Err(e);
+            }
+            if w.free.len() < w.keep {
+                w.free.push(part);
+            }
         }
     }
 }
 
-/// Raises `failed` if its thread panics while it lives.
-struct StopOnPanic<'a>(&'a AtomicBool);
+/// Fails the batch if its thread panics while it lives.
+struct StopOnPanic<'a>(&'a Pipeline);
 
 impl Drop for StopOnPanic<'_> {
     fn drop(&mut self) {
         if std::thread::panicking() {
-            self.0.store(true, Ordering::Relaxed);
+            self.0.fail();
         }
     }
 }
@@ -348,5 +395,89 @@ fn reserve_tokens(out: &mut Output, tokens: usize, joined: bool) {
     memory::reserve_output(&mut out.ids, tokens, joined);
     if out.with_offsets {
         memory::reserve_output(&mut out.offsets, 2 * tokens, joined);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pipeline(n_parts: usize, ahead: usize) -> Pipeline {
+        Pipeline {
+            claimed: AtomicUsize::new(0),
+            n_parts,
+            ahead,
+            waiting: Mutex::new(Waiting {
+                done: (0..n_parts).map(|_| None).collect(),
+                next: 0,
+                appending: false,
+                free: Vec::new(),
+                keep: 2,
+            }),
+            turn: Condvar::new(),
+            failed: AtomicBool::new(false),
+            result: Mutex::new(Appended::default()),
+        }
+    }
+
+    /// Part `k`'s output: one row holding the token `k`.
+    fn output(k: usize) -> PartOutput {
+        let mut part = PartOutput::default();
+        part.out.ids.push(k as u32);
+        part.rows.push(1);
+        part
+    }
+
+    #[test]
+    fn threads_wait_behind_a_slow_part_and_go_on_once_it_is_in() {
+        // Part 0 is held back: the other thread claims up to `ahead` parts
+        // past it and then waits; once part 0 is in, all go through in order.
+        let p = pipeline(50, 3);
+        let (k, _) = p.claim().unwrap();
+        assert_eq!(k, 0);
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                while let Some((k, _)) = p.claim() {
+                    p.deposit(k, output(k)).unwrap();
+                }
+            });
+            // Parts 1 and 2 come in, part 3 is claimed and waits (a
+            // loaded machine gets seconds), and nothing more is claimed.
+            let held = || {
+                let done = lock(&p.waiting).done.iter().flatten().count();
+                (p.claimed.load(Ordering::Relaxed), done)
+            };
+            let start = std::time::Instant::now();
+            while held() != (4, 2) && start.elapsed().as_secs() < 10 {
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            assert_eq!(held(), (4, 2));
+            p.deposit(0, output(0)).unwrap();
+        });
+        let batch = &lock(&p.result).batch;
+        assert_eq!(batch.ids, (0..50).collect::<Vec<u32>>());
+        assert_eq!(lock(&p.waiting).next, 50);
+    }
+
+    #[test]
+    fn a_failure_wakes_the_threads_waiting_behind_it() {
+        let p = pipeline(50, 2);
+        let _part0 = p.claim().unwrap();
+        std::thread::scope(|s| {
+            let waiter = s.spawn(|| {
+                let mut claimed = Vec::new();
+                while let Some((k, _)) = p.claim() {
+                    claimed.push(k);
+                    p.deposit(k, output(k)).unwrap();
+                }
+                claimed
+            });
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            p.fail();
+            // It returns (no part past the window), without part 0 ever in.
+            assert_eq!(waiter.join().unwrap(), [1]);
+        });
+        assert!(lock(&p.result).batch.ids.is_empty());
     }
 }
