@@ -2,22 +2,17 @@
 //! order (`src/encode/batch.rs`): whatever the part size and thread count,
 //! and whichever part finishes first, the result is the one-part result.
 
+mod common;
+
 use wpiece::cancel::Cancel;
 use wpiece::encode::{FastPaths, FlatBatch};
 use wpiece::error::Error;
-use wpiece::hf_json::tokenizer_from_json;
 use wpiece::pipeline::truncation::{Truncation, TruncationStrategy};
 use wpiece::pipeline::{Tokenizer, TruncationDirection};
 
-fn bert_uncased(parts: usize) -> Tokenizer {
-    let json = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/tokenizer.json"
-    ))
-    .unwrap();
-    let mut tok = tokenizer_from_json(&json).unwrap();
-    tok.truncation = None;
-    tok.padding = None;
+/// The test tokenizer, cutting batches into parts of at most `parts` bytes.
+fn in_parts(parts: usize) -> Tokenizer {
+    let mut tok = common::bert_uncased();
     tok.set_fast_paths(FastPaths {
         parts,
         ..FastPaths::ALL
@@ -73,11 +68,11 @@ fn every_part_size_and_thread_count_gives_the_one_part_result() {
                 )
                 .unwrap()
             };
-            let whole = bert_uncased(usize::MAX);
+            let whole = in_parts(usize::MAX);
             let expected = in_pool(1, || encode(&whole));
             assert_eq!(expected.rows.len(), texts.len() + 1);
             for parts in [1, 50, 4096, 1 << 20] {
-                let tok = bert_uncased(parts);
+                let tok = in_parts(parts);
                 for threads in [1, 2, 4] {
                     let got = in_pool(threads, || encode(&tok));
                     assert!(
@@ -95,7 +90,7 @@ fn every_part_size_and_thread_count_gives_the_one_part_result() {
 fn a_cancelled_batch_in_parts_stops_with_interrupted() {
     let owned = texts();
     let texts: Vec<&str> = owned.iter().map(String::as_str).collect();
-    let tok = bert_uncased(64);
+    let tok = in_parts(64);
     let cancel = Cancel::default();
     cancel.cancel();
     let pool = rayon::ThreadPoolBuilder::new()
@@ -115,7 +110,7 @@ fn a_batch_cancelled_while_parts_are_appended_is_interrupted_or_whole() {
     // and the pool encodes the next batch in full.
     let owned = texts();
     let texts: Vec<&str> = owned.iter().map(String::as_str).collect();
-    let tok = bert_uncased(2048);
+    let tok = in_parts(2048);
     let expected = in_pool(1, || {
         tok.encode_batch_flat(&texts, true, None, true, true, Cancel::never())
             .unwrap()

@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::cases;
+use common::{bert_uncased, cases};
 use proptest::prelude::*;
 
 use wpiece::cancel::Cancel;
@@ -123,18 +123,6 @@ fn check_all_paths(tok: &Tokenizer, texts: &[&str]) -> Result<(), String> {
         }
     }
     Ok(())
-}
-
-fn bert_uncased() -> Tokenizer {
-    let json = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/tokenizer.json"
-    ))
-    .unwrap();
-    let mut tok = tokenizer_from_json(&json).unwrap();
-    tok.truncation = None;
-    tok.padding = None;
-    tok
 }
 
 /// The uncased tokenizer.json with another normalizer and pre-tokenizer
