@@ -19,14 +19,15 @@ pub struct PyEncoding {
     pub(crate) tokens: TokenStrings,
 }
 
+// A batch makes one of these per text: kept small (a million texts, 48 MB).
+const _: () = assert!(std::mem::size_of::<PyEncoding>() <= 48);
+
 /// Where an encoding's columns live.
 pub(crate) enum Source {
-    Owned(Encoding),
+    /// Boxed: a batch holds a million `Row`s, each the size of the enum.
+    Owned(Box<Encoding>),
     /// Row `row` of a batch of single inputs, made when read.
-    Row {
-        rows: Arc<EncodingRows>,
-        row: usize,
-    },
+    Row { rows: Arc<EncodingRows>, row: usize },
 }
 
 impl Source {
@@ -69,8 +70,9 @@ pub(crate) enum TokenStrings {
         pad_token: Option<Arc<str>>,
     },
     /// Given whole (an unpickled encoding: no tokenizer travels with it):
-    /// its own strings, then those of each overflowing part.
-    Owned(Vec<String>, Vec<TokenStrings>),
+    /// its own strings, then those of each overflowing part (boxed, as
+    /// `Source::Owned`).
+    Owned(Box<(Vec<String>, Vec<TokenStrings>)>),
 }
 
 /// An encoding as plain values, for pickling (token strings included, so
@@ -183,7 +185,7 @@ impl EncodingState {
             // The token strings travel whole beside the columns.
             surfaces: Vec::new(),
         };
-        Ok((e, TokenStrings::Owned(self.tokens, strings)))
+        Ok((e, TokenStrings::Owned(Box::new((self.tokens, strings)))))
     }
 }
 
@@ -224,7 +226,7 @@ impl PyEncoding {
     #[getter]
     fn tokens(&self) -> Vec<String> {
         let (tok, pad_token) = match &self.tokens {
-            TokenStrings::Owned(tokens, _) => return tokens.clone(),
+            TokenStrings::Owned(owned) => return owned.0.clone(),
             TokenStrings::Lazy { tok, pad_token } => (tok, pad_token),
         };
         let special = match &self.enc {
@@ -288,13 +290,14 @@ impl PyEncoding {
             .iter()
             .enumerate()
             .map(|(i, part)| PyEncoding {
-                enc: Source::Owned(part.clone()),
+                enc: Source::Owned(Box::new(part.clone())),
                 tokens: match &self.tokens {
                     TokenStrings::Lazy { .. } => self.tokens.clone(),
-                    TokenStrings::Owned(_, parts) => parts
+                    TokenStrings::Owned(owned) => owned
+                        .1
                         .get(i)
                         .cloned()
-                        .unwrap_or(TokenStrings::Owned(Vec::new(), Vec::new())),
+                        .unwrap_or_else(|| TokenStrings::Owned(Box::default())),
                 },
             })
             .collect()
@@ -357,7 +360,7 @@ impl PyEncoding {
     fn _from_state(state: &Bound<'_, PyAny>) -> PyResult<Self> {
         let (e, tokens) = EncodingState::extract(state, 0)?.into_parts()?;
         Ok(Self {
-            enc: Source::Owned(e),
+            enc: Source::Owned(Box::new(e)),
             tokens,
         })
     }
