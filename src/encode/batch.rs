@@ -94,9 +94,6 @@ struct Waiting {
     appending: bool,
     /// Outputs appended, ready to be reused.
     free: Vec<PartOutput>,
-    /// How many outputs `free` keeps at most (two a thread): outputs of
-    /// parts that waited behind a slow one are freed, not all kept.
-    keep: usize,
 }
 
 impl Encoder {
@@ -166,8 +163,8 @@ impl Encoder {
                 next: 0,
                 appending: false,
                 free: Vec::new(),
-                keep: 2 * threads,
             }),
+            keep: 2 * threads,
             turn: Condvar::new(),
             failed: AtomicBool::new(false),
             result: Mutex::new(Appended {
@@ -278,6 +275,9 @@ struct Pipeline {
     n_parts: usize,
     /// How far past the next part to append a part may be claimed.
     ahead: usize,
+    /// How many outputs the pool keeps at most (two a thread): outputs of
+    /// parts that waited behind a slow one are freed, not all kept.
+    keep: usize,
     waiting: Mutex<Waiting>,
     /// Signalled when the next part to append moves on, or the batch fails.
     turn: Condvar,
@@ -341,7 +341,7 @@ impl Pipeline {
                 w.appending = false;
                 return Err(e);
             }
-            if w.free.len() < w.keep {
+            if w.free.len() < self.keep {
                 w.free.push(part);
             }
         }
@@ -412,8 +412,8 @@ mod tests {
                 next: 0,
                 appending: false,
                 free: Vec::new(),
-                keep: 2,
             }),
+            keep: 2,
             turn: Condvar::new(),
             failed: AtomicBool::new(false),
             result: Mutex::new(Appended::default()),

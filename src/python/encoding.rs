@@ -31,6 +31,11 @@ pub(crate) enum Source {
 }
 
 impl Source {
+    /// An encoding of its own (boxed: see the variant).
+    pub(crate) fn owned(e: Encoding) -> Self {
+        Source::Owned(Box::new(e))
+    }
+
     fn encoding(&self) -> Cow<'_, Encoding> {
         match self {
             Source::Owned(e) => Cow::Borrowed(e),
@@ -290,7 +295,7 @@ impl PyEncoding {
             .iter()
             .enumerate()
             .map(|(i, part)| PyEncoding {
-                enc: Source::Owned(Box::new(part.clone())),
+                enc: Source::owned(part.clone()),
                 tokens: match &self.tokens {
                     TokenStrings::Lazy { .. } => self.tokens.clone(),
                     TokenStrings::Owned(owned) => owned
@@ -360,7 +365,7 @@ impl PyEncoding {
     fn _from_state(state: &Bound<'_, PyAny>) -> PyResult<Self> {
         let (e, tokens) = EncodingState::extract(state, 0)?.into_parts()?;
         Ok(Self {
-            enc: Source::Owned(Box::new(e)),
+            enc: Source::owned(e),
             tokens,
         })
     }

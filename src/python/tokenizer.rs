@@ -395,7 +395,7 @@ impl PyTokenizer {
             .padding
             .as_ref()
             .map(|p| Arc::from(p.pad_token.as_str()));
-        Ok(wrap(&tok, Source::Owned(Box::new(enc)), pad_token.as_ref()))
+        Ok(wrap(&tok, Source::owned(enc), pad_token.as_ref()))
     }
 
     /// The tokens of `text` alone: no special tokens, truncation or padding.
@@ -456,7 +456,7 @@ impl PyTokenizer {
             }
             BatchEncodings::Each(encs) => encs
                 .into_iter()
-                .map(|e| wrap(&tok, Source::Owned(Box::new(e)), pad_token.as_ref()))
+                .map(|e| wrap(&tok, Source::owned(e), pad_token.as_ref()))
                 .collect(),
         })
     }
