@@ -214,11 +214,15 @@ def ray_cluster(tmp_path_factory: Any) -> Iterator[str]:
     gc.collect()
     ray.shutdown()
     folder = tmp_path_factory.mktemp("ray-cluster")
-    # A cluster for the test alone: without token auth, which `ray start`
-    # turns on by default and this driver (Ray already imported, its auth
-    # settings read) could not take up. On the address Ray picks for this
-    # machine: a driver that ran a local Ray before keeps that address.
-    env = {**os.environ, "RAY_AUTH_MODE": "disabled"}
+    # A cluster for the test alone, with this driver's token auth mode
+    # (else one side refuses the other's calls: OwnerDiedError, "InvalidAuthToken"
+    # in the raylet's log). A local ray.init() turns token auth on for its
+    # process for good (RAY_AUTH_MODE=token in os.environ, the token in
+    # ~/.ray/auth_token, which `ray start` reads too); a driver that only
+    # connects by address keeps it off, while `ray start` would turn it on.
+    # On the address Ray picks for this machine: a driver that ran a local
+    # Ray before keeps that address.
+    env = {**os.environ, "RAY_AUTH_MODE": os.environ.get("RAY_AUTH_MODE", "disabled")}
     ray_cli = str(Path(sys.executable).parent / "ray")
     port = free_port()
     address = f"{ray.util.get_node_ip_address()}:{port}"
