@@ -111,6 +111,18 @@ def read_parts(out: Path) -> list[Any]:
     return [pq.read_table(out / n) for n in parts]
 
 
+def codecs(out: Path) -> set[str]:
+    """The codecs of every column chunk of every part in ``out``."""
+    found = set()
+    for name in os.listdir(out):
+        if name.startswith("part-"):
+            meta = pq.ParquetFile(out / name).metadata
+            for g in range(meta.num_row_groups):
+                row_group = meta.row_group(g)
+                found |= {row_group.column(c).compression for c in range(row_group.num_columns)}
+    return found
+
+
 def no_staging_left(folder: Path) -> None:
     left = [n for n in os.listdir(folder) if n.startswith(".") and "wpiece" in n]
     assert left == []
@@ -132,6 +144,7 @@ def check_parquet_equals_one_process(engine: Engine, files: list[Path], folder: 
     assert offsets == [[list(o) for o in e.offsets] for e in tok.encode_batch(docs)]
     masks = [r for t in tables for r in t.column("attention_mask").to_pylist()]
     assert masks == [[1] * len(r) for r in ids]
+    assert codecs(out) == {"LZ4"}  # the default
     no_staging_left(folder)
     # An existing folder is refused, unless overwritten as a whole.
     stale = out / "part-99999.parquet"
@@ -140,8 +153,12 @@ def check_parquet_equals_one_process(engine: Engine, files: list[Path], folder: 
         engine.encode_files_to_parquet(files, tok, out)
     tok.enable_truncation(max_length=16)
     tok.enable_padding(length=32)  # ignored: rows are written unpadded
-    assert engine.encode_files_to_parquet(files[:1], tok, out, overwrite=True) > 0
+    rewritten = engine.encode_files_to_parquet(
+        files[:1], tok, out, overwrite=True, compression="zstd"
+    )
+    assert rewritten > 0
     assert not stale.exists()
+    assert codecs(out) == {"ZSTD"}
     short = [r for t in read_parts(out) for r in t.column("input_ids").to_pylist()]
     hf.enable_truncation(max_length=16)
     assert short == [e.ids for e in hf.encode_batch(documents(files[:1]))]
@@ -244,6 +261,16 @@ def check_wrong_inputs_fail_before_any_job(engine: Engine, folder: Path) -> None
             TypeError,
             "offsets",
             lambda: engine.encode_files_to_parquet(files, tok, folder / "o", offsets="yes"),
+        ),
+        (
+            ValueError,
+            "compression must be one of",
+            lambda: engine.encode_files_to_parquet(files, tok, folder / "o", compression="lzo"),
+        ),
+        (
+            TypeError,
+            "compression",
+            lambda: engine.encode_files_to_parquet(files, tok, folder / "o", compression=1),
         ),
     ]
     for kind, words, call in cases:

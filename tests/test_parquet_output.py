@@ -126,7 +126,42 @@ def test_bad_targets_are_refused_before_anything_is_made(tmp_path: Path) -> None
         ParquetFolder(3, overwrite=False)
     with pytest.raises(TypeError, match="overwrite"):
         ParquetFolder(tmp_path / "ids", overwrite="yes")
+    with pytest.raises(ValueError, match="compression must be one of lz4, zstd"):
+        ParquetFolder(tmp_path / "ids", overwrite=False, compression="LZ4")
+    with pytest.raises(TypeError, match="compression"):
+        ParquetFolder(tmp_path / "ids", overwrite=False, compression=None)  # type: ignore[arg-type]
     assert os.listdir(tmp_path) == ["file"]
+
+
+@pytest.mark.parametrize(
+    ("compression", "codec"),
+    [
+        ("lz4", "LZ4"),
+        ("zstd", "ZSTD"),
+        ("snappy", "SNAPPY"),
+        ("gzip", "GZIP"),
+        ("brotli", "BROTLI"),
+        ("none", "UNCOMPRESSED"),
+    ],
+)
+def test_parts_are_written_with_the_codec_asked(
+    tmp_path: Path, compression: str, codec: str
+) -> None:
+    target = tmp_path / "ids"
+    folder = ParquetFolder(target, overwrite=False, compression=compression)
+    write_part(folder.destination, 0, TABLE)
+    folder.commit([0])
+    part = pq.ParquetFile(target / "part-00000.parquet")
+    assert part.metadata.row_group(0).column(0).compression == codec
+    assert part.read().equals(TABLE)
+
+
+def test_lz4_is_the_default_codec(tmp_path: Path) -> None:
+    folder = ParquetFolder(tmp_path / "ids", overwrite=False)
+    write_part(folder.destination, 0, TABLE)
+    folder.commit([0])
+    part = pq.ParquetFile(tmp_path / "ids" / "part-00000.parquet")
+    assert part.metadata.row_group(0).column(0).compression == "LZ4"
 
 
 def test_ids_and_offsets_become_int32_by_reading_the_same_buffers() -> None:

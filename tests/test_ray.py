@@ -17,6 +17,7 @@ from distributed_files import (
     check_jsonl_counts,
     check_parquet_equals_one_process,
     check_wrong_inputs_fail_before_any_job,
+    codecs,
     corpus_files,
     no_staging_left,
     read_parts,
@@ -145,8 +146,11 @@ def test_a_dataset_encoded_to_parquet_keeps_its_columns_and_order(
     dataset: Any, tmp_path: Any
 ) -> None:
     out = tmp_path / "ds"
-    rows = wpiece.ray.encode_to_parquet(dataset, wp_bert(), out, attention_mask=True)
+    rows = wpiece.ray.encode_to_parquet(
+        dataset, wp_bert(), out, attention_mask=True, compression="zstd"
+    )
     assert rows == len(ROWS)
+    assert codecs(out) == {"ZSTD"}
     tables = read_parts(out)
     assert len(tables) == 5  # one per block, in the Dataset's order
     got = [r for t in tables for r in t.to_pylist()]

@@ -17,6 +17,7 @@ from distributed_files import (
     check_jsonl_counts,
     check_parquet_equals_one_process,
     check_wrong_inputs_fail_before_any_job,
+    codecs,
     corpus_files,
     no_staging_left,
 )
@@ -188,7 +189,11 @@ def test_a_failed_parquet_job_leaves_the_old_folder_and_no_staging(
 
 def test_a_frame_encoded_to_parquet_keeps_its_columns_and_rows(frame: Any, tmp_path: Any) -> None:
     out = tmp_path / "frame"
-    assert wpiece.spark.encode_to_parquet(frame, wp_bert(), out, offsets=True) == len(ROWS)
+    written = wpiece.spark.encode_to_parquet(
+        frame, wp_bert(), out, offsets=True, compression="none"
+    )
+    assert written == len(ROWS)
+    assert codecs(out) == {"UNCOMPRESSED"}
     tables = read_parts_of_partitions(out)
     rows = sorted((r for t in tables for r in t.to_pylist()), key=lambda r: r["id"])
     assert [r["text"] for r in rows] == ROWS

@@ -313,7 +313,7 @@ def encode_file_part_table(
 
 
 def write_file_part(
-    destination: tuple[str, str],
+    destination: tuple[str, str, str],
     index: int,
     payload: bytes,
     part: FilePart,
@@ -332,7 +332,7 @@ def write_file_part(
 
 
 def write_table_part(
-    destination: tuple[str, str],
+    destination: tuple[str, str, str],
     index: int,
     payload: bytes,
     table: Any,

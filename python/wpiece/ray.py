@@ -41,7 +41,7 @@ from ._distributed import (
     write_table_part,
 )
 from ._file_parts import check_jsonl_field, plan_parts
-from ._parquet_output import ParquetFolder
+from ._parquet_output import DEFAULT_COMPRESSION, ParquetFolder
 from .counts import WordCounts, check_counting_options
 from .documents import Files
 from .tokenizer import Tokenizer
@@ -240,9 +240,10 @@ def encode_files_to_parquet(
     attention_mask: bool = False,
     offsets: bool = False,
     overwrite: bool = False,
+    compression: str = DEFAULT_COMPRESSION,
 ) -> int:
     """Encodes text files to a folder of Parquet files in Ray tasks, one
-    per part of the files; columns, atomicity and result as
+    per part of the files; columns, atomicity, compression and result as
     :func:`wpiece.spark.encode_files_to_parquet`.
 
     >>> wpiece.ray.encode_files_to_parquet("corpus/*.txt", tok, "ids")  # doctest: +SKIP
@@ -252,9 +253,9 @@ def encode_files_to_parquet(
     check_encode(tokenizer, "input_ids", add_special_tokens)
     check_parquet_columns(attention_mask, offsets)
     check_jsonl_field(jsonl_field)
-    ParquetFolder.check(path, overwrite)
+    ParquetFolder.check(path, overwrite, compression)
     parts = plan_parts(files, lambda: _cluster_cpus(ray), part_bytes)
-    with ParquetFolder(path, overwrite) as folder:
+    with ParquetFolder(path, overwrite, compression) as folder:
         payload = ray.put(ship(tokenizer, unpadded=True))
         task = ray.remote(num_cpus=1)(write_file_part)
         flags = (add_special_tokens, attention_mask, offsets)
@@ -277,10 +278,11 @@ def encode_to_parquet(
     attention_mask: bool = False,
     offsets: bool = False,
     overwrite: bool = False,
+    compression: str = DEFAULT_COMPRESSION,
 ) -> int:
     """Writes the Dataset with its string column ``column`` encoded as a
     folder of Parquet files, one per block in the Dataset's order, each
-    written by a Ray task; columns, atomicity and result as
+    written by a Ray task; columns, atomicity, compression and result as
     :func:`wpiece.spark.encode_to_parquet`. The Dataset is materialized
     (its blocks held in the object store).
 
@@ -291,10 +293,10 @@ def encode_to_parquet(
     check_source(dataset, "dataset", "a Ray Dataset", "map_batches", column)
     check_encode(tokenizer, "input_ids", add_special_tokens)
     check_parquet_columns(attention_mask, offsets)
-    ParquetFolder.check(path, overwrite)
+    ParquetFolder.check(path, overwrite, compression)
     _string_column(dataset, column)
     check_free_columns(dataset.schema().names, "Dataset")
-    with ParquetFolder(path, overwrite) as folder:
+    with ParquetFolder(path, overwrite, compression) as folder:
         payload = ray.put(ship(tokenizer, unpadded=True))
         task = ray.remote(num_cpus=1)(write_table_part)
         flags = (add_special_tokens, attention_mask, offsets)
