@@ -92,6 +92,29 @@ def test_unwritable_output_found_before_training(tmp_path: Path) -> None:
     assert time.monotonic() - started < 10
 
 
+def test_an_empty_output_path_is_refused_and_the_current_folder_untouched(
+    corpus: Path, tmp_path: Path
+) -> None:
+    """-o "" (an unset $OUT) would be the current folder: its vocab.txt
+    replaced and a tokenizer.json there removed as stale."""
+    import os
+
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "vocab.txt").write_text("mine\n")
+    (work / "tokenizer.json").write_text("{}")
+    here = os.getcwd()
+    os.chdir(work)
+    try:
+        for extra in ([], ["--unknown", "char"]):
+            res = cli("train", str(corpus), "--vocab-size", "50", *extra, "-o", "")
+            user_error(res, "output path is empty")
+    finally:
+        os.chdir(here)
+    assert sorted(os.listdir(work)) == ["tokenizer.json", "vocab.txt"]
+    assert (work / "vocab.txt").read_text() == "mine\n"
+
+
 def test_report_without_matplotlib_found_before_training(corpus: Path, tmp_path: Path) -> None:
     fake = tmp_path / "fake"
     (fake / "matplotlib").mkdir(parents=True)

@@ -101,7 +101,11 @@ def _umask() -> int:
 
 def _check_output_folder(path: str) -> None:
     """Fails now, not after a long run, if `path` cannot become a folder of
-    outputs: its nearest existing ancestor must be a writable folder."""
+    outputs: its nearest existing ancestor must be a writable folder. An
+    empty path is refused (Path("") is the current folder, whose files the
+    outputs would replace)."""
+    if not path:
+        raise CliError("the output path is empty")
     p = Path(path).absolute()
     if p.exists() and not p.is_dir():
         raise CliError(f"{path} exists and is not a folder")
