@@ -163,9 +163,13 @@ def test_folder_save_removes_a_stale_tokenizer_json(tmp_path: Path) -> None:
     wpiece.Tokenizer.from_file(TOKENIZER_JSON).save(tmp_path / "tok")
     assert (tmp_path / "tok" / "tokenizer.json").exists()
     char_tokenizer().save(tmp_path / "tok")
-    assert sorted(p.name for p in (tmp_path / "tok").iterdir()) == ["vocab.txt"]
-    again = wpiece.Tokenizer.from_file(tmp_path / "tok", unknown="char")
+    assert sorted(p.name for p in (tmp_path / "tok").iterdir()) == [
+        "vocab.txt",
+        "wpiece_tokenizer.json",
+    ]
+    again = wpiece.Tokenizer.from_file(tmp_path / "tok")
     assert again.get_vocab() == char_tokenizer().get_vocab()
+    assert again.settings == char_tokenizer().settings
     out = subprocess.run(
         [sys.executable, "-m", "wpiece", "encode", "--tokenizer", str(tmp_path / "tok"), "-"],
         input="hello\n",

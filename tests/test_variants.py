@@ -40,6 +40,79 @@ def test_nptel_style_whitespace_unk_per_character() -> None:
     assert clone.tokenize("foodQ") == ["food", "<unk>"]
 
 
+def test_a_folder_save_of_what_tokenizer_json_cannot_hold_loads_back_whole(tmp_path) -> None:
+    """Per-character unknowns, a cased BERT pipeline, an added token,
+    truncation and padding: all come back from the folder (vocab.txt alone
+    would load lowercased with whole-word [UNK])."""
+    text = "Predictions for food delivery in next 3 - 6 months - Commissions will go down"
+    tok = wpiece.train_from_iterator(
+        [text], 120, unk_token="<unk>", special_tokens=["<unk>"], unknown="char", lowercase=False
+    )
+    tok.add_tokens(["Qfood"])
+    tok.enable_truncation(max_length=5)
+    tok.enable_padding(length=7, pad_token="<unk>")
+    tok.save(tmp_path / "nptel")
+    assert not (tmp_path / "nptel" / "tokenizer.json").exists()
+    back = wpiece.Tokenizer.from_file(tmp_path / "nptel")
+    assert back.settings == tok.settings
+    for t in ["foodQ Predictions", "Qfood food-delivery", "FOOD xyz"]:
+        a, b = tok.encode(t), back.encode(t)
+        assert (a.ids, a.tokens, a.offsets, a.attention_mask) == (
+            b.ids,
+            b.tokens,
+            b.offsets,
+            b.attention_mask,
+        )
+    assert back.tokenize("foodQ") == ["food", "<unk>"]
+    # Options given to from_file still override what the folder says.
+    assert wpiece.Tokenizer.from_file(tmp_path / "nptel", unknown="word").tokenize("foodQ") == [
+        "<unk>"
+    ]
+    # A tokenizer.json saved later into the folder takes over (its set replaces the old).
+    plain = wpiece.Tokenizer.from_file(VOCAB_TXT)
+    plain.save(tmp_path / "nptel")
+    assert sorted(p.name for p in (tmp_path / "nptel").iterdir()) == ["tokenizer.json", "vocab.txt"]
+
+
+def test_a_tokenizer_json_pipeline_with_per_character_unknowns_survives_pickle_and_folders(
+    tmp_path,
+) -> None:
+    from tokenizers import Tokenizer, models, normalizers, pre_tokenizers
+
+    vocab = {"[UNK]": 0, "a": 1, "##b": 2, "b": 3, "x": 4}
+    hf = Tokenizer(models.WordPiece(vocab, unk_token="[UNK]"))
+    hf.normalizer = normalizers.Replace("q", "x")
+    hf.pre_tokenizer = pre_tokenizers.Whitespace()
+    hf.save(str(tmp_path / "tokenizer.json"))
+    tok = wpiece.Tokenizer.from_file(tmp_path / "tokenizer.json", unknown="char")
+    expected = ["a", "##b", "x", "[UNK]", "[UNK]", "b", "[UNK]"]
+    assert tok.tokenize("ab q zz b!") == expected
+    assert pickle.loads(pickle.dumps(tok)).tokenize("ab q zz b!") == expected
+    tok.save(tmp_path / "out")
+    assert wpiece.Tokenizer.from_file(tmp_path / "out").tokenize("ab q zz b!") == expected
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda s: s[: len(s) // 2],
+        lambda s: "[]",
+        lambda s: s.replace('"version": 1', '"version": 2'),
+        lambda s: s.replace('"unknown": "char"', '"unknown": "some"'),
+        lambda s: s.replace('"settings": {', '"settings": {"bogus": 1, '),
+        lambda s: s.replace('"truncation": null', '"truncation": 5'),
+        lambda s: s.replace('"added_tokens": [', '"added_tokens": [7, '),
+    ],
+)
+def test_a_damaged_settings_file_is_a_clear_error(tmp_path, damage) -> None:
+    tok = wpiece.Tokenizer(["[UNK]", "a", "##b"], unknown="char")
+    tok.save(tmp_path / "t")
+    path = tmp_path / "t" / "wpiece_tokenizer.json"
+    path.write_text(damage(path.read_text(encoding="utf-8")), encoding="utf-8")
+    with pytest.raises(ValueError, match="wpiece_tokenizer.json"):
+        wpiece.Tokenizer.from_file(tmp_path / "t")
+
+
 def test_hf_course_style_is_the_default() -> None:
     tok = wpiece.train_from_iterator(LINES[:500], 400)
     assert list(tok.get_vocab())[:5] == ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
@@ -65,10 +138,17 @@ def test_d2l_style_frequency_no_prefix_end_of_word_suffix(tmp_path) -> None:
     with pytest.raises(wpiece.UnsupportedComponentError, match="suffix"):
         tok.to_json()
     tok.save(tmp_path / "d2l")
+    # tokenizer.json cannot hold it: its settings are saved beside vocab.txt,
+    # which alone would load with BERT's defaults.
     assert sorted(p.name for p in (tmp_path / "d2l").iterdir()) == [
         "training_record.json",
         "vocab.txt",
+        "wpiece_tokenizer.json",
     ]
+    back = wpiece.Tokenizer.from_file(tmp_path / "d2l")
+    assert back.settings == tok.settings
+    assert back.tokenize("slow slowest") == ["s", "low_", "s", "low", "est_"]
+    assert back.encode("a slowest").ids == tok.encode("a slowest").ids
     assert pickle.loads(pickle.dumps(tok)).tokenize("slowest") == ["s", "low", "est_"]
 
 

@@ -21,8 +21,13 @@ from .training_record import TrainingRecord
 
 __all__ = ["core_from_state", "save", "state"]
 
+# What a folder save writes for a tokenizer tokenizer.json cannot express
+# (per-character unknowns, an end-of-word suffix): its settings, beside its
+# vocab.txt, which alone would load with BERT's defaults.
+SETTINGS_FILE = "wpiece_tokenizer.json"
+_SETTINGS_FORMAT = "wpiece tokenizer settings"
 # The files a folder save writes; any of them the new set lacks is removed.
-_FOLDER_FILES = ("vocab.txt", "training_record.json", "tokenizer.json")
+_FOLDER_FILES = ("vocab.txt", "training_record.json", SETTINGS_FILE, "tokenizer.json")
 
 
 def _json_expressible(core: _core.Tokenizer) -> bool:
@@ -45,15 +50,18 @@ def _check_vocab_txt_holds_all(core: _core.Tokenizer) -> None:
 def save(core: _core.Tokenizer, record: Optional[TrainingRecord], p: Path) -> None:
     """See :meth:`wpiece.Tokenizer.save`."""
     if p.is_dir() or not p.suffix:
-        if not _json_expressible(core):
-            _check_vocab_txt_holds_all(core)
         files = [("vocab.txt", core.vocab_txt().encode())]
         if record is not None:
             text = json.dumps(record.to_dict(), ensure_ascii=False)
             files.append(("training_record.json", text.encode()))
+        # Last: readers look for it first, so they see the old set until now.
         if _json_expressible(core):
-            # Last: readers look for it first, so they see the old set until now.
             files.append(("tokenizer.json", core.to_json().encode()))
+        else:
+            settings = {"format": _SETTINGS_FORMAT, "version": 1, **state(core)}
+            del settings["vocab"]  # in vocab.txt
+            text = json.dumps(settings, ensure_ascii=False, indent=1)
+            files.append((SETTINGS_FILE, text.encode()))
         written = {name for name, _ in files}
         stale = [n for n in _FOLDER_FILES if n not in written]
         _core.write_set_atomic(p, files, stale)
@@ -65,11 +73,24 @@ def save(core: _core.Tokenizer, record: Optional[TrainingRecord], p: Path) -> No
         _core.write_atomic(p, core.vocab_txt().encode())
 
 
+def _json_form(core: _core.Tokenizer) -> Optional[str]:
+    """The tokenizer.json of the tokenizer, or, when that format cannot
+    express it, of its pipeline: a tokenizer.json's own pipeline (which only
+    that format holds) with per-character unknowns is written with
+    whole-word unknowns, and its settings say the rest. None for BERT
+    options, which the settings hold."""
+    if _json_expressible(core):
+        return core.to_json()
+    if core.settings()["pipeline"] == "custom":
+        return core.with_options(unknown="word", set_strip_accents=False).to_json()
+    return None
+
+
 def state(core: _core.Tokenizer) -> dict[str, Any]:
     """A tokenizer as plain values (its tokenizer.json when it has one)."""
     return {
         "vocab": core.get_vocab(),
-        "json": core.to_json() if _json_expressible(core) else None,
+        "json": _json_form(core),
         "settings": core.settings(),
         "truncation": core.truncation,
         "padding": core.padding,
@@ -78,10 +99,47 @@ def state(core: _core.Tokenizer) -> dict[str, Any]:
     }
 
 
+def load_folder_settings(folder: Path, options: dict[str, Any]) -> _core.Tokenizer:
+    """The tokenizer a folder save wrote as vocab.txt and its settings file,
+    ``options`` (as :meth:`wpiece.Tokenizer.from_file` takes them) over the
+    settings."""
+    path = folder / SETTINGS_FILE
+    try:
+        saved = json.loads(_core.read_text(path))
+    except ValueError as e:
+        raise ValueError(f"{path}: not a wpiece settings file ({e})") from None
+    keys = {"json", "settings", "truncation", "padding", "cleanup", "added_tokens"}
+    if (
+        not isinstance(saved, dict)
+        or saved.get("format") != _SETTINGS_FORMAT
+        or saved.get("version") != 1
+        or not keys <= set(saved)
+        or not isinstance(saved["settings"], dict)
+    ):
+        raise ValueError(f"{path}: not a wpiece settings file of version 1")
+    vocab = _core.read_vocab_txt(folder / "vocab.txt")
+    try:
+        added = [tuple(spec) for spec in saved["added_tokens"]]  # JSON made them lists
+        state = {**saved, "added_tokens": added, "vocab": vocab}
+        if saved["json"] is None:
+            state["settings"] = {**saved["settings"], **options}
+            return core_from_state(state)
+        core = core_from_state(state)
+        if options:
+            set_strip = "strip_accents" in options
+            core = core.with_options(**options, set_strip_accents=set_strip)
+        return core
+    except (KeyError, TypeError, ValueError) as e:
+        raise ValueError(f"{path}: {e}") from None
+
+
 def core_from_state(state: dict[str, Any]) -> _core.Tokenizer:
     """The tokenizer :func:`state` describes."""
     if state["json"] is not None:
         core = _core.Tokenizer.from_json(state["json"])
+        unknown = state["settings"]["unknown"]
+        if core.settings()["unknown"] != unknown:
+            core = core.with_options(unknown=unknown, set_strip_accents=False)
     else:
         s = dict(state["settings"])
         s.pop("pipeline", None)  # only BERT pipelines lack a tokenizer.json form

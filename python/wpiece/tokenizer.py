@@ -132,7 +132,8 @@ class Tokenizer:
 
     @classmethod
     def from_file(cls, path: PathLike, **options: Any) -> Tokenizer:
-        """Loads ``vocab.txt``, an HF ``tokenizer.json``, or a folder holding either.
+        """Loads ``vocab.txt``, an HF ``tokenizer.json``, or a folder holding either
+        (or a folder :meth:`save` wrote with ``wpiece_tokenizer.json``).
 
         Keyword options override what the file says: ``lowercase``,
         ``strip_accents``, ``clean_text``, ``handle_chinese_chars``,
@@ -150,6 +151,10 @@ class Tokenizer:
             raise TypeError(f"unknown options: {sorted(unknown_options)}")
         _check_options(options)
         p = _path(path)
+        if p.is_dir() and not (p / "tokenizer.json").exists():
+            if (p / persistence.SETTINGS_FILE).exists():
+                # A folder save of what tokenizer.json cannot express.
+                return cls._from_core(persistence.load_folder_settings(p, options))
         if p.is_dir():
             for name in ("tokenizer.json", "vocab.txt"):
                 if (p / name).exists():
@@ -254,9 +259,11 @@ class Tokenizer:
         a set: every new file is written first (a failure such as a full disk
         leaves the old set as it was), then renamed into place with
         ``tokenizer.json`` last, and files of the old set that the new one
-        lacks are removed (a tokenizer that ``tokenizer.json`` cannot express
-        removes an older ``tokenizer.json``), so :meth:`from_file` on the
-        folder loads the old tokenizer or the new one, never a mix.
+        lacks are removed, so :meth:`from_file` on the folder loads the old
+        tokenizer or the new one, never a mix. A tokenizer ``tokenizer.json``
+        cannot express (per-character unknowns, an end-of-word suffix) is
+        saved as ``vocab.txt`` and ``wpiece_tokenizer.json`` (its settings),
+        which :meth:`from_file` reads back.
 
         >>> import tempfile, os
         >>> tok = Tokenizer(["[UNK]", "a", "##b"])
