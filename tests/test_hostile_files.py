@@ -179,6 +179,35 @@ def test_folder_save_removes_a_stale_tokenizer_json(tmp_path: Path) -> None:
     assert out.returncode == 0 and out.stdout.strip() == "[2, 5, 3]"
 
 
+@pytest.mark.parametrize("token", ["[PAD]\n[CLS]", "<x> ", "<y>\r"])
+def test_a_token_no_vocab_txt_line_can_hold_is_never_written_to_one(
+    tmp_path: Path, token: str
+) -> None:
+    """vocab.txt is read a line per token, trailing whitespace dropped: such
+    a token written there shifted every later id (or changed) silently."""
+    tok = wpiece.train_from_iterator(
+        ["the quick brown fox"] * 5, 40, special_tokens=["[UNK]", token]
+    )
+    tok.save(tmp_path / "tok")  # tokenizer.json holds it: vocab.txt is left out
+    assert sorted(p.name for p in (tmp_path / "tok").iterdir()) == [
+        "tokenizer.json",
+        "training_record.json",
+    ]
+    back = wpiece.Tokenizer.from_file(tmp_path / "tok")
+    assert back.get_vocab() == tok.get_vocab()
+    assert back.encode("the fox").ids == tok.encode("the fox").ids
+    with pytest.raises(ValueError, match="vocab.txt cannot hold the token"):
+        tok.save(tmp_path / "v.txt")
+    assert not (tmp_path / "v.txt").exists()
+    # Only vocab.txt could carry a tokenizer with per-character unknowns.
+    (tmp_path / "old").mkdir()
+    (tmp_path / "old" / "vocab.txt").write_text("[UNK]\n")
+    char = wpiece.Tokenizer(["[UNK]", token, "a"], unknown="char")
+    with pytest.raises(ValueError, match="vocab.txt cannot hold the token"):
+        char.save(tmp_path / "old")
+    assert sorted(p.name for p in (tmp_path / "old").iterdir()) == ["vocab.txt"]
+
+
 def test_folder_save_removes_a_stale_training_record(tmp_path: Path) -> None:
     trained = wpiece.train_from_iterator(["hello world"] * 3, 40)
     trained.save(tmp_path / "tok")

@@ -50,7 +50,14 @@ def _check_vocab_txt_holds_all(core: _core.Tokenizer) -> None:
 def save(core: _core.Tokenizer, record: Optional[TrainingRecord], p: Path) -> None:
     """See :meth:`wpiece.Tokenizer.save`."""
     if p.is_dir() or not p.suffix:
-        files = [("vocab.txt", core.vocab_txt().encode())]
+        files: list[tuple[str, bytes]] = []
+        try:
+            files.append(("vocab.txt", core.vocab_txt().encode()))
+        except ValueError:
+            # A token no vocab.txt line can hold: tokenizer.json alone says
+            # it all (a vocab.txt would shift ids); without it, nothing can.
+            if not _json_expressible(core):
+                raise
         if record is not None:
             text = json.dumps(record.to_dict(), ensure_ascii=False)
             files.append(("training_record.json", text.encode()))

@@ -263,7 +263,10 @@ class Tokenizer:
         tokenizer or the new one, never a mix. A tokenizer ``tokenizer.json``
         cannot express (per-character unknowns, an end-of-word suffix) is
         saved as ``vocab.txt`` and ``wpiece_tokenizer.json`` (its settings),
-        which :meth:`from_file` reads back.
+        which :meth:`from_file` reads back. A token that a ``vocab.txt`` line
+        cannot hold (a line break, trailing whitespace) leaves ``vocab.txt``
+        out of a folder that has ``tokenizer.json``, and is a ``ValueError``
+        wherever ``vocab.txt`` is the only form.
 
         >>> import tempfile, os
         >>> tok = Tokenizer(["[UNK]", "a", "##b"])

@@ -69,13 +69,23 @@ impl Vocab {
     }
 
     /// `vocab.txt` text: one token per line.
-    pub fn to_vocab_txt(&self) -> String {
+    /// The vocab.txt text: a token per line. Refused when a token would not
+    /// read back as itself ([`vocab_txt_tokens`] splits at "\n" and drops
+    /// trailing whitespace, as HF reads the file): every later id would shift
+    /// or a token change.
+    pub fn to_vocab_txt(&self) -> Result<String> {
+        if let Some(t) = self.tokens.iter().find(|t| !fits_a_line(t)) {
+            return Err(Error::Value(format!(
+                "vocab.txt cannot hold the token {t:?}: its line break or trailing \
+                 whitespace would be lost when the file is read (save as tokenizer.json)"
+            )));
+        }
         let mut out = String::with_capacity(self.tokens.iter().map(|t| t.len() + 1).sum());
         for t in &self.tokens {
             out.push_str(t);
             out.push('\n');
         }
-        out
+        Ok(out)
     }
 
     pub fn len(&self) -> usize {
@@ -100,6 +110,11 @@ impl Vocab {
 }
 
 /// The tokens of a `vocab.txt`, in id order (see [`Vocab::from_vocab_txt`]).
+/// Whether `token` written as a vocab.txt line reads back as itself.
+fn fits_a_line(token: &str) -> bool {
+    !token.contains('\n') && token.trim_end().len() == token.len()
+}
+
 pub fn vocab_txt_tokens(text: &str) -> Result<Vec<String>> {
     // `str::lines` splits as Rust's `BufRead::lines`, which HF reads with.
     let tokens: Vec<String> = text.lines().map(|l| l.trim_end().to_owned()).collect();
@@ -119,6 +134,21 @@ mod tests {
         assert_eq!(v.len(), 4);
         assert_eq!(v.id("hello"), Some(2));
         assert_eq!(v.token(3), Some("##lo"));
+    }
+
+    #[test]
+    fn writes_only_tokens_that_read_back() {
+        for bad in ["[PAD]\n[CLS]", "a ", "b\r", "c\u{3000}", "\n"] {
+            let v = Vocab::new(vec!["[UNK]".into(), bad.into(), "z".into()]).unwrap();
+            let e = v.to_vocab_txt().unwrap_err();
+            assert!(e.to_string().contains("cannot hold the token"), "{e}");
+        }
+        let good: Vec<String> = ["[UNK]", "", " a", "a\rb", "##\t#", "日本"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let v = Vocab::new(good.clone()).unwrap();
+        assert_eq!(vocab_txt_tokens(&v.to_vocab_txt().unwrap()).unwrap(), good);
     }
 
     #[test]

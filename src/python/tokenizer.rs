@@ -308,8 +308,8 @@ impl PyTokenizer {
         guard(|| hf_json::tokenizer_to_json(&tok))
     }
 
-    fn vocab_txt(&self) -> String {
-        self.tokenizer().vocab.to_vocab_txt()
+    fn vocab_txt(&self) -> PyResult<String> {
+        guard(|| self.tokenizer().vocab.to_vocab_txt())
     }
 
     /// A copy with some settings changed; `None` keeps the current value.
