@@ -169,6 +169,24 @@ def test_an_added_token_past_the_vocabulary_keeps_its_id() -> None:
     assert more.encode(text).tokens[2] == "<mask>"
 
 
+def test_a_tokenizer_whose_unknown_token_is_not_a_special_one_is_extended(tmp_path) -> None:
+    """HF needs the model's unk token in the vocabulary only, not registered
+    as a special token; extending such a tokenizer asked for special_tokens,
+    which extending forbids passing."""
+    from tokenizers import Tokenizer, models, pre_tokenizers
+
+    hf = Tokenizer(models.WordPiece({"[UNK]": 0, "a": 1, "##b": 2}, unk_token="[UNK]"))
+    hf.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
+    hf.save(str(tmp_path / "tokenizer.json"))
+    docs = ["the quick brown fox jumps over the lazy dog"] * 5
+    tok = wpiece.train_from_iterator(docs, 60, initial=tmp_path / "tokenizer.json")
+    assert len(tok) == 54  # every word whole: no pair is left
+    assert list(tok.get_vocab())[:3] == ["[UNK]", "a", "##b"]
+    assert tok.get_added_tokens_decoder() == {}  # [UNK] stays an ordinary token
+    assert tok.tokenize("the dog ab [UNK]") == ["the", "dog", "a", "##b", "[UNK]"]
+    assert tok.tokenize("zzz") == ["[UNK]"]
+
+
 def test_initial_may_be_a_path() -> None:
     from_path = wpiece.train(FIXTURE, vocab_size=30_622, initial=str(VOCAB_TXT))
     loaded = wpiece.Tokenizer.from_file(VOCAB_TXT)

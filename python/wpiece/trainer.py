@@ -127,7 +127,10 @@ def pipeline_options(
     specials: list[Any] = _str_items(
         options.pop("special_tokens", pipeline.special_tokens_in_order()), "special_tokens"
     )
-    if not extend and settings["unk_token"] not in specials:
+    # The unknown token is a special one to the trainer (fresh, it goes
+    # first; extending, it must be a token of the vocabulary extended). The
+    # tokenizer made keeps the pipeline's own added and special tokens.
+    if settings["unk_token"] not in specials:
         specials.insert(0, settings["unk_token"])
     opts = _training_options(
         func,
