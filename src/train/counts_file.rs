@@ -55,17 +55,20 @@ impl CountingOptions {
         if self.pipeline.is_some() {
             return "a tokenizer's pipeline (normalizers, pre-tokenizers, added tokens)".into();
         }
+        self.named().join(", ")
+    }
+
+    /// Each BERT option as `name=value`, as Python names them.
+    pub fn named(&self) -> [String; 6] {
         let py = |b: bool| if b { "True" } else { "False" };
-        let strip = self.strip_accents.map_or("None", py);
-        format!(
-            "normalize={}, lowercase={}, strip_accents={strip}, clean_text={}, \
-             handle_chinese_chars={}, pre_tokenizer={:?}",
-            py(self.normalize),
-            py(self.lowercase),
-            py(self.clean_text),
-            py(self.handle_chinese_chars),
-            self.pre_tokenizer
-        )
+        [
+            format!("normalize={}", py(self.normalize)),
+            format!("lowercase={}", py(self.lowercase)),
+            format!("strip_accents={}", self.strip_accents.map_or("None", py)),
+            format!("clean_text={}", py(self.clean_text)),
+            format!("handle_chinese_chars={}", py(self.handle_chinese_chars)),
+            format!("pre_tokenizer={:?}", self.pre_tokenizer),
+        ]
     }
 }
 

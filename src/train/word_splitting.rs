@@ -11,6 +11,7 @@ use serde_json::Value;
 
 use super::counting::{count_docs_with, CountScratch, ParallelCounting};
 use super::counts::WordCounts;
+use super::counts_file::CountingOptions;
 use crate::added_tokens::Split;
 use crate::cancel::Cancel;
 use crate::encode::piece_cuts;
@@ -71,8 +72,17 @@ impl WordSplitting {
     /// if they split alike.
     pub fn difference(&self, other: &WordSplitting, this: &str, that: &str) -> Option<String> {
         match (self, other) {
-            (Self::Options(a), Self::Options(b)) => (!a.splits_as(b))
-                .then(|| "their normalizer or pre-tokenizer options differ".to_string()),
+            (Self::Options(a), Self::Options(b)) => (!a.splits_as(b)).then(|| {
+                let (a, b) = (CountingOptions::from(a), CountingOptions::from(b));
+                let differ: Vec<String> = a
+                    .named()
+                    .iter()
+                    .zip(b.named())
+                    .filter(|(x, y)| *x != y)
+                    .map(|(x, y)| format!("{this} {x}, {that} {y}"))
+                    .collect();
+                format!("their options differ: {}", differ.join("; "))
+            }),
             (Self::Pipeline(_, a), Self::Pipeline(_, b)) => {
                 let parts = ["normalizer", "pre_tokenizer", "added_tokens"];
                 let differ: Vec<String> = parts
