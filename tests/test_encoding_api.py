@@ -394,6 +394,37 @@ def test_flat_batch_word_ids_as_hf(add, max_length) -> None:
     assert len(wp.encode_batch_flat(texts, add, return_offsets=True)) == 3
 
 
+@pytest.mark.parametrize("texts", [["", ""], [""], ["", "a b"], ["a", ""]])
+@pytest.mark.parametrize("max_length", [None, 0])
+@pytest.mark.parametrize("direction", ["right", "left"])
+def test_padded_rows_of_no_tokens_keep_their_offsets_and_word_ids(
+    texts, max_length, direction
+) -> None:
+    """Every row empty before padding (empty texts without specials, or cut
+    to 0 tokens): the flat and Arrow batches lost their offsets and word ids
+    (the Arrow one raised), as if none had been asked for."""
+    import pyarrow as pa
+
+    hf, wp = bert()
+    for tok in (hf, wp):
+        tok.enable_padding(length=3, direction=direction)
+        if max_length is not None:
+            tok.enable_truncation(max_length=max_length)
+    expected = hf.encode_batch(texts, add_special_tokens=False)
+    ids, rows, offsets, word_ids = wp.encode_batch_flat(
+        texts, False, return_offsets=True, return_word_ids=True
+    )
+    assert offsets.shape == (len(ids), 2) and word_ids.shape == ids.shape
+    arrow = wp.encode_arrow(pa.array(texts), False, return_offsets=True).to_pylist()
+    for i, e in enumerate(expected):
+        row = slice(rows[i], rows[i + 1])
+        assert ids[row].tolist() == e.ids
+        assert [tuple(o) for o in offsets[row].tolist()] == e.offsets
+        assert word_ids[row].tolist() == _word_row(e.word_ids)
+        assert arrow[i]["input_ids"] == e.ids
+        assert [tuple(o) for o in arrow[i]["offsets"]] == e.offsets
+
+
 @pytest.mark.parametrize("with_pairs", [False, True], ids=["single", "pairs"])
 @pytest.mark.parametrize("direction", ["right", "left"])
 def test_numpy_batch_word_ids_as_hf(direction, with_pairs) -> None:

@@ -92,8 +92,14 @@ pub fn pad_batch(encodings: &mut [Encoding], padding: Option<&Padding>) -> Resul
 }
 
 /// Pads the rows of a flat batch as [`pad_batch`] pads encodings: pad ids
-/// on `p`'s side, offsets `(0, 0)` and no word (when the batch has them).
-pub fn pad_flat(flat: &mut FlatBatch, padding: Option<&Padding>) -> Result<()> {
+/// on `p`'s side, offsets `(0, 0)` and no word (when the batch has them:
+/// said by the caller, as a batch of no tokens has none either way).
+pub fn pad_flat(
+    flat: &mut FlatBatch,
+    padding: Option<&Padding>,
+    with_offsets: bool,
+    with_words: bool,
+) -> Result<()> {
     let Some(p) = padding else { return Ok(()) };
     let lengths = flat.rows.windows(2).map(|r| r[1] - r[0]);
     let target = pad_target(lengths.clone(), p)?;
@@ -101,7 +107,6 @@ pub fn pad_flat(flat: &mut FlatBatch, padding: Option<&Padding>) -> Result<()> {
         return Ok(());
     }
     let total = lengths.map(|n| n.max(target)).sum::<usize>();
-    let (with_offsets, with_words) = (!flat.offsets.is_empty(), !flat.words.is_empty());
     let mut out = FlatBatch {
         ids: Vec::with_capacity(total),
         offsets: Vec::with_capacity(if with_offsets { 2 * total } else { 0 }),

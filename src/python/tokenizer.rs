@@ -536,7 +536,12 @@ impl PyTokenizer {
                 return_word_ids,
                 c,
             )?;
-            pad_flat(&mut flat, tok.padding.as_ref())?;
+            pad_flat(
+                &mut flat,
+                tok.padding.as_ref(),
+                return_offsets,
+                return_word_ids,
+            )?;
             Ok(flat)
         })?;
         let rows: Vec<i64> = flat.rows.into_iter().map(|r| r as i64).collect();
@@ -590,7 +595,7 @@ impl PyTokenizer {
                 false,
                 cancel,
             )?;
-            pad_flat(&mut flat, tok.padding.as_ref())?;
+            pad_flat(&mut flat, tok.padding.as_ref(), return_offsets, false)?;
             Ok(flat)
         })?;
         // Null rows take no tokens: their bounds repeat the one before.
@@ -636,7 +641,7 @@ impl PyTokenizer {
         // Files are of any size: always watch for Ctrl-C.
         let flat = run(py, Run::parallel(usize::MAX, num_threads), |cancel| {
             let mut flat = tok.encode_files(&paths, &source, mmap, add_special_tokens, cancel)?;
-            pad_flat(&mut flat, tok.padding.as_ref())?;
+            pad_flat(&mut flat, tok.padding.as_ref(), false, false)?;
             Ok(flat)
         })?;
         let rows: Vec<i64> = flat.rows.into_iter().map(|r| r as i64).collect();
