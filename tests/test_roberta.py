@@ -81,9 +81,12 @@ def test_roberta_truncation_with_stride_as_hf(trim: bool, prefix: bool, spaced: 
         for strategy in ("longest_first", "only_first", "only_second"):
             if not set_truncation(hf, wp, max_length, stride=stride, strategy=strategy):
                 continue
+            # Without special tokens, HF zeroes the type ids of each
+            # sequence but not of its overflowing parts (a pair's keep 1).
             for text in REAL[:2] + ADVERSARIAL[:5]:
-                assert_encode_as_hf(hf, wp, text)
-                assert_encode_as_hf(hf, wp, text, "the pair goes on and on here")
+                for add in (True, False):
+                    assert_encode_as_hf(hf, wp, text, add=add)
+                    assert_encode_as_hf(hf, wp, text, "the pair goes on and on here", add=add)
             hf.no_truncation()
             wp.no_truncation()
 

@@ -273,10 +273,14 @@ impl PostProcessor {
                     if r.trim_offsets {
                         r.trim(e);
                     }
-                    // RoBERTa gives every token type id 0, overflowing ones too.
+                    // RoBERTa gives every token type id 0; HF's overflowing
+                    // parts only when it adds the special tokens (it frames
+                    // them anew), else they keep their sequence's.
                     e.type_ids.fill(0);
-                    for part in &mut e.overflowing {
-                        part.type_ids.fill(0);
+                    if add_special_tokens {
+                        for part in &mut e.overflowing {
+                            part.type_ids.fill(0);
+                        }
                     }
                 }
                 if !add_special_tokens {
