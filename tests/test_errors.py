@@ -89,6 +89,46 @@ def test_unsupported_components_raise(tmp_path, mutate, message) -> None:
 
 
 @pytest.mark.parametrize(
+    "drop, add, hf_reads_as",
+    [
+        ((), {}, "WordPiece"),  # BERT's, as older versions of tokenizers wrote it
+        (("continuing_subword_prefix",), {}, "WordLevel"),
+        (("max_input_chars_per_word",), {}, "WordLevel"),
+        ((), {"merges": []}, "BPE"),
+        (("unk_token", "continuing_subword_prefix", "max_input_chars_per_word"), {}, None),
+    ],
+)
+def test_a_model_without_type_is_read_as_hf_reads_it(drop, add, hf_reads_as) -> None:
+    """Files from before tokenizers tagged models: HF takes the first model
+    whose fields the object has (BPE, WordPiece, WordLevel)."""
+    from tokenizers import Tokenizer as HFTokenizer
+
+    d = json.loads(TOKENIZER_JSON.read_text(encoding="utf-8"))
+    d["truncation"] = d["padding"] = None
+    del d["model"]["type"]
+    for key in drop:
+        del d["model"][key]
+    d["model"].update(add)
+    text = json.dumps(d)
+    if hf_reads_as is None:
+        with pytest.raises(Exception, match="did not match any variant"):
+            HFTokenizer.from_str(text)
+        with pytest.raises(ValueError, match="model has no type"):
+            wpiece.Tokenizer.from_str(text)
+        return
+    hf = HFTokenizer.from_str(text)
+    assert json.loads(hf.to_str())["model"]["type"] == hf_reads_as
+    if hf_reads_as != "WordPiece":
+        with pytest.raises(UnsupportedComponentError, match=f"model type {hf_reads_as}"):
+            wpiece.Tokenizer.from_str(text)
+        return
+    wp = wpiece.Tokenizer.from_str(text)
+    for t in ["Hello, unaffable world!", "naïve café 日本語", ""]:
+        assert wp.encode(t).ids == hf.encode(t).ids
+    assert json.loads(wp.to_json())["model"]["type"] == "WordPiece"
+
+
+@pytest.mark.parametrize(
     "text, message",
     [
         ("{not json", "invalid tokenizer.json"),

@@ -130,7 +130,33 @@ enum PadStrategyJson {
 
 // ----- reading -------------------------------------------------------------
 
-fn read_model(v: Option<Value>) -> Result<(Vocab, WordPieceConfig)> {
+/// What HF reads a model object without `type` as (files of its versions
+/// before the tag): BPE if it has merges, WordPiece if it has all of
+/// WordPiece's settings, WordLevel if it has an unknown token; None if
+/// nothing (HF refuses it too).
+fn untyped_model_kind(model: &Map<String, Value>) -> Option<&'static str> {
+    let wordpiece = [
+        "unk_token",
+        "continuing_subword_prefix",
+        "max_input_chars_per_word",
+    ];
+    if model.contains_key("merges") {
+        Some("BPE")
+    } else if wordpiece.iter().all(|k| model.contains_key(*k)) {
+        Some("WordPiece")
+    } else {
+        model.contains_key("unk_token").then_some("WordLevel")
+    }
+}
+
+fn read_model(mut v: Option<Value>) -> Result<(Vocab, WordPieceConfig)> {
+    if let Some(Value::Object(o)) = &mut v {
+        if !o.contains_key("type") {
+            let kind = untyped_model_kind(o)
+                .ok_or_else(|| bad("model has no type, and not the fields of any model"))?;
+            o.insert("type".into(), Value::String(kind.into()));
+        }
+    }
     let model = match component(v, "model")? {
         None => return Err(bad("no model")),
         Some((kind, _)) if kind != "WordPiece" => {
