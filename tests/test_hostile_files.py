@@ -208,6 +208,30 @@ def test_a_token_no_vocab_txt_line_can_hold_is_never_written_to_one(
     assert sorted(p.name for p in (tmp_path / "old").iterdir()) == ["vocab.txt"]
 
 
+def test_a_device_or_fifo_is_never_replaced_by_a_saved_file(tmp_path: Path) -> None:
+    """Saving renames a new file over the path: over a FIFO (or, as root,
+    /dev/null) that put a regular file in its place."""
+    fifo = tmp_path / "pipe.txt"
+    os.mkfifo(fifo)
+    (tmp_path / "via.txt").symlink_to(fifo)
+    (tmp_path / "tok").mkdir()
+    os.mkfifo(tmp_path / "tok" / "vocab.txt")
+    tok = wpiece.Tokenizer(SMALL)
+    counts = wpiece.count_words(["hello world"])
+    for save in (
+        lambda: tok.save(fifo),
+        lambda: tok.save(tmp_path / "via.txt"),
+        lambda: counts.save(fifo),
+        lambda: tok.save(tmp_path / "tok"),
+    ):
+        with pytest.raises(ValueError, match="not a regular file"):
+            save()
+    for path in (fifo, tmp_path / "tok" / "vocab.txt"):
+        assert stat.S_ISFIFO(os.stat(path).st_mode)
+    assert sorted(os.listdir(tmp_path)) == ["pipe.txt", "tok", "via.txt"]
+    assert os.listdir(tmp_path / "tok") == ["vocab.txt"]
+
+
 def test_folder_save_removes_a_stale_training_record(tmp_path: Path) -> None:
     trained = wpiece.train_from_iterator(["hello world"] * 3, 40)
     trained.save(tmp_path / "tok")

@@ -128,19 +128,29 @@ fn write_target(path: &Path) -> Result<std::path::PathBuf> {
     if path.as_os_str().is_empty() {
         return Err(Error::Value("the output path is empty".into()));
     }
-    if path.is_symlink() {
-        return std::fs::canonicalize(path).map_err(|e| {
+    let target = if path.is_symlink() {
+        std::fs::canonicalize(path).map_err(|e| {
             Error::Value(format!(
                 "{} is a symbolic link that leads nowhere ({e})",
                 path.display()
             ))
-        });
+        })?
+    } else {
+        path.to_path_buf()
+    };
+    match std::fs::metadata(&target) {
+        Ok(m) if m.is_dir() => {
+            let e = std::io::Error::from(std::io::ErrorKind::IsADirectory);
+            Err(Error::io(path, e))
+        }
+        // A rename would put a regular file in place of /dev/null (as root)
+        // or of a FIFO another program reads.
+        Ok(m) if !m.is_file() => Err(Error::Value(format!(
+            "{} is not a regular file (a device, FIFO or socket); only files are replaced",
+            path.display()
+        ))),
+        _ => Ok(target),
     }
-    if path.is_dir() {
-        let e = std::io::Error::from(std::io::ErrorKind::IsADirectory);
-        return Err(Error::io(path, e));
-    }
-    Ok(path.to_path_buf())
 }
 
 /// A temporary name beside `target`, unique in this process.
