@@ -12,6 +12,7 @@ overflowing windows. Where HF raises (or panics) wpiece must raise ValueError.
 from __future__ import annotations
 
 import functools
+import json
 from typing import Any, Optional
 
 import numpy as np
@@ -33,7 +34,7 @@ from tokenizers import Tokenizer as HFTokenizer
 import wpiece
 
 from adversarial import ADVERSARIAL
-from conftest import EN_FIXTURE, VOCAB_TXT, examples, hf_bert, wp_bert
+from conftest import EN_FIXTURE, TOKENIZER_JSON, VOCAB_TXT, examples, hf_bert, wp_bert
 
 LINES = EN_FIXTURE.read_text(encoding="utf-8").splitlines()
 SPECIALS = ["[MASK]", "[SEP]", "[CLS]", "[PAD]", "[UNK]"]
@@ -300,6 +301,54 @@ def test_truncation_settings_hf_accepts_are_accepted(max_length, stride) -> None
     )
     for text in ["", "a", "a b", "a b c d e f g h"]:
         assert_encode_as_hf(hf, wp, text)
+
+
+@pytest.mark.parametrize("stride", [7, 30])
+def test_a_tokenizer_json_stride_hf_would_refuse_to_set_fails_only_where_a_cut_is_made(
+    stride,
+) -> None:
+    """HF loads such a truncation from tokenizer.json as it is: texts that
+    need no cut encode, a cut fails (HF panics; wpiece raises ValueError)."""
+    import pyarrow as pa
+
+    d = json.loads(TOKENIZER_JSON.read_text(encoding="utf-8"))
+    d["padding"] = None
+    d["truncation"] = {"direction": "Right", "max_length": 8, "strategy": "LongestFirst"}
+    d["truncation"]["stride"] = stride
+    text = json.dumps(d)
+    hf, wp = HFTokenizer.from_str(text), wpiece.Tokenizer.from_str(text)
+    short = ["hello world", "", "a b c d e f"]
+    for t in short:
+        assert wp.encode(t).ids == hf.encode(t).ids
+        assert (
+            wp.encode(t, add_special_tokens=False).ids == hf.encode(t, add_special_tokens=False).ids
+        )
+    assert [e.ids for e in wp.encode_batch(short)] == [e.ids for e in hf.encode_batch(short)]
+    ids, rows = wp.encode_batch_flat(short)
+    assert [ids[rows[i] : rows[i + 1]].tolist() for i in range(3)] == [
+        e.ids for e in hf.encode_batch(short)
+    ]
+    arrow = wp.encode_arrow(pa.array(short)).to_pylist()
+    assert arrow == [e.ids for e in hf.encode_batch(short)]
+    padded = wp.encode_batch_numpy(short)["input_ids"]
+    assert [[i for i in row if i != 0] for row in padded.tolist()] == arrow
+    long = "a b c d e f g h i j"
+    with pytest.raises(BaseException, match="stride|Stride"):  # a panic
+        hf.encode(long)
+    for call in (
+        lambda: wp.encode(long),
+        lambda: wp.encode_batch(short + [long]),
+        lambda: wp.encode_batch_flat(short + [long]),
+        lambda: wp.encode_arrow(pa.array(short + [long])),
+        lambda: wp.encode_batch_numpy(short + [long]),
+    ):
+        with pytest.raises(ValueError, match="stride"):
+            call()
+    # Set through the API, as HF's enable_truncation, it is refused at once.
+    with pytest.raises(ValueError):
+        hf.enable_truncation(8, stride=stride)
+    with pytest.raises(ValueError, match="stride"):
+        wp.enable_truncation(8, stride=stride)
 
 
 # ----- padding ------------------------------------------------------------------

@@ -334,7 +334,8 @@ class Tokenizer:
                 "stride": int(stride),
                 "strategy": strategy,
                 "direction": direction,
-            }
+            },
+            check_stride=True,
         )
 
     def no_truncation(self) -> None:

@@ -206,6 +206,25 @@ impl Tokenizer {
             with_offsets,
             with_words,
         };
+        // A stride the cut cannot honour fails, as in HF, only for a text
+        // that needs cutting: encode whole, then look.
+        if truncation.is_some() && cut.check().is_err() {
+            let flat = self.encoder.encode_flat(
+                texts,
+                Rows {
+                    cut: Cut::NONE,
+                    ..rows
+                },
+                cancel,
+            )?;
+            let framing = if frame.is_some() { 2 } else { 0 };
+            for r in flat.rows.windows(2) {
+                if r[1] - r[0] - framing > cut.keep {
+                    cut.check()?;
+                }
+            }
+            return Ok(flat);
+        }
         match (truncation, budget) {
             // HF refuses 'only_second' without a pair, but only once a text
             // needs cutting (and not for a budget of zero, which empties every
@@ -287,7 +306,6 @@ impl Tokenizer {
         let Some(t) = truncation else {
             return Ok(Cut::NONE);
         };
-        t.check_stride(self.n_added(true, false))?;
         Ok(Cut {
             keep: t.content_budget(n_added)?,
             stride: t.stride,

@@ -48,12 +48,15 @@ impl Tokenizer {
                                 "truncation=True needs max_length (or enable_truncation)".into(),
                             )
                         })?;
-                Ok(Some(Truncation {
+                let t = Truncation {
                     max_length,
                     strategy: TruncationStrategy::LongestFirst,
                     stride: set.map_or(0, |t| t.stride),
                     direction: set.map_or(Side::Right, |t| t.direction),
-                }))
+                };
+                // As transformers sets it on HF's tokenizer, which checks it.
+                t.check_stride(self.n_added(true, false))?;
+                Ok(Some(t))
             }
         }
     }

@@ -385,7 +385,6 @@ impl Tokenizer {
         };
         if let Some(t) = truncation {
             let n_added = self.n_added(add_special_tokens, b.is_some());
-            t.check_stride(self.n_added(true, false))?;
             t.apply(&mut a, b.as_mut(), n_added)?;
             self.check_combined_parts(&a, b.as_ref(), n_added)?;
         }

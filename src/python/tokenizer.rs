@@ -693,9 +693,17 @@ impl PyTokenizer {
         self.tokenizer().is_special_id(id)
     }
 
-    /// Truncates encodings from now on (`None`: no more truncation).
-    fn set_truncation(&self, truncation: TruncationArg) -> PyResult<()> {
+    /// Truncates encodings from now on (`None`: no more truncation). With
+    /// `check_stride`, a stride HF's `enable_truncation` refuses is refused
+    /// (a tokenizer.json's own is taken as HF loads it, checked when a cut
+    /// is made).
+    #[pyo3(signature = (truncation, check_stride=false))]
+    fn set_truncation(&self, truncation: TruncationArg, check_stride: bool) -> PyResult<()> {
         let t = truncation_setting(truncation)?;
+        if let (Some(t), true) = (&t, check_stride) {
+            let tok = self.tokenizer();
+            guard(|| t.check_stride(tok.n_added(true, false)))?;
+        }
         self.change(|tok| tok.truncation = t);
         Ok(())
     }
