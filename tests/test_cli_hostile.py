@@ -115,6 +115,18 @@ def test_an_empty_output_path_is_refused_and_the_current_folder_untouched(
     assert (work / "vocab.txt").read_text() == "mine\n"
 
 
+def test_encode_never_replaces_a_fifo(corpus: Path, tmp_path: Path) -> None:
+    import os
+    import stat
+
+    fifo = tmp_path / "ids.fifo"
+    os.mkfifo(fifo)
+    res = cli("encode", "--tokenizer", str(VOCAB_TXT), str(corpus), "-o", str(fifo))
+    user_error(res, "not a regular file")
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+    assert sorted(os.listdir(tmp_path)) == ["c.txt", "ids.fifo"]
+
+
 def test_report_without_matplotlib_found_before_training(corpus: Path, tmp_path: Path) -> None:
     fake = tmp_path / "fake"
     (fake / "matplotlib").mkdir(parents=True)

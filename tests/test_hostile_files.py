@@ -199,13 +199,16 @@ def test_a_token_no_vocab_txt_line_can_hold_is_never_written_to_one(
     with pytest.raises(ValueError, match="vocab.txt cannot hold the token"):
         tok.save(tmp_path / "v.txt")
     assert not (tmp_path / "v.txt").exists()
-    # Only vocab.txt could carry a tokenizer with per-character unknowns.
+    # A tokenizer with per-character unknowns: its settings file holds it,
+    # and an old vocab.txt in the folder goes with the old set.
     (tmp_path / "old").mkdir()
     (tmp_path / "old" / "vocab.txt").write_text("[UNK]\n")
     char = wpiece.Tokenizer(["[UNK]", token, "a"], unknown="char")
+    char.save(tmp_path / "old")
+    assert sorted(p.name for p in (tmp_path / "old").iterdir()) == ["wpiece_tokenizer.json"]
+    assert wpiece.Tokenizer.from_file(tmp_path / "old").get_vocab() == char.get_vocab()
     with pytest.raises(ValueError, match="vocab.txt cannot hold the token"):
-        char.save(tmp_path / "old")
-    assert sorted(p.name for p in (tmp_path / "old").iterdir()) == ["vocab.txt"]
+        char.save(tmp_path / "char.txt")
 
 
 def test_a_device_or_fifo_is_never_replaced_by_a_saved_file(tmp_path: Path) -> None:

@@ -92,6 +92,38 @@ def test_a_tokenizer_json_pipeline_with_per_character_unknowns_survives_pickle_a
     assert wpiece.Tokenizer.from_file(tmp_path / "out").tokenize("ab q zz b!") == expected
 
 
+def test_a_settings_folder_is_one_file_whatever_lies_beside_it(tmp_path) -> None:
+    """The settings file holds the vocabulary too: a vocab.txt of another
+    set beside it (a save halfway, a file copied in) changes nothing; the
+    file may be named directly; options given to from_file turn on the
+    normalizer they configure, as over vocab.txt."""
+    tok = wpiece.Tokenizer(
+        ["[UNK]", "[CLS]", "[SEP]", "x", "##y", "a", "##b"], unknown="char", normalize=False
+    )
+    tok.save(tmp_path / "t")
+    (tmp_path / "t" / "vocab.txt").write_text("[PAD]\n[UNK]\nzz\n")
+    for path in (tmp_path / "t", tmp_path / "t" / "wpiece_tokenizer.json"):
+        back = wpiece.Tokenizer.from_file(path)
+        assert back.get_vocab() == tok.get_vocab()
+        assert back.tokenize("ab xy AB") == ["a", "##b", "x", "##y", "[UNK]", "[UNK]"]
+    lowered = wpiece.Tokenizer.from_file(tmp_path / "t", lowercase=True)
+    plain = wpiece.Tokenizer(list(tok.get_vocab()), unknown="char", lowercase=True)
+    assert lowered.tokenize("AB Xy") == plain.tokenize("AB Xy") == ["a", "##b", "x", "##y"]
+    # A bad option is the caller's, not the file's.
+    with pytest.raises(ValueError) as caught:
+        wpiece.Tokenizer.from_file(tmp_path / "t", unk_token="[X]")
+    assert "wpiece_tokenizer.json" not in str(caught.value)
+
+
+def test_a_token_no_line_can_hold_leaves_vocab_txt_out_of_a_settings_folder(tmp_path) -> None:
+    tok = wpiece.Tokenizer(["[UNK]", "a\nb", "a"], unknown="char")
+    tok.save(tmp_path / "t")
+    assert sorted(p.name for p in (tmp_path / "t").iterdir()) == ["wpiece_tokenizer.json"]
+    back = wpiece.Tokenizer.from_file(tmp_path / "t")
+    assert back.get_vocab() == tok.get_vocab()
+    assert back.tokenize("a q") == ["a", "[UNK]"]
+
+
 @pytest.mark.parametrize(
     "damage",
     [

@@ -126,6 +126,9 @@ def _check_output_file(path: str) -> None:
         raise CliError("the output path is empty")
     if Path(path).is_dir():
         raise CliError(f"{path} is a folder; give a file name")
+    if Path(path).exists() and not Path(path).is_file():
+        # The rename would put a file in place of a FIFO or of /dev/null.
+        raise CliError(f"{path} is not a regular file (a device, FIFO or socket)")
     _check_output_folder(str(Path(path).absolute().parent))
 
 
@@ -255,7 +258,9 @@ def _train_with(args: argparse.Namespace, options: dict[str, Any]) -> int:
             f"{100 * last.unknown_rate:.3f}% unknown"
         )
     written = [
-        n for n in ("tokenizer.json", "training_record.json", "vocab.txt") if (out / n).exists()
+        n
+        for n in ("tokenizer.json", "wpiece_tokenizer.json", "training_record.json", "vocab.txt")
+        if (out / n).exists()
     ]
     if args.report:
         from .report import write_report

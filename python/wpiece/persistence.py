@@ -22,8 +22,9 @@ from .training_record import TrainingRecord
 __all__ = ["core_from_state", "save", "state"]
 
 # What a folder save writes for a tokenizer tokenizer.json cannot express
-# (per-character unknowns, an end-of-word suffix): its settings, beside its
-# vocab.txt, which alone would load with BERT's defaults.
+# (per-character unknowns, an end-of-word suffix): the whole tokenizer, its
+# settings and vocabulary (the vocab.txt beside it alone would load with
+# BERT's defaults).
 SETTINGS_FILE = "wpiece_tokenizer.json"
 _SETTINGS_FORMAT = "wpiece tokenizer settings"
 # The files a folder save writes; any of them the new set lacks is removed.
@@ -54,10 +55,7 @@ def save(core: _core.Tokenizer, record: Optional[TrainingRecord], p: Path) -> No
         try:
             files.append(("vocab.txt", core.vocab_txt().encode()))
         except ValueError:
-            # A token no vocab.txt line can hold: tokenizer.json alone says
-            # it all (a vocab.txt would shift ids); without it, nothing can.
-            if not _json_expressible(core):
-                raise
+            pass  # a token no line can hold: the other file holds the vocab
         if record is not None:
             text = json.dumps(record.to_dict(), ensure_ascii=False)
             files.append(("training_record.json", text.encode()))
@@ -65,8 +63,8 @@ def save(core: _core.Tokenizer, record: Optional[TrainingRecord], p: Path) -> No
         if _json_expressible(core):
             files.append(("tokenizer.json", core.to_json().encode()))
         else:
+            # Whole, the vocabulary included: read once, it is one set.
             settings = {"format": _SETTINGS_FORMAT, "version": 1, **state(core)}
-            del settings["vocab"]  # in vocab.txt
             text = json.dumps(settings, ensure_ascii=False, indent=1)
             files.append((SETTINGS_FILE, text.encode()))
         written = {name for name, _ in files}
@@ -106,16 +104,19 @@ def state(core: _core.Tokenizer) -> dict[str, Any]:
     }
 
 
-def load_folder_settings(folder: Path, options: dict[str, Any]) -> _core.Tokenizer:
-    """The tokenizer a folder save wrote as vocab.txt and its settings file,
-    ``options`` (as :meth:`wpiece.Tokenizer.from_file` takes them) over the
-    settings."""
-    path = folder / SETTINGS_FILE
+# The options of Tokenizer.from_file that configure the BERT normalizer: given,
+# they turn it on, as they do over a vocab.txt or a tokenizer.json.
+_NORMALIZER_OPTIONS = ("lowercase", "strip_accents", "clean_text", "handle_chinese_chars")
+
+
+def load_settings_file(path: Path, options: dict[str, Any]) -> _core.Tokenizer:
+    """The tokenizer a folder save wrote as ``wpiece_tokenizer.json``, then
+    ``options`` (as :meth:`wpiece.Tokenizer.from_file` takes them) over it."""
     try:
         saved = json.loads(_core.read_text(path))
     except ValueError as e:
         raise ValueError(f"{path}: not a wpiece settings file ({e})") from None
-    keys = {"json", "settings", "truncation", "padding", "cleanup", "added_tokens"}
+    keys = {"vocab", "json", "settings", "truncation", "padding", "cleanup", "added_tokens"}
     if (
         not isinstance(saved, dict)
         or saved.get("format") != _SETTINGS_FORMAT
@@ -124,20 +125,21 @@ def load_folder_settings(folder: Path, options: dict[str, Any]) -> _core.Tokeniz
         or not isinstance(saved["settings"], dict)
     ):
         raise ValueError(f"{path}: not a wpiece settings file of version 1")
-    vocab = _core.read_vocab_txt(folder / "vocab.txt")
     try:
         added = [tuple(spec) for spec in saved["added_tokens"]]  # JSON made them lists
-        state = {**saved, "added_tokens": added, "vocab": vocab}
-        if saved["json"] is None:
-            state["settings"] = {**saved["settings"], **options}
-            return core_from_state(state)
+        state = {**saved, "added_tokens": added}
         core = core_from_state(state)
-        if options:
-            set_strip = "strip_accents" in options
-            core = core.with_options(**options, set_strip_accents=set_strip)
-        return core
     except (KeyError, TypeError, ValueError) as e:
         raise ValueError(f"{path}: {e}") from None
+    if not options:
+        return core
+    if saved["json"] is not None:
+        set_strip = "strip_accents" in options
+        return core.with_options(**options, set_strip_accents=set_strip)
+    settings = {**saved["settings"], **options}
+    if any(name in options for name in _NORMALIZER_OPTIONS):
+        settings["normalize"] = True
+    return core_from_state({**state, "settings": settings})
 
 
 def core_from_state(state: dict[str, Any]) -> _core.Tokenizer:

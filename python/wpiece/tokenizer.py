@@ -151,10 +151,16 @@ class Tokenizer:
             raise TypeError(f"unknown options: {sorted(unknown_options)}")
         _check_options(options)
         p = _path(path)
+        if p.name == persistence.SETTINGS_FILE and not p.is_dir():
+            return cls._from_core(persistence.load_settings_file(p, options))
         if p.is_dir() and not (p / "tokenizer.json").exists():
-            if (p / persistence.SETTINGS_FILE).exists():
-                # A folder save of what tokenizer.json cannot express.
-                return cls._from_core(persistence.load_folder_settings(p, options))
+            # A folder save of what tokenizer.json cannot express; gone
+            # meanwhile (a save replaced the set), the folder is looked at again.
+            try:
+                core = persistence.load_settings_file(p / persistence.SETTINGS_FILE, options)
+                return cls._from_core(core)
+            except FileNotFoundError:
+                pass
         if p.is_dir():
             for name in ("tokenizer.json", "vocab.txt"):
                 if (p / name).exists():
@@ -262,11 +268,10 @@ class Tokenizer:
         lacks are removed, so :meth:`from_file` on the folder loads the old
         tokenizer or the new one, never a mix. A tokenizer ``tokenizer.json``
         cannot express (per-character unknowns, an end-of-word suffix) is
-        saved as ``vocab.txt`` and ``wpiece_tokenizer.json`` (its settings),
-        which :meth:`from_file` reads back. A token that a ``vocab.txt`` line
-        cannot hold (a line break, trailing whitespace) leaves ``vocab.txt``
-        out of a folder that has ``tokenizer.json``, and is a ``ValueError``
-        wherever ``vocab.txt`` is the only form.
+        saved whole as ``wpiece_tokenizer.json`` (and a ``vocab.txt``), which
+        :meth:`from_file` reads back. A token that a ``vocab.txt`` line cannot
+        hold (a line break, trailing whitespace) leaves ``vocab.txt`` out of a
+        folder, and saving as a ``vocab.txt`` file is then a ``ValueError``.
 
         >>> import tempfile, os
         >>> tok = Tokenizer(["[UNK]", "a", "##b"])

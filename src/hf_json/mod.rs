@@ -368,12 +368,14 @@ pub fn tokenizer_to_json(tok: &Tokenizer) -> Result<String> {
     let cfg = &tok.model().config;
     if cfg.unknown != UnknownPolicy::Word {
         return Err(unsupported(
-            "tokenizer.json cannot express per-character unknowns; save as vocab.txt instead",
+            "tokenizer.json cannot express per-character unknowns; save into a folder \
+             (wpiece_tokenizer.json holds them)",
         ));
     }
     if !cfg.end_of_word_suffix.is_empty() {
         return Err(unsupported(
-            "tokenizer.json cannot express an end-of-word suffix; save as vocab.txt instead",
+            "tokenizer.json cannot express an end-of-word suffix; save into a folder \
+             (wpiece_tokenizer.json holds it)",
         ));
     }
     let file = FileOut {

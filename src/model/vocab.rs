@@ -77,7 +77,8 @@ impl Vocab {
         if let Some(t) = self.tokens.iter().find(|t| !fits_a_line(t)) {
             return Err(Error::Value(format!(
                 "vocab.txt cannot hold the token {t:?}: its line break or trailing \
-                 whitespace would be lost when the file is read (save as tokenizer.json)"
+                 whitespace would be lost when the file is read (save into a folder, which \
+                 leaves vocab.txt out, or as tokenizer.json)"
             )));
         }
         let mut out = String::with_capacity(self.tokens.iter().map(|t| t.len() + 1).sum());
@@ -109,12 +110,12 @@ impl Vocab {
     }
 }
 
-/// The tokens of a `vocab.txt`, in id order (see [`Vocab::from_vocab_txt`]).
 /// Whether `token` written as a vocab.txt line reads back as itself.
 fn fits_a_line(token: &str) -> bool {
     !token.contains('\n') && token.trim_end().len() == token.len()
 }
 
+/// The tokens of a `vocab.txt`, in id order (see [`Vocab::from_vocab_txt`]).
 pub fn vocab_txt_tokens(text: &str) -> Result<Vec<String>> {
     // `str::lines` splits as Rust's `BufRead::lines`, which HF reads with.
     let tokens: Vec<String> = text.lines().map(|l| l.trim_end().to_owned()).collect();
