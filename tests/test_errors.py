@@ -95,6 +95,10 @@ def test_unsupported_components_raise(tmp_path, mutate, message) -> None:
         (("continuing_subword_prefix",), {}, "WordLevel"),
         (("max_input_chars_per_word",), {}, "WordLevel"),
         ((), {"merges": []}, "BPE"),
+        ((), {"merges": None}, "WordPiece"),
+        ((), {"continuing_subword_prefix": None}, "WordLevel"),
+        ((), {"max_input_chars_per_word": None}, "WordLevel"),
+        ((), {"max_input_chars_per_word": "100"}, "WordLevel"),
         (("unk_token", "continuing_subword_prefix", "max_input_chars_per_word"), {}, None),
     ],
 )

@@ -131,21 +131,21 @@ enum PadStrategyJson {
 // ----- reading -------------------------------------------------------------
 
 /// What HF reads a model object without `type` as (files of its versions
-/// before the tag): BPE if it has merges, WordPiece if it has all of
-/// WordPiece's settings, WordLevel if it has an unknown token; None if
-/// nothing (HF refuses it too).
+/// before the tag), the first whose fields it holds with their types: BPE
+/// (merges; refused here whether HF takes them or not), WordPiece (all its
+/// settings), WordLevel (an unknown token); None if none (HF refuses it too).
 fn untyped_model_kind(model: &Map<String, Value>) -> Option<&'static str> {
-    let wordpiece = [
-        "unk_token",
-        "continuing_subword_prefix",
-        "max_input_chars_per_word",
-    ];
-    if model.contains_key("merges") {
+    let text = |k: &str| model.get(k).is_some_and(Value::is_string);
+    let count = |k: &str| model.get(k).is_some_and(Value::is_u64);
+    if model.get("merges").is_some_and(Value::is_array) {
         Some("BPE")
-    } else if wordpiece.iter().all(|k| model.contains_key(*k)) {
+    } else if text("unk_token")
+        && text("continuing_subword_prefix")
+        && count("max_input_chars_per_word")
+    {
         Some("WordPiece")
     } else {
-        model.contains_key("unk_token").then_some("WordLevel")
+        text("unk_token").then_some("WordLevel")
     }
 }
 
