@@ -288,16 +288,26 @@ class Tokenizer:
         end-of-word suffix, which that format cannot express)."""
         return self._core.to_json()
 
-    def to_transformers(self) -> Any:
+    def to_transformers(self, **options: Any) -> Any:
         """A ``transformers.PreTrainedTokenizerFast`` that tokenizes exactly like
-        this tokenizer (needs ``transformers``).
+        this tokenizer (needs ``transformers``). It declares this tokenizer's
+        special tokens (``cls_token`` and ``sep_token`` as its post-processor
+        frames an input), its truncation as ``model_max_length`` and its
+        sides; ``options`` go to ``PreTrainedTokenizerFast`` over those, e.g.
+        ``model_max_length=512`` or ``model_input_names`` (a model such as
+        DistilBERT's takes no ``token_type_ids``), as a model's
+        ``tokenizer_config.json`` would give them.
 
         >>> import wpiece
         >>> hf = wpiece.Tokenizer.from_file(wpiece.sample_vocab_path()).to_transformers()
         >>> hf("Hello, world!")["input_ids"]
         [101, 7592, 1010, 2088, 999, 102]
+        >>> names = ["input_ids", "attention_mask"]
+        >>> tok = wpiece.Tokenizer.from_file(wpiece.sample_vocab_path())
+        >>> sorted(tok.to_transformers(model_input_names=names)("Hi"))
+        ['attention_mask', 'input_ids']
         """
-        return transformers_bridge.to_transformers(self)
+        return transformers_bridge.to_transformers(self, options)
 
     def __getstate__(self) -> dict[str, Any]:
         return {**persistence.state(self._core), "training_record": self.training_record}

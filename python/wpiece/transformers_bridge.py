@@ -47,41 +47,72 @@ def backend_json(tokenizer: Any) -> tuple[str, Optional[dict[str, Any]]]:
     return to_str(), dict(kept) if isinstance(kept, dict) else {}
 
 
-def to_transformers(tok: Any) -> Any:
+def _framing_roles(post_processor: Optional[dict[str, Any]]) -> dict[str, str]:
+    """``cls_token`` and ``sep_token`` as the post-processor frames a single
+    input: the special token before the sequence, and the last one after it
+    (Funnel's template frames with ``<cls>`` and ``<sep>`` though its
+    vocabulary also has ``<s>`` and ``</s>``)."""
+    pp = post_processor or {}
+    if pp.get("type") in ("BertProcessing", "RobertaProcessing"):
+        return {"cls_token": pp["cls"][0], "sep_token": pp["sep"][0]}
+    if pp.get("type") != "TemplateProcessing":
+        return {}
+    single = pp.get("single", [])
+    at = next((k for k, piece in enumerate(single) if "Sequence" in piece), None)
+    if at is None:
+        return {}
+
+    def token(piece: dict[str, Any]) -> Optional[str]:
+        tokens = pp.get("special_tokens", {}).get(piece["SpecialToken"]["id"], {}).get("tokens")
+        return tokens[0] if isinstance(tokens, list) and len(tokens) == 1 else None
+
+    before = [token(p) for p in single[:at] if "SpecialToken" in p]
+    after = [token(p) for p in single[at + 1 :] if "SpecialToken" in p]
+    roles = {"cls_token": before[0] if before else None, "sep_token": after[-1] if after else None}
+    return {role: t for role, t in roles.items() if t is not None}
+
+
+def to_transformers(tok: Any, options: dict[str, Any]) -> Any:
     """See :meth:`wpiece.Tokenizer.to_transformers` (``tok`` is a
     ``wpiece.Tokenizer``; not imported here, which imports this module)."""
+    import json
+
     from tokenizers import Tokenizer as HFTokenizer
     from transformers import PreTrainedTokenizerFast
 
-    backend = HFTokenizer.from_str(tok.to_json())
+    if "tokenizer_object" in options or "tokenizer_file" in options:
+        raise TypeError("to_transformers() makes the backend itself: no tokenizer_object")
+    text = tok.to_json()
+    backend = HFTokenizer.from_str(text)
     specials = tok._core.special_tokens_in_order()
+    framing = _framing_roles(json.loads(text).get("post_processor"))
 
     def first_special(names: tuple[str, ...]) -> Any:
         return next((n for n in names if n in specials), None)
+
+    def role_of(role: str, names: tuple[str, ...]) -> Any:
+        framed = framing.get(role)
+        return framed if framed in specials else first_special(names)
 
     pad = (tok.padding or {}).get("pad_token")
     roles = {
         "unk_token": first_special((tok.settings["unk_token"],)),
         "pad_token": first_special((pad,) if pad else ("[PAD]", "<pad>")),
-        **{role: first_special(names) for role, names in _ROLE_NAMES.items()},
+        **{role: role_of(role, names) for role, names in _ROLE_NAMES.items()},
     }
     # Only tokens this tokenizer treats as special: transformers would
     # otherwise make them special, and split them out of raw text.
     named = {role: token for role, token in roles.items() if token is not None}
     others = [t for t in specials if t not in named.values()]
-    options: dict[str, Any] = {}
+    made: dict[str, Any] = {"model_input_names": ["input_ids", "token_type_ids", "attention_mask"]}
     if others:
-        options["additional_special_tokens"] = others
+        made["additional_special_tokens"] = others
     truncation, padding = tok.truncation, tok.padding
     if truncation is not None:
-        options["model_max_length"] = truncation["max_length"]
-        options["truncation_side"] = truncation["direction"]
+        made["model_max_length"] = truncation["max_length"]
+        made["truncation_side"] = truncation["direction"]
     if padding is not None:
-        options["padding_side"] = padding["direction"]
-    options[_SETTINGS_KEY] = {"truncation": truncation, "padding": padding}
-    return PreTrainedTokenizerFast(
-        tokenizer_object=backend,
-        model_input_names=["input_ids", "token_type_ids", "attention_mask"],
-        **named,
-        **options,
-    )
+        made["padding_side"] = padding["direction"]
+    made[_SETTINGS_KEY] = {"truncation": truncation, "padding": padding}
+    # The caller's own (model_max_length, model_input_names...) over these.
+    return PreTrainedTokenizerFast(tokenizer_object=backend, **{**named, **made, **options})
