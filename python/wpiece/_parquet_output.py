@@ -26,7 +26,7 @@ PART_NAME = "part-{:05d}.parquet"
 # defaults, 0.33 s so, for 32 MB instead of 27).
 WRITE_OPTIONS = {"use_dictionary": False, "write_statistics": False}
 # The codecs a part may be written with (pyarrow's names). lz4 by default:
-# writing without a codec takes about half the time for files about twice
+# writing without a codec takes about two thirds of the time for files twice
 # as large (README, "Beyond one process"); zstd makes the smallest files.
 COMPRESSIONS = ("lz4", "zstd", "snappy", "gzip", "brotli", "none")
 DEFAULT_COMPRESSION = "lz4"
