@@ -1,5 +1,5 @@
-"""Saving a tokenizer (files and folders, each written atomically) and its
-pickled state.
+"""Saving a tokenizer (files and folders, each written atomically), finding
+what a path holds when one is loaded, and its pickled state.
 
 >>> import os, tempfile, wpiece
 >>> tok = wpiece.Tokenizer(["[UNK]", "a", "##b"])
@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Optional, Union
 
 from . import _core
 from ._args import _padding_spec, _truncation_spec
 from .training_record import TrainingRecord
 
-__all__ = ["core_from_state", "save", "state"]
+__all__ = ["core_from_state", "load", "save", "state"]
 
 # What a folder save writes for a tokenizer tokenizer.json cannot express
 # (per-character unknowns, an end-of-word suffix): the whole tokenizer, its
@@ -140,6 +140,32 @@ def load_settings_file(path: Path, options: dict[str, Any]) -> _core.Tokenizer:
     if any(name in options for name in _NORMALIZER_OPTIONS):
         settings["normalize"] = True
     return core_from_state({**state, "settings": settings})
+
+
+def load(p: Path, options: dict[str, Any]) -> Union[_core.Tokenizer, Path]:
+    """What :meth:`wpiece.Tokenizer.from_file` finds at ``p``: the tokenizer
+    a tokenizer.json or a settings file holds (``options`` over it), or the
+    vocab.txt to build one from."""
+    if p.name == SETTINGS_FILE and not p.is_dir():
+        return load_settings_file(p, options)
+    if p.is_dir() and not (p / "tokenizer.json").exists():
+        # A folder save of what tokenizer.json cannot express; gone
+        # meanwhile (a save replaced the set), the folder is looked at again.
+        try:
+            return load_settings_file(p / SETTINGS_FILE, options)
+        except FileNotFoundError:
+            pass
+    if p.is_dir():
+        found = [p / n for n in ("tokenizer.json", "vocab.txt") if (p / n).exists()]
+        if not found:
+            raise FileNotFoundError(f"no tokenizer.json or vocab.txt in {p}")
+        p = found[0]
+    if p.suffix != ".json":
+        return p
+    core = _core.Tokenizer.from_json(_core.read_text(p))
+    if options:
+        core = core.with_options(**options, set_strip_accents="strip_accents" in options)
+    return core
 
 
 def core_from_state(state: dict[str, Any]) -> _core.Tokenizer:

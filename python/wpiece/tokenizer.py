@@ -150,32 +150,11 @@ class Tokenizer:
         if unknown_options:
             raise TypeError(f"unknown options: {sorted(unknown_options)}")
         _check_options(options)
-        p = _path(path)
-        if p.name == persistence.SETTINGS_FILE and not p.is_dir():
-            return cls._from_core(persistence.load_settings_file(p, options))
-        if p.is_dir() and not (p / "tokenizer.json").exists():
-            # A folder save of what tokenizer.json cannot express; gone
-            # meanwhile (a save replaced the set), the folder is looked at again.
-            try:
-                core = persistence.load_settings_file(p / persistence.SETTINGS_FILE, options)
-                return cls._from_core(core)
-            except FileNotFoundError:
-                pass
-        if p.is_dir():
-            for name in ("tokenizer.json", "vocab.txt"):
-                if (p / name).exists():
-                    p = p / name
-                    break
-            else:
-                raise FileNotFoundError(f"no tokenizer.json or vocab.txt in {p}")
-        if p.suffix == ".json":
-            core = _core.Tokenizer.from_json(_core.read_text(p))
-            if options:
-                set_strip = "strip_accents" in options
-                core = core.with_options(**options, set_strip_accents=set_strip)
-            return cls._from_core(core)
-        # Lines as HF reads them: split at "\n" only, trailing whitespace dropped.
-        return cls(_core.read_vocab_txt(p), **options)
+        found = persistence.load(_path(path), options)
+        if isinstance(found, Path):
+            # Lines as HF reads them: split at "\n" only, trailing whitespace dropped.
+            return cls(_core.read_vocab_txt(found), **options)
+        return cls._from_core(found)
 
     @classmethod
     def from_str(cls, json: str) -> Tokenizer:

@@ -20,8 +20,9 @@ use crate::parallel;
 use crate::pipeline::Tokenizer;
 use crate::quality;
 use crate::splitter::Splitter;
+use crate::train::counting_options::CountingOptions;
 use crate::train::counts::WordCounts;
-use crate::train::counts_file::{self, CountingOptions};
+use crate::train::counts_file;
 use crate::train::{self, fit, InitialVocab, TrainerConfig, WordSplitting};
 
 /// Counts words of a corpus with the encoder's normalizer and pre-tokenizer.

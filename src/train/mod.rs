@@ -6,6 +6,7 @@
 //! | `counts.rs` | word types and their counts, in first-appearance order |
 //! | `counting.rs`, `short_words.rs` | counting the words of documents on every thread (short words in a front table) |
 //! | `word_splitting.rs` | how counting makes words: BERT's options, or a tokenizer's whole pipeline |
+//! | `counting_options.rs` | the counting options as counts files and Python name them |
 //! | `counts_file.rs` | the word counts file format |
 //! | `config.rs` | the options of a run (`TrainerConfig`, `Score`) |
 //! | `pairs.rs`, `gain.rs`, `queue.rs` | pair statistics; the likelihood gain ΔL and its bounds; queue entries |
@@ -19,6 +20,7 @@
 
 mod config;
 mod counting;
+pub mod counting_options;
 pub mod counts;
 pub mod counts_file;
 pub mod extend;

@@ -10,12 +10,12 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::counting::{count_docs_with, CountScratch, ParallelCounting};
+use super::counting_options::CountingOptions;
 use super::counts::WordCounts;
-use super::counts_file::CountingOptions;
 use crate::added_tokens::Split;
 use crate::cancel::Cancel;
 use crate::encode::piece_cuts;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::hf_json;
 use crate::io::{read_file_blocks, ByteRange, DocBlock, DocSource};
 use crate::pipeline::Tokenizer;
@@ -223,4 +223,24 @@ fn count_piece(tok: &Tokenizer, text: &str, out: &mut WordCounts, scratch: &mut 
             }
         });
     });
+}
+
+impl From<&WordSplitting> for CountingOptions {
+    fn from(w: &WordSplitting) -> Self {
+        Self {
+            pipeline: w.pipeline_json().cloned(),
+            ..Self::from(w.splitter())
+        }
+    }
+}
+
+impl TryFrom<&CountingOptions> for WordSplitting {
+    type Error = Error;
+
+    fn try_from(o: &CountingOptions) -> Result<Self> {
+        match &o.pipeline {
+            Some(json) => WordSplitting::from_pipeline_json(json.clone()),
+            None => Ok(WordSplitting::Options(Splitter::try_from(o)?)),
+        }
+    }
 }
