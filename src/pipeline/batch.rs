@@ -206,47 +206,31 @@ impl Tokenizer {
             with_offsets,
             with_words,
         };
-        // A stride the cut cannot honour fails, as in HF, only for a text
-        // that needs cutting: encode whole, then look.
-        if truncation.is_some() && cut.check().is_err() {
-            let flat = self.encoder.encode_flat(
-                texts,
-                Rows {
-                    cut: Cut::NONE,
-                    ..rows
-                },
-                cancel,
-            )?;
-            let framing = if frame.is_some() { 2 } else { 0 };
-            for r in flat.rows.windows(2) {
-                if r[1] - r[0] - framing > cut.keep {
-                    cut.check()?;
-                }
-            }
-            return Ok(flat);
+        // HF fails on some settings only once a text needs cutting: a stride
+        // the cut cannot honour, and 'only_second' without a pair (not for a
+        // budget of zero, which empties every sequence). Then each text is
+        // encoded whole and looked at.
+        let stride_fails = truncation.is_some() && cut.check().is_err();
+        let only_second =
+            truncation.filter(|t| t.strategy == TruncationStrategy::OnlySecond && budget > Some(0));
+        if !stride_fails && only_second.is_none() {
+            return self.encoder.encode_flat(texts, rows, cancel);
         }
-        match (truncation, budget) {
-            // HF refuses 'only_second' without a pair, but only once a text
-            // needs cutting (and not for a budget of zero, which empties every
-            // sequence): encode whole, then look.
-            (Some(t), Some(budget))
-                if t.strategy == TruncationStrategy::OnlySecond && budget > 0 =>
-            {
-                let flat = self.encoder.encode_flat(
-                    texts,
-                    Rows {
-                        cut: Cut::NONE,
-                        ..rows
-                    },
-                    cancel,
-                )?;
-                for r in flat.rows.windows(2) {
-                    t.single_len((r[1] - r[0]).saturating_sub(n_added), n_added)?;
-                }
-                Ok(flat)
+        let whole = Rows {
+            cut: Cut::NONE,
+            ..rows
+        };
+        let flat = self.encoder.encode_flat(texts, whole, cancel)?;
+        for r in flat.rows.windows(2) {
+            let content = (r[1] - r[0]).saturating_sub(n_added);
+            if stride_fails && content > cut.keep {
+                cut.check()?;
             }
-            _ => self.encoder.encode_flat(texts, rows, cancel),
+            if let Some(t) = only_second {
+                t.single_len(content, n_added)?;
+            }
         }
+        Ok(flat)
     }
 
     /// [`Tokenizer::encode_batch_flat`] over the documents of files (plain
