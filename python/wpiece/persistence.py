@@ -134,8 +134,7 @@ def load_settings_file(path: Path, options: dict[str, Any]) -> _core.Tokenizer:
     if not options:
         return core
     if saved["json"] is not None:
-        set_strip = "strip_accents" in options
-        return core.with_options(**options, set_strip_accents=set_strip)
+        return _with_options(core, options)
     settings = {**saved["settings"], **options}
     if any(name in options for name in _NORMALIZER_OPTIONS):
         settings["normalize"] = True
@@ -162,10 +161,14 @@ def load(p: Path, options: dict[str, Any]) -> Union[_core.Tokenizer, Path]:
         p = found[0]
     if p.suffix != ".json":
         return p
-    core = _core.Tokenizer.from_json(_core.read_text(p))
-    if options:
-        core = core.with_options(**options, set_strip_accents="strip_accents" in options)
-    return core
+    return _with_options(_core.Tokenizer.from_json(_core.read_text(p)), options)
+
+
+def _with_options(core: _core.Tokenizer, options: dict[str, Any]) -> _core.Tokenizer:
+    """``core`` with ``from_file``'s options over its own (a tokenizer.json's)."""
+    if not options:
+        return core
+    return core.with_options(**options, set_strip_accents="strip_accents" in options)
 
 
 def core_from_state(state: dict[str, Any]) -> _core.Tokenizer:
