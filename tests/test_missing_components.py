@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any, Callable
 
+import pyarrow as pa
 import pytest
 from hf_compare import assert_encode_as_hf
 from hypothesis import given, settings
@@ -125,6 +126,46 @@ def test_what_the_quicktour_trainer_saves_loads_as_hf() -> None:
         assert wp.decode(ids, skip_special_tokens=False) == hf.decode(
             ids, skip_special_tokens=False
         ), text
+
+
+def test_what_the_trainer_saves_without_special_tokens_loads_as_hf() -> None:
+    # Without special_tokens, HF's trainer saves a model whose unk token is
+    # not in its vocabulary: HF loads it and fails only on a word that needs
+    # the token (a bare Exception there, ValueError here), on every path.
+    hf = HFTokenizer(models.WordPiece(unk_token="[UNK]"))
+    hf.pre_tokenizer = pre.Whitespace()
+    hf.train_from_iterator(REAL * 3, trainers.WordPieceTrainer(vocab_size=200))
+    assert hf.token_to_id("[UNK]") is None
+    wp = wpiece.Tokenizer.from_str(hf.to_str())
+    known, unknown = [], []
+    for text in [*REAL, *ADVERSARIAL]:
+        try:
+            hf.encode(text)
+        except Exception:  # noqa: BLE001 - HF raises a bare Exception
+            unknown.append(text)
+            with pytest.raises(ValueError, match=r"unknown token \"\[UNK\]\""):
+                wp.encode(text)
+            continue
+        known.append(text)
+        assert_encode_as_hf(hf, wp, text, lookups=True)
+        assert_encode_as_hf(hf, wp, text, "naïve café", add=False)
+    assert known and unknown
+    assert [e.ids for e in wp.encode_batch(known)] == [e.ids for e in hf.encode_batch(known)]
+    flat, rows = wp.encode_batch_flat(known)[:2]
+    assert flat.tolist() == [i for e in hf.encode_batch(known) for i in e.ids]
+    bad = [*known, unknown[0]]
+    for call in (
+        lambda: wp.encode_batch(bad),
+        lambda: wp.encode_batch_flat(bad),
+        lambda: wp.encode_batch_numpy(bad),
+        lambda: wp.encode_arrow(pa.array(bad)),
+        lambda: wp.encode(known[0], unknown[0]),
+    ):
+        with pytest.raises(ValueError, match="not in the vocabulary"):
+            call()
+    # Saved and loaded again, still the same.
+    again = wpiece.Tokenizer.from_str(wp.to_json())
+    assert again.encode(known[0]).ids == hf.encode(known[0]).ids
 
 
 @pytest.mark.parametrize(

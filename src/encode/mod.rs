@@ -41,7 +41,7 @@ use crate::cache;
 use crate::cancel::Cancel;
 use crate::cut::Cut;
 use crate::error::{Error, Result};
-use crate::model::{Piece, UnknownPolicy, Vocab, WordPiece};
+use crate::model::{Piece, UnknownPolicy, Vocab, WordPiece, MISSING_UNK};
 use crate::splitter::{Cuts, SplitBuffers, Splitter, PIECE_BYTES};
 use crate::unicode::{is_bert_punctuation, is_chinese_char};
 use ascii::AsciiTable;
@@ -310,6 +310,12 @@ impl Encoder {
                 }
                 first_char += scan::count_utf8_chars(piece.as_bytes());
             }
+        }
+        if !self.model.has_unk() && out.ids[start..].contains(&MISSING_UNK) {
+            return Err(Error::Value(format!(
+                "the text needs the unknown token {:?}, which is not in the vocabulary",
+                self.model.config.unk_token
+            )));
         }
         if out.with_words {
             self.finish_words(out, start);

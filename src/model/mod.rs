@@ -6,4 +6,4 @@ pub mod vocab;
 pub mod wordpiece;
 
 pub use vocab::Vocab;
-pub use wordpiece::{Piece, UnknownPolicy, WordPiece, WordPieceConfig};
+pub use wordpiece::{Piece, UnknownPolicy, WordPiece, WordPieceConfig, MISSING_UNK};

@@ -81,8 +81,15 @@ pub struct WordPiece {
     continuation: Trie,
 }
 
+/// The unknown id of a vocabulary without its unknown token: HF loads such
+/// a tokenizer and fails only on a word that needs the token, so encoding
+/// writes this id and the encoder turns it into that error. No vocabulary
+/// reaches it (ids are below the vocabulary's size, at most u32::MAX).
+pub const MISSING_UNK: u32 = u32::MAX;
+
 impl WordPiece {
-    /// `unk_id` must be the id of `config.unk_token` (checked by the caller).
+    /// `unk_id` must be the id of `config.unk_token` (checked by the caller),
+    /// or [`MISSING_UNK`] when the vocabulary lacks it.
     pub fn new(vocab: &Vocab, config: WordPieceConfig, unk_id: u32) -> Result<Self> {
         let start = Trie::new(
             vocab
@@ -106,6 +113,11 @@ impl WordPiece {
             start,
             continuation,
         })
+    }
+
+    /// Whether the vocabulary holds the unknown token.
+    pub fn has_unk(&self) -> bool {
+        self.unk_id != MISSING_UNK
     }
 
     /// Appends the pieces of `word` (UTF-8 bytes of one word) to `out`.

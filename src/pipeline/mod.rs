@@ -29,7 +29,7 @@ use crate::decoder::Decoder;
 use crate::encode::{check_length, Encoder, FastPaths, Output};
 use crate::error::{Error, Result};
 use crate::memory;
-use crate::model::{Vocab, WordPiece, WordPieceConfig};
+use crate::model::{Vocab, WordPiece, WordPieceConfig, MISSING_UNK};
 use crate::normalizers::NormalizerConfig;
 use crate::pre_tokenizers::PreTokenizer;
 use crate::splitter::Splitter;
@@ -78,12 +78,9 @@ impl Tokenizer {
         post_processor: Option<PostProcessor>,
         decoder: Decoder,
     ) -> Result<Self> {
-        let unk_id = vocab.id(&model_config.unk_token).ok_or_else(|| {
-            Error::Value(format!(
-                "unk token {:?} is not in the vocabulary",
-                model_config.unk_token
-            ))
-        })?;
+        // A vocabulary without its unknown token loads (as in HF); a text
+        // that needs the token fails then (see `MISSING_UNK`).
+        let unk_id = vocab.id(&model_config.unk_token).unwrap_or(MISSING_UNK);
         let mut added = AddedVocabulary::default();
         added.add(added_tokens, &vocab, |t| splitter.normalize_str(t))?;
         if let Some(p) = &post_processor {
