@@ -146,6 +146,28 @@ def _batch_texts(
     return _str_list(texts, "texts"), None if pairs is None else _str_list(pairs, "pairs")
 
 
+def _words(words: object, name: str) -> list[str]:
+    """One input given as words (``is_pretokenized``): a list or tuple of
+    str, as HF takes it (a str would be its characters)."""
+    if not isinstance(words, (list, tuple)):
+        raise TypeError(
+            f"{name} must be a list or tuple of str with is_pretokenized=True, not {_kind(words)}"
+        )
+    return _str_items(words, name)
+
+
+def _batch_words(
+    texts: Iterable[object], pairs: Optional[Iterable[object]]
+) -> tuple[list[list[str]], Optional[list[list[str]]]]:
+    """The inputs and pairs of a batch given as words, each a list of str."""
+
+    def lists(values: Iterable[object], name: str) -> list[list[str]]:
+        items = list(_iterate(values, name, "a sequence of lists of str"))
+        return [_words(item, f"item {k} of {name}") for k, item in enumerate(items)]
+
+    return lists(texts, "texts"), None if pairs is None else lists(pairs, "pairs")
+
+
 def _check_call(
     truncation: object, max_length: object, num_threads: object, pad_to_multiple_of: object
 ) -> None:

@@ -3,7 +3,8 @@
 :func:`string_chunks` turns a pyarrow ``StringArray``, ``LargeStringArray``
 or ``ChunkedArray`` of them into the buffers of each chunk, as zero-copy
 numpy views; the core checks them (offsets in order and inside the data,
-UTF-8) before reading a row.
+UTF-8) before reading a row; :func:`encode_arrow` assembles the ids
+the core gives for them into Arrow list arrays.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any, Optional
 
 import numpy as np
 
-__all__ = ["ArrowChunk", "one_chunk_type", "string_chunks"]
+__all__ = ["ArrowChunk", "encode_arrow", "one_chunk_type", "string_chunks"]
 
 ArrowChunk = tuple[np.ndarray, np.ndarray, Optional[np.ndarray], int, int]
 """``(offsets, data, validity, offset, length)`` of one string array chunk."""
@@ -91,3 +92,63 @@ def one_chunk_type(chunks: list[Any]) -> list[Any]:
     if large is None:
         return chunks
     return [c if c.type == large else c.cast(large) for c in chunks]
+
+
+def encode_arrow(
+    core: Any,
+    array: Any,
+    add_special_tokens: bool,
+    return_offsets: bool,
+    num_threads: Optional[int],
+) -> Any:
+    """:meth:`wpiece.Tokenizer.encode_arrow` on ``core``, a ``_core.Tokenizer``
+    (arguments checked by the caller): each chunk's rows encoded from its
+    buffers, assembled into Arrow list (or struct) arrays.
+
+    >>> import pyarrow as pa, wpiece
+    >>> tok = wpiece.Tokenizer(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "a"])
+    >>> encode_arrow(tok._core, pa.array(["a", None]), True, False, None).to_pylist()
+    [[2, 4, 3], None]
+    """
+    pa = _pyarrow()
+    results = []
+    for chunk, (offsets, data, bits, offset, length) in zip(
+        array.chunks if isinstance(array, pa.ChunkedArray) else [array],
+        string_chunks(array),
+    ):
+        ids, rows, *char_offsets = core.encode_arrow_flat(
+            offsets,
+            data,
+            bits,
+            offset,
+            length,
+            add_special_tokens,
+            num_threads,
+            return_offsets,
+        )
+        mask = chunk.is_null() if chunk.null_count else None
+        large = bool(rows[-1] >= 2**31)  # row bounds past int32
+        list_type = pa.LargeListArray if large else pa.ListArray
+        row_bounds = pa.array(rows, pa.int64() if large else pa.int32())
+        id_lists = list_type.from_arrays(row_bounds, pa.array(ids), mask=mask)
+        if not return_offsets:
+            results.append(id_lists)
+            continue
+        pairs = pa.FixedSizeListArray.from_arrays(pa.array(char_offsets[0].reshape(-1)), 2)
+        offset_lists = list_type.from_arrays(row_bounds, pairs, mask=mask)
+        results.append(
+            pa.StructArray.from_arrays(
+                [id_lists, offset_lists],
+                names=["input_ids", "offsets"],
+                mask=mask,
+            )
+        )
+    if isinstance(array, pa.ChunkedArray):
+        if not results:
+            kind = pa.list_(pa.uint32())
+            if return_offsets:
+                pairs_type = pa.list_(pa.list_(pa.uint32(), 2))
+                kind = pa.struct([("input_ids", kind), ("offsets", pairs_type)])
+            return pa.chunked_array([], type=kind)
+        return pa.chunked_array(one_chunk_type(results))
+    return results[0]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Optional, Union
+from typing import TYPE_CHECKING, Any, Optional, Union, cast
 
 from . import _core, persistence, transformers_bridge
 from ._args import (
@@ -20,6 +20,7 @@ from ._args import (
     PreTokenizer,
     UnknownMode,
     _batch_texts,
+    _batch_words,
     _check_bools,
     _check_call,
     _check_files_call,
@@ -39,6 +40,7 @@ from ._args import (
     _text,
     _truncation_spec,
     _vocab_list,
+    _words,
 )
 from ._core import Encoding
 from .added_tokens import AddedToken, TokenLike, _from_spec, _specs
@@ -399,11 +401,15 @@ class Tokenizer:
 
     def encode(
         self,
-        text: str,
-        pair: Optional[str] = None,
+        text: Union[str, Sequence[str]],
+        pair: Optional[Union[str, Sequence[str]]] = None,
         add_special_tokens: bool = True,
+        is_pretokenized: bool = False,
     ) -> Encoding:
-        """Encodes one text (or a pair) into an :class:`Encoding`.
+        """Encodes one text (or a pair) into an :class:`Encoding`. With
+        ``is_pretokenized`` (HF's; transformers' ``is_split_into_words``),
+        ``text`` and ``pair`` are lists of words, each encoded on its own:
+        word ids are the list's indices, offsets count from each word's start.
 
         >>> import wpiece
         >>> tok = Tokenizer.from_file(wpiece.sample_vocab_path())
@@ -412,15 +418,21 @@ class Tokenizer:
         ['[CLS]', 'hello', ',', 'world', '!', '[SEP]']
         >>> enc.offsets[1:3]
         [(0, 5), (5, 6)]
+        >>> tok.encode(["Hello,", "world"], is_pretokenized=True).word_ids
+        [None, 0, 0, 1, None]
         """
+        add = _flag(add_special_tokens, "add_special_tokens")
+        if _flag(is_pretokenized, "is_pretokenized"):
+            pair_words = None if pair is None else _words(pair, "pair")
+            return self._core.encode_words(_words(text, "text"), pair_words, add)
         _check_str(text, "text")
         _check_str(pair, "pair", optional=True)
-        return self._core.encode(text, pair, _flag(add_special_tokens, "add_special_tokens"))
+        return self._core.encode(cast(str, text), cast(Optional[str], pair), add)
 
     def encode_batch(
         self,
-        texts: Sequence[str],
-        pairs: Optional[Sequence[str]] = None,
+        texts: Sequence[Any],
+        pairs: Optional[Sequence[Any]] = None,
         add_special_tokens: bool = True,
         *,
         padding: Padding = False,
@@ -428,6 +440,7 @@ class Tokenizer:
         max_length: Optional[int] = None,
         num_threads: Optional[int] = None,
         pad_to_multiple_of: Optional[int] = None,
+        is_pretokenized: bool = False,
     ) -> list[Encoding]:
         """Encodes many texts in parallel (the GIL is released).
 
@@ -439,24 +452,22 @@ class Tokenizer:
         :meth:`encode_arrow`, :meth:`encode_files`, Spark and Ray) pads by that
         one rule, as HF pads its ``Encoding`` objects.
         ``num_threads`` caps the worker threads (default: ``RAYON_NUM_THREADS``,
-        else one per core); results never depend on it.
+        else one per core); results never depend on it. With
+        ``is_pretokenized``, each text and pair is a list of words, as in
+        :meth:`encode`.
 
         >>> tok = Tokenizer(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "a"])
         >>> [e.ids for e in tok.encode_batch(["a", "a a"], padding=True)]
         [[2, 4, 3, 0], [2, 4, 4, 3]]
         """
-        text_list, pair_list = _batch_texts(texts, pairs)
         _check_call(truncation, max_length, num_threads, pad_to_multiple_of)
-        return self._core.encode_batch(
-            text_list,
-            pair_list,
-            _flag(add_special_tokens, "add_special_tokens"),
-            padding,
-            truncation,
-            max_length,
-            num_threads,
-            pad_to_multiple_of,
-        )
+        settings = (padding, truncation, max_length, num_threads, pad_to_multiple_of)
+        add = _flag(add_special_tokens, "add_special_tokens")
+        if _flag(is_pretokenized, "is_pretokenized"):
+            word_lists, pair_lists = _batch_words(texts, pairs)
+            return self._core.encode_batch_words(word_lists, pair_lists, add, *settings)
+        text_list, pair_list = _batch_texts(texts, pairs)
+        return self._core.encode_batch(text_list, pair_list, add, *settings)
 
     def encode_batch_numpy(
         self,
@@ -558,52 +569,11 @@ class Tokenizer:
         >>> tok.encode_arrow(pa.array(["a"]), False, return_offsets=True).to_pylist()
         [{'input_ids': [4], 'offsets': [[0, 1]]}]
         """
-        from .arrow import _pyarrow, one_chunk_type, string_chunks
+        from .arrow import encode_arrow
 
-        pa = _pyarrow()
         _check_threads(num_threads)
         _check_bools(add_special_tokens=add_special_tokens, return_offsets=return_offsets)
-        results = []
-        for chunk, (offsets, data, bits, offset, length) in zip(
-            array.chunks if isinstance(array, pa.ChunkedArray) else [array],
-            string_chunks(array),
-        ):
-            ids, rows, *char_offsets = self._core.encode_arrow_flat(
-                offsets,
-                data,
-                bits,
-                offset,
-                length,
-                add_special_tokens,
-                num_threads,
-                return_offsets,
-            )
-            mask = chunk.is_null() if chunk.null_count else None
-            large = bool(rows[-1] >= 2**31)  # row bounds past int32
-            list_type = pa.LargeListArray if large else pa.ListArray
-            row_bounds = pa.array(rows, pa.int64() if large else pa.int32())
-            id_lists = list_type.from_arrays(row_bounds, pa.array(ids), mask=mask)
-            if not return_offsets:
-                results.append(id_lists)
-                continue
-            pairs = pa.FixedSizeListArray.from_arrays(pa.array(char_offsets[0].reshape(-1)), 2)
-            offset_lists = list_type.from_arrays(row_bounds, pairs, mask=mask)
-            results.append(
-                pa.StructArray.from_arrays(
-                    [id_lists, offset_lists],
-                    names=["input_ids", "offsets"],
-                    mask=mask,
-                )
-            )
-        if isinstance(array, pa.ChunkedArray):
-            if not results:
-                kind = pa.list_(pa.uint32())
-                if return_offsets:
-                    pairs_type = pa.list_(pa.list_(pa.uint32(), 2))
-                    kind = pa.struct([("input_ids", kind), ("offsets", pairs_type)])
-                return pa.chunked_array([], type=kind)
-            return pa.chunked_array(one_chunk_type(results))
-        return results[0]
+        return encode_arrow(self._core, array, add_special_tokens, return_offsets, num_threads)
 
     def encode_files(
         self,

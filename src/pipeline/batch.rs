@@ -5,8 +5,8 @@
 use rayon::prelude::*;
 
 use super::{
-    columns, pad_batch, pad_target, Columns, Cut, Encoding, EncodingRows, Padding, RowLayout,
-    Tokenizer, Truncation, TruncationStrategy,
+    columns, pad_batch, pad_target, Columns, Cut, Encoding, EncodingRows, Input, Padding,
+    RowLayout, Tokenizer, Truncation, TruncationStrategy,
 };
 use crate::cancel::Cancel;
 use crate::encode::{FlatBatch, Rows};
@@ -76,15 +76,59 @@ impl Tokenizer {
         truncation: Option<&Truncation>,
         cancel: &Cancel,
     ) -> Result<Vec<Encoding>> {
-        texts
+        let inputs: Vec<Input> = texts.iter().map(|t| Input::Text(t)).collect();
+        let pairs: Option<Vec<Input>> = pairs.map(|p| p.iter().map(|t| Input::Text(t)).collect());
+        self.each_input(
+            &inputs,
+            pairs.as_deref(),
+            add_special_tokens,
+            truncation,
+            cancel,
+        )
+    }
+
+    /// Inputs of either kind through `encode_inputs`, in parallel.
+    fn each_input(
+        &self,
+        inputs: &[Input],
+        pairs: Option<&[Input]>,
+        add_special_tokens: bool,
+        truncation: Option<&Truncation>,
+        cancel: &Cancel,
+    ) -> Result<Vec<Encoding>> {
+        check_pairs(inputs.len(), pairs.map(<[Input]>::len))?;
+        inputs
             .par_iter()
             .enumerate()
-            .map(|(i, t)| {
+            .map(|(i, &input)| {
                 cancel.check()?;
                 let pair = pairs.map(|p| p[i]);
-                self.encode_with(t, pair, add_special_tokens, truncation, cancel)
+                self.encode_inputs(input, pair, add_special_tokens, truncation, cancel)
             })
             .collect()
+    }
+
+    /// Words given apart (HF's `is_pretokenized`), each input and pair a
+    /// list of words: encoded in parallel, truncated and padded as given.
+    pub fn encode_batch_words(
+        &self,
+        inputs: &[Vec<&str>],
+        pairs: Option<&[Vec<&str>]>,
+        add_special_tokens: bool,
+        truncation: Option<&Truncation>,
+        padding: Option<&Padding>,
+        cancel: &Cancel,
+    ) -> Result<Vec<Encoding>> {
+        let pairs = pairs.map(words_of);
+        let mut out = self.each_input(
+            &words_of(inputs),
+            pairs.as_deref(),
+            add_special_tokens,
+            truncation,
+            cancel,
+        )?;
+        pad_batch(&mut out, padding)?;
+        Ok(out)
     }
 
     /// Encodes many inputs in parallel, truncates and pads them as
@@ -117,15 +161,7 @@ impl Tokenizer {
         padding: Option<&Padding>,
         cancel: &Cancel,
     ) -> Result<BatchEncodings> {
-        if let Some(p) = pairs {
-            if p.len() != texts.len() {
-                return Err(Error::Value(format!(
-                    "got {} texts but {} pairs",
-                    texts.len(),
-                    p.len()
-                )));
-            }
-        }
+        check_pairs(texts.len(), pairs.map(<[&str]>::len))?;
         match self.batch_plan(pairs.is_some(), add_special_tokens) {
             BatchPlan::Rows(frame) => {
                 let rows = self.rows(
@@ -345,5 +381,17 @@ impl Tokenizer {
             padding,
         };
         Ok(EncodingRows::new(flat, layout))
+    }
+}
+
+fn words_of<'a>(inputs: &'a [Vec<&'a str>]) -> Vec<Input<'a>> {
+    inputs.iter().map(|w| Input::Words(w)).collect()
+}
+
+/// A batch's pairs, if any, one per input.
+fn check_pairs(inputs: usize, pairs: Option<usize>) -> Result<()> {
+    match pairs {
+        Some(p) if p != inputs => Err(Error::Value(format!("got {inputs} texts but {p} pairs"))),
+        _ => Ok(()),
     }
 }

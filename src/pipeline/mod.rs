@@ -46,6 +46,15 @@ pub struct Tokenizer {
     pub padding: Option<Padding>,
 }
 
+/// One input sequence: a text, or a text already split into words (HF's
+/// `is_pretokenized`), each word then normalized, pre-tokenized and
+/// encoded on its own.
+#[derive(Clone, Copy, Debug)]
+pub enum Input<'a> {
+    Text(&'a str),
+    Words(&'a [&'a str]),
+}
+
 impl Tokenizer {
     /// Assembles a tokenizer; checks that every named token exists.
     pub fn new(
@@ -344,12 +353,40 @@ impl Tokenizer {
         self.post_processor.as_ref().filter(|_| add_special_tokens)
     }
 
-    /// Encodes one sequence without post-processing; offsets start at 0.
+    /// Encodes one sequence without post-processing; offsets start at 0
+    /// (for words given apart, at 0 in each word, as HF gives them).
     pub fn encode_sequence(&self, text: &str, type_id: u32, cancel: &Cancel) -> Result<Encoding> {
+        self.encode_input(Input::Text(text), type_id, cancel)
+    }
+
+    /// [`Tokenizer::encode_sequence`] for either kind of input.
+    pub fn encode_input(
+        &self,
+        input: Input<'_>,
+        type_id: u32,
+        cancel: &Cancel,
+    ) -> Result<Encoding> {
         let mut out = Output::with_words(true);
         out.with_surfaces = true;
-        self.encoder.encode_into(text, &mut out, cancel)?;
+        match input {
+            Input::Text(text) => self.encode_sequence_text(text, &mut out, cancel)?,
+            Input::Words(words) => {
+                // Each word encoded on its own, all its tokens that word.
+                for (i, word) in words.iter().enumerate() {
+                    let from = out.ids.len();
+                    self.encode_sequence_text(word, &mut out, cancel)?;
+                    let i = u32::try_from(i)
+                        .map_err(|_| Error::Value("more than 2^32 words in one input".into()))?;
+                    out.words[from..].fill(i);
+                }
+            }
+        }
         Ok(Encoding::from_sequence(out, type_id))
+    }
+
+    fn encode_sequence_text(&self, text: &str, out: &mut Output, cancel: &Cancel) -> Result<()> {
+        check_length(text.len())?;
+        self.encoder.encode_into(text, out, cancel)
     }
 
     /// Encodes `text` (and `pair`), adding special tokens and truncating as configured.
@@ -373,11 +410,29 @@ impl Tokenizer {
         truncation: Option<&Truncation>,
         cancel: &Cancel,
     ) -> Result<Encoding> {
-        check_length(text.len())?;
-        check_length(pair.map_or(0, str::len))?;
-        let mut a = self.encode_sequence(text, 0, cancel)?;
+        let pair = pair.map(Input::Text);
+        self.encode_inputs(
+            Input::Text(text),
+            pair,
+            add_special_tokens,
+            truncation,
+            cancel,
+        )
+    }
+
+    /// [`Tokenizer::encode_with`] for either kind of input (HF's
+    /// `is_pretokenized`: words given apart).
+    pub fn encode_inputs(
+        &self,
+        input: Input<'_>,
+        pair: Option<Input<'_>>,
+        add_special_tokens: bool,
+        truncation: Option<&Truncation>,
+        cancel: &Cancel,
+    ) -> Result<Encoding> {
+        let mut a = self.encode_input(input, 0, cancel)?;
         let mut b = match pair {
-            Some(p) => Some(self.encode_sequence(p, 1, cancel)?),
+            Some(p) => Some(self.encode_input(p, 1, cancel)?),
             None => None,
         };
         if let Some(t) = truncation {

@@ -1,10 +1,14 @@
 //! The values Python passes for settings and added tokens, and how they
 //! become the core's (truncation, padding, an added token's flags).
 
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyString};
 
 use crate::pipeline::call_settings::missing_pad_token;
-use crate::pipeline::{AddedToken, PadLength, Padding, Tokenizer, Truncation};
+use crate::pipeline::{
+    AddedToken, CallSettings, PadLength, PadRequest, Padding, Tokenizer, Truncation,
+};
 
 /// Truncation as Python passes and gets it:
 /// `{"max_length", "stride", "strategy", "direction"}`.
@@ -106,4 +110,45 @@ pub(crate) fn padding_setting(tok: &Tokenizer, arg: PaddingArg) -> PyResult<Opti
         })
     })
     .transpose()
+}
+
+/// A batch call's `padding=` (`True`, `False`, `"longest"`, `"max_length"`),
+/// `truncation=` (`True`, `False` or None) and `max_length=`.
+pub(crate) fn call_settings(
+    padding: &Bound<'_, PyAny>,
+    truncation: &Bound<'_, PyAny>,
+    max_length: Option<usize>,
+    pad_to_multiple_of: Option<usize>,
+) -> PyResult<CallSettings> {
+    let request = if let Ok(b) = padding.downcast::<PyBool>() {
+        if b.is_true() {
+            Some(PadRequest::Longest)
+        } else {
+            Some(PadRequest::AsSet)
+        }
+    } else if let Ok(s) = padding.downcast::<PyString>() {
+        match s.to_cow()?.as_ref() {
+            "longest" => Some(PadRequest::Longest),
+            "max_length" => Some(PadRequest::MaxLength),
+            _ => None,
+        }
+    } else {
+        None
+    };
+    let padding = request.ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "padding must be True, False, 'longest' or 'max_length', got {}",
+            padding
+                .repr()
+                .map_or_else(|_| "?".into(), |r| r.to_string())
+        ))
+    })?;
+    // Only True and False change the truncation (as `is True` tests).
+    let truncation = truncation.downcast::<PyBool>().ok().map(|b| b.is_true());
+    Ok(CallSettings {
+        padding,
+        truncation,
+        max_length,
+        pad_to_multiple_of,
+    })
 }

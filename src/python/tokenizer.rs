@@ -7,21 +7,20 @@
 use std::sync::{Arc, PoisonError, RwLock};
 
 use numpy::{IntoPyArray, PyArrayMethods};
-use pyo3::exceptions::PyValueError;
 use std::borrow::Cow;
 
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyString, PyTuple};
+use pyo3::types::{PyDict, PyString, PyTuple};
 
 use super::arrow::ArrowChunk;
 use super::encoding::{PyEncoding, Source, TokenStrings};
 use super::errors::guard;
 use super::run::{run, watched_strings, Run};
 use super::specs::{
-    padding_setting, truncation_setting, AddedTokenSpec, AddedTokenTuple, PaddingArg, PaddingSpec,
-    TruncationArg, TruncationSpec,
+    call_settings, padding_setting, truncation_setting, AddedTokenSpec, AddedTokenTuple,
+    PaddingArg, PaddingSpec, TruncationArg, TruncationSpec,
 };
-use super::text::{text_bytes, text_of, TextList};
+use super::text::{borrowed, text_bytes, text_of, texts_of, word_lists, TextList};
 use crate::cancel::Cancel;
 use crate::error::Error;
 use crate::hf_json;
@@ -29,54 +28,10 @@ use crate::io;
 use crate::model::{Vocab, WordPieceConfig};
 use crate::normalizers::NormalizerConfig;
 use crate::pipeline::{
-    pad_batch, pad_flat, BatchEncodings, CallSettings, EncodingRows, PadLength, PadRequest,
-    Padding, SettingsUpdate, Tokenizer, Truncation, BERT_SPECIAL_TOKENS,
+    pad_batch, pad_flat, BatchEncodings, EncodingRows, Input, PadLength, Padding, SettingsUpdate,
+    Tokenizer, Truncation, BERT_SPECIAL_TOKENS,
 };
 
-/// A batch call's `padding=` (`True`, `False`, `"longest"`, `"max_length"`),
-/// `truncation=` (`True`, `False` or None) and `max_length=`.
-fn call_settings(
-    padding: &Bound<'_, PyAny>,
-    truncation: &Bound<'_, PyAny>,
-    max_length: Option<usize>,
-    pad_to_multiple_of: Option<usize>,
-) -> PyResult<CallSettings> {
-    let request = if let Ok(b) = padding.downcast::<PyBool>() {
-        if b.is_true() {
-            Some(PadRequest::Longest)
-        } else {
-            Some(PadRequest::AsSet)
-        }
-    } else if let Ok(s) = padding.downcast::<PyString>() {
-        match s.to_cow()?.as_ref() {
-            "longest" => Some(PadRequest::Longest),
-            "max_length" => Some(PadRequest::MaxLength),
-            _ => None,
-        }
-    } else {
-        None
-    };
-    let padding = request.ok_or_else(|| {
-        PyValueError::new_err(format!(
-            "padding must be True, False, 'longest' or 'max_length', got {}",
-            padding
-                .repr()
-                .map_or_else(|_| "?".into(), |r| r.to_string())
-        ))
-    })?;
-    // Only True and False change the truncation (as `is True` tests).
-    let truncation = truncation.downcast::<PyBool>().ok().map(|b| b.is_true());
-    Ok(CallSettings {
-        padding,
-        truncation,
-        max_length,
-        pad_to_multiple_of,
-    })
-}
-
-/// The tokenizer of a `wpiece.Tokenizer`. Its truncation and padding
-/// settings change in place; each call encodes with the tokenizer as it was
-/// when the call began, whatever another thread sets meanwhile.
 /// The settings of a BERT-like tokenizer, as `Tokenizer(...)` takes them
 /// (and training passes them, as a dict).
 #[derive(FromPyObject)]
@@ -129,6 +84,9 @@ impl BertOptions {
     }
 }
 
+/// The tokenizer of a `wpiece.Tokenizer`. Its truncation and padding
+/// settings change in place; each call encodes with the tokenizer as it was
+/// when the call began, whatever another thread sets meanwhile.
 #[pyclass(module = "wpiece._core", name = "Tokenizer", frozen)]
 pub struct PyTokenizer {
     inner: RwLock<Arc<Tokenizer>>,
@@ -396,6 +354,75 @@ impl PyTokenizer {
             .as_ref()
             .map(|p| Arc::from(p.pad_token.as_str()));
         Ok(wrap(&tok, Source::owned(enc), pad_token.as_ref()))
+    }
+
+    /// Encodes words given apart (HF's `is_pretokenized`), and a pair's.
+    #[pyo3(signature = (words, pair=None, add_special_tokens=true))]
+    fn encode_words(
+        &self,
+        py: Python<'_>,
+        words: Vec<Bound<'_, PyString>>,
+        pair: Option<Vec<Bound<'_, PyString>>>,
+        add_special_tokens: bool,
+    ) -> PyResult<PyEncoding> {
+        let words = texts_of(&words)?;
+        let pair = pair.as_deref().map(texts_of).transpose()?;
+        let tok = self.tokenizer();
+        let words: Vec<&str> = words.iter().map(|w| w.as_ref()).collect();
+        let pair: Option<Vec<&str>> = pair
+            .as_ref()
+            .map(|p| p.iter().map(|w| w.as_ref()).collect());
+        let bytes = text_bytes(&words) + pair.as_deref().map_or(0, text_bytes);
+        let enc = run(py, Run::serial(bytes), |cancel| {
+            let truncation = tok.truncation.as_ref();
+            let pair = pair.as_deref().map(Input::Words);
+            let input = Input::Words(&words);
+            let mut e = tok.encode_inputs(input, pair, add_special_tokens, truncation, cancel)?;
+            pad_batch(std::slice::from_mut(&mut e), tok.padding.as_ref())?;
+            Ok(e)
+        })?;
+        let pad_token = tok
+            .padding
+            .as_ref()
+            .map(|p| Arc::from(p.pad_token.as_str()));
+        Ok(wrap(&tok, Source::owned(enc), pad_token.as_ref()))
+    }
+
+    /// [`encode_batch`] of words given apart (HF's `is_pretokenized`).
+    #[pyo3(signature = (inputs, pairs, add_special_tokens, padding, truncation, max_length,
+        num_threads, pad_to_multiple_of))]
+    #[allow(clippy::too_many_arguments)]
+    fn encode_batch_words(
+        &self,
+        py: Python<'_>,
+        inputs: Vec<Vec<Bound<'_, PyString>>>,
+        pairs: Option<Vec<Vec<Bound<'_, PyString>>>>,
+        add_special_tokens: bool,
+        padding: &Bound<'_, PyAny>,
+        truncation: &Bound<'_, PyAny>,
+        max_length: Option<usize>,
+        num_threads: Option<usize>,
+        pad_to_multiple_of: Option<usize>,
+    ) -> PyResult<Vec<PyEncoding>> {
+        let tok = self.tokenizer();
+        let call = call_settings(padding, truncation, max_length, pad_to_multiple_of)?;
+        let trunc = tok.call_truncation(&call)?;
+        let pad = tok.call_padding(&call, false)?;
+        let pad_token: Option<Arc<str>> = pad.as_ref().map(|p| Arc::from(p.pad_token.as_str()));
+        let inputs = word_lists(&inputs)?;
+        let pairs = pairs.as_deref().map(word_lists).transpose()?;
+        let (inputs, pairs) = (borrowed(&inputs), pairs.as_deref().map(borrowed));
+        let bytes = |lists: &[Vec<&str>]| lists.iter().map(|l| text_bytes(l)).sum::<usize>();
+        let total = bytes(&inputs) + pairs.as_deref().map_or(0, bytes);
+        let encs = run(py, Run::parallel(total, num_threads), |cancel| {
+            let pairs = pairs.as_deref();
+            let (t, p) = (trunc.as_ref(), pad.as_ref());
+            tok.encode_batch_words(&inputs, pairs, add_special_tokens, t, p, cancel)
+        })?;
+        Ok(encs
+            .into_iter()
+            .map(|e| wrap(&tok, Source::owned(e), pad_token.as_ref()))
+            .collect())
     }
 
     /// The tokens of `text` alone: no special tokens, truncation or padding.
