@@ -1,11 +1,15 @@
 //! The thread pools all parallel work runs on.
 //!
 //! Rayon's global pool does not survive `fork()`: a child process would wait
-//! forever on workers that no longer exist. Pools here are keyed by process
-//! id, so a forked child builds its own on first use. Each thread count asked
-//! for gets its own pool; only the few used last are kept, so a caller that
-//! tries many counts does not pile up idle threads.
+//! forever on workers that no longer exist. So each process has a registry
+//! of its own pools, and a forked child starts a new one on first use. It
+//! never touches its parent's: another thread of the parent may have held
+//! that registry's lock at the fork, and no thread of the child would ever
+//! release it. Each thread count asked for gets its own pool; only the few
+//! used last are kept, so a caller that tries many counts does not pile up
+//! idle threads.
 
+use std::sync::atomic::{AtomicPtr, Ordering};
 use std::sync::{Arc, Mutex};
 
 use rayon::{ThreadPool, ThreadPoolBuilder};
@@ -18,9 +22,42 @@ pub const MAX_THREADS: usize = 1024;
 /// Pools kept for reuse (most recently used last).
 const KEPT: usize = 4;
 
-type Pools = Vec<(u32, Option<usize>, Arc<ThreadPool>)>;
+/// One process's pools, by thread count asked for.
+struct Registry {
+    pid: u32,
+    pools: Mutex<Vec<(Option<usize>, Arc<ThreadPool>)>>,
+}
 
-static POOLS: Mutex<Pools> = Mutex::new(Vec::new());
+/// The registry of the process that made it last. Registries are leaked,
+/// never freed: a parent's, seen by its child, holds pools without workers
+/// (which must not be joined) and maybe a lock held for good.
+static REGISTRY: AtomicPtr<Registry> = AtomicPtr::new(std::ptr::null_mut());
+
+/// This process's registry, made on first use.
+fn registry() -> &'static Registry {
+    let pid = std::process::id();
+    loop {
+        let current = REGISTRY.load(Ordering::Acquire);
+        // SAFETY: a non-null pointer here came from `Box::into_raw` below
+        // and is never freed.
+        if let Some(r) = unsafe { current.as_ref() } {
+            if r.pid == pid {
+                return r;
+            }
+        }
+        let fresh = Box::into_raw(Box::new(Registry {
+            pid,
+            pools: Mutex::new(Vec::new()),
+        }));
+        match REGISTRY.compare_exchange(current, fresh, Ordering::AcqRel, Ordering::Acquire) {
+            // SAFETY: just made, and never freed from now on.
+            Ok(_) => return unsafe { &*fresh },
+            // Another thread of this process made one first: use it.
+            // SAFETY: `fresh` was never shared.
+            Err(_) => drop(unsafe { Box::from_raw(fresh) }),
+        }
+    }
+}
 
 /// Checks a thread count asked for by a caller.
 pub fn check_threads(threads: Option<usize>) -> Result<()> {
@@ -35,15 +72,11 @@ pub fn check_threads(threads: Option<usize>) -> Result<()> {
 /// The pool with `threads` workers (None: `RAYON_NUM_THREADS`, else one per core).
 pub fn pool(threads: Option<usize>) -> Result<Arc<ThreadPool>> {
     check_threads(threads)?;
-    let pid = std::process::id();
-    let mut pools = POOLS.lock().unwrap_or_else(|e| e.into_inner());
-    // Pools of a parent process have no workers here: leak them, never join them.
-    for stale in pools.extract_if(.., |(p, _, _)| *p != pid) {
-        std::mem::forget(stale);
-    }
-    if let Some(k) = pools.iter().position(|(_, n, _)| *n == threads) {
+    let registry = registry();
+    let mut pools = registry.pools.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(k) = pools.iter().position(|(n, _)| *n == threads) {
         let entry = pools.remove(k);
-        let pool = Arc::clone(&entry.2);
+        let pool = Arc::clone(&entry.1);
         pools.push(entry);
         return Ok(pool);
     }
@@ -57,7 +90,7 @@ pub fn pool(threads: Option<usize>) -> Result<Arc<ThreadPool>> {
             threads.map_or_else(|| "the".to_owned(), |n| n.to_string())
         ))
     })?);
-    pools.push((pid, threads, Arc::clone(&pool)));
+    pools.push((threads, Arc::clone(&pool)));
     if pools.len() > KEPT {
         // Its workers exit once the calls still running on it (if any) return.
         pools.remove(0);
@@ -86,7 +119,7 @@ mod tests {
         for n in 1..=12 {
             assert_eq!(install(Some(n), rayon::current_num_threads).unwrap(), n);
         }
-        let pools = POOLS.lock().unwrap();
+        let pools = registry().pools.lock().unwrap();
         assert!(pools.len() <= KEPT);
     }
 }

@@ -229,6 +229,61 @@ def test_parallel_encoding_works_after_fork(en_lines) -> None:
     pytest.fail("encoding in a forked child hung")
 
 
+def test_a_fork_while_other_threads_start_pools_never_hangs_the_child() -> None:
+    """Threads of the parent start and look up thread pools while it forks
+    (every call a new thread count: pools are built under the registry's
+    lock); the child, which inherits whatever lock was held then, encodes."""
+    import os
+    import signal
+    import threading
+    import time
+    import warnings
+
+    tok = wpiece.Tokenizer.from_file(VOCAB_TXT)
+    stop = threading.Event()
+
+    def churn(k: int) -> None:
+        n = k
+        while not stop.is_set():
+            tok.encode_batch(["a a a"] * 8, num_threads=1 + n % 7)
+            n += 1
+
+    threads = [threading.Thread(target=churn, args=(k,)) for k in range(2)]
+    for t in threads:
+        t.start()
+    hung = 0
+    try:
+        for _ in range(150):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", DeprecationWarning)  # fork with threads
+                pid = os.fork()
+            if pid == 0:
+                try:
+                    signal.alarm(10)
+                    ok = [e.ids for e in tok.encode_batch(["a"])] == [[101, 1037, 102]]
+                    os._exit(0 if ok else 1)
+                finally:
+                    os._exit(2)
+            start = time.monotonic()
+            while True:
+                done, status = os.waitpid(pid, os.WNOHANG)
+                if done:
+                    break
+                if time.monotonic() - start > 30:
+                    os.kill(pid, 9)
+                    os.waitpid(pid, 0)
+                    status = -1
+                    break
+                time.sleep(0.002)
+            if status != 0:
+                hung += 1
+    finally:
+        stop.set()
+        for t in threads:
+            t.join()
+    assert hung == 0, f"{hung} of 150 forked children hung or failed"
+
+
 def test_encode_files_plain_gz_separator_and_jsonl(tmp_path, en_lines) -> None:
     import gzip
 
