@@ -120,3 +120,47 @@ def test_cli_train_stops_on_ctrl_c_and_writes_nothing(tmp_path: Path) -> None:
     assert child.returncode == 130
     assert "Traceback" not in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["big.txt"]
+
+
+# The child writes a large file (a set, or one file) over an old one; the
+# parent sends SIGINT once the temporary file is there, so mid-write.
+WRITE_CHILD = """
+import sys, time
+from pathlib import Path
+from wpiece import _core
+folder = Path(sys.argv[1])
+data = bytes(400 << 20)
+print("ready", flush=True)
+try:
+    if sys.argv[2] == "set":
+        _core.write_set_atomic(folder, [("a.bin", b"new a"), ("b.bin", data)], [])
+    else:
+        _core.write_atomic(folder / "b.bin", data)
+    print("finished", flush=True)
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+"""
+
+
+@pytest.mark.parametrize("kind", ["set", "file"])
+def test_a_save_stopped_by_ctrl_c_leaves_the_old_files(tmp_path: Path, kind: str) -> None:
+    # Saving held the GIL to its end: KeyboardInterrupt came after the new
+    # files had replaced the old (and the CLI said nothing was written).
+    (tmp_path / "a.bin").write_bytes(b"old a")
+    (tmp_path / "b.bin").write_bytes(b"old b")
+    child = subprocess.Popen(
+        [sys.executable, "-c", WRITE_CHILD, str(tmp_path), kind], stdout=subprocess.PIPE, text=True
+    )
+    assert child.stdout is not None and child.stdout.readline().strip() == "ready"
+    deadline = time.monotonic() + 60
+    while not any(p.name.endswith(".tmp") for p in tmp_path.iterdir()):
+        assert time.monotonic() < deadline and child.poll() is None, "no temporary file"
+        time.sleep(0.0005)
+    sent = time.monotonic()
+    child.send_signal(signal.SIGINT)
+    out, _ = child.communicate(timeout=60)
+    assert out.strip() == "interrupted", out
+    assert time.monotonic() - sent < BOUND_S
+    assert (tmp_path / "a.bin").read_bytes() == b"old a"
+    assert (tmp_path / "b.bin").read_bytes() == b"old b"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.bin", "b.bin"]

@@ -170,24 +170,37 @@ fn temp_beside(target: &Path) -> Result<std::path::PathBuf> {
     Ok(dir.join(format!(".{name}.{}-{serial}.tmp", std::process::id())))
 }
 
+/// Bytes written between two looks at the caller's `keep_going` (Ctrl-C):
+/// a few milliseconds of writing.
+const WRITE_CHUNK: usize = 4 << 20;
+
+/// Asked between chunks of a write, and once more before the first rename:
+/// an error stops the write, and the temporary files go.
+pub type KeepGoing<'a> = &'a mut dyn FnMut() -> Result<()>;
+
 /// Writes `data` to a new temporary file beside `target`, synced to disk, with
 /// the mode of the file it will replace (if any). Removed again on failure.
-fn stage(target: &Path, data: &[u8]) -> Result<std::path::PathBuf> {
+fn stage(target: &Path, data: &[u8], keep_going: KeepGoing<'_>) -> Result<std::path::PathBuf> {
     let tmp = temp_beside(target)?;
     let result = (|| {
         let mut f = std::fs::OpenOptions::new()
             .write(true)
             .create_new(true)
-            .open(&tmp)?;
-        f.write_all(data)?;
-        if let Ok(old) = std::fs::metadata(target) {
-            f.set_permissions(old.permissions())?;
+            .open(&tmp)
+            .map_err(|e| Error::io(target, e))?;
+        for chunk in data.chunks(WRITE_CHUNK) {
+            keep_going()?;
+            f.write_all(chunk).map_err(|e| Error::io(target, e))?;
         }
-        f.sync_all()
+        if let Ok(old) = std::fs::metadata(target) {
+            f.set_permissions(old.permissions())
+                .map_err(|e| Error::io(target, e))?;
+        }
+        f.sync_all().map_err(|e| Error::io(target, e))
     })();
     if let Err(e) = result {
         let _ = std::fs::remove_file(&tmp);
-        return Err(Error::io(target, e));
+        return Err(e);
     }
     Ok(tmp)
 }
@@ -196,45 +209,63 @@ fn stage(target: &Path, data: &[u8]) -> Result<std::path::PathBuf> {
 /// `path`, so readers never see a half-written file. A symlink is written
 /// through (its target is replaced), the mode of a replaced file is kept.
 pub fn write_atomic(path: &Path, data: &[u8]) -> Result<()> {
+    write_atomic_watched(path, data, &mut || Ok(()))
+}
+
+/// [`write_atomic`], asking `keep_going` between chunks and before the
+/// rename: stopped, it leaves the old file and no temporary one.
+pub fn write_atomic_watched(path: &Path, data: &[u8], keep_going: KeepGoing<'_>) -> Result<()> {
     let target = write_target(path)?;
-    let tmp = stage(&target, data)?;
-    if let Err(e) = std::fs::rename(&tmp, &target) {
+    let tmp = stage(&target, data, keep_going)?;
+    let renamed =
+        keep_going().and_then(|()| std::fs::rename(&tmp, &target).map_err(|e| Error::io(path, e)));
+    if renamed.is_err() {
         let _ = std::fs::remove_file(&tmp);
-        return Err(Error::io(path, e));
     }
-    Ok(())
+    renamed
 }
 
 /// Replaces a set of files in folder `dir` (made if missing): every new file
 /// is written and synced under a temporary name first, so a failure (a full
-/// disk) leaves the old set untouched. Then they are renamed into place in
-/// the given order, and the files of `stale` (the old set's files the new one
-/// lacks) are removed. Put the file readers look for first last, and remove
-/// stale ones after: a reader that looks for it sees the old set until the
-/// new one is whole.
-pub fn write_set_atomic(dir: &Path, files: &[(String, Vec<u8>)], stale: &[String]) -> Result<()> {
+/// disk, Ctrl-C seen by `keep_going`) leaves the old set untouched. Then they
+/// are renamed into place in the given order, and the files of `stale` (the
+/// old set's files the new one lacks) are removed. Put the file readers look
+/// for first last, and remove stale ones after: a reader that looks for it
+/// sees the old set until the new one is whole.
+pub fn write_set_atomic(
+    dir: &Path,
+    files: &[(String, Vec<u8>)],
+    stale: &[String],
+    keep_going: KeepGoing<'_>,
+) -> Result<()> {
     if dir.as_os_str().is_empty() {
         return Err(Error::Value("the output folder is empty".into()));
     }
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     let mut staged: Vec<(std::path::PathBuf, std::path::PathBuf)> = Vec::new();
+    let remove_staged = |staged: &[(std::path::PathBuf, std::path::PathBuf)]| {
+        for (tmp, _) in staged {
+            let _ = std::fs::remove_file(tmp);
+        }
+    };
     for (name, data) in files {
-        let target = write_target(&dir.join(name)).and_then(|t| Ok((stage(&t, data)?, t)));
+        let target =
+            write_target(&dir.join(name)).and_then(|t| Ok((stage(&t, data, &mut *keep_going)?, t)));
         match target {
             Ok(pair) => staged.push(pair),
             Err(e) => {
-                for (tmp, _) in &staged {
-                    let _ = std::fs::remove_file(tmp);
-                }
+                remove_staged(&staged);
                 return Err(e);
             }
         }
     }
+    if let Err(e) = keep_going() {
+        remove_staged(&staged);
+        return Err(e);
+    }
     for (k, (tmp, target)) in staged.iter().enumerate() {
         if let Err(e) = std::fs::rename(tmp, target) {
-            for (tmp, _) in &staged[k..] {
-                let _ = std::fs::remove_file(tmp);
-            }
+            remove_staged(&staged[k..]);
             return Err(Error::io(target, e));
         }
     }

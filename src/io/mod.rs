@@ -14,7 +14,10 @@ mod stream;
 
 pub use byte_range::ByteRange;
 pub use documents::{read_bytes, read_documents, DocSource, Documents, FileBytes};
-pub use files::{open_regular, read_text, write_atomic, write_set_atomic, MAX_TOKENIZER_FILE};
+pub use files::{
+    open_regular, read_text, write_atomic, write_atomic_watched, write_set_atomic, KeepGoing,
+    MAX_TOKENIZER_FILE,
+};
 pub use stream::{
     open_documents, open_documents_range, read_file_blocks, DocBlock, DocumentReader,
 };

@@ -7,8 +7,7 @@ use pyo3::prelude::*;
 
 use pyo3::types::PyList;
 
-use super::errors::guard;
-use super::run::{run, watched_list, Run};
+use super::run::{run, watched_list, watching_signals, Run};
 use crate::io;
 use crate::model::vocab::vocab_txt_tokens;
 
@@ -18,14 +17,18 @@ pub(crate) fn read_text(py: Python<'_>, path: PathBuf) -> PyResult<String> {
     run(py, Run::serial(usize::MAX), |_| io::read_text(&path))
 }
 
-/// Replaces files of a folder as a set (see `io::write_set_atomic`).
+/// Replaces files of a folder as a set (see `io::write_set_atomic`),
+/// looking for Ctrl-C between chunks: interrupted, the old set stays.
 #[pyfunction]
 pub(crate) fn write_set_atomic(
+    py: Python<'_>,
     dir: PathBuf,
     files: Vec<(String, Vec<u8>)>,
     stale: Vec<String>,
 ) -> PyResult<()> {
-    guard(|| io::write_set_atomic(&dir, &files, &stale))
+    watching_signals(py, |keep_going| {
+        io::write_set_atomic(&dir, &files, &stale, keep_going)
+    })
 }
 
 /// The tokens of a `vocab.txt` file, read exactly as HF reads them.
@@ -37,8 +40,11 @@ pub(crate) fn read_vocab_txt(py: Python<'_>, path: PathBuf) -> PyResult<Bound<'_
     watched_list(py, tokens)
 }
 
-/// Writes a file atomically (temp file + rename).
+/// Writes a file atomically (temp file + rename), looking for Ctrl-C
+/// between chunks: interrupted, the old file stays.
 #[pyfunction]
-pub(crate) fn write_atomic(path: PathBuf, data: &[u8]) -> PyResult<()> {
-    guard(|| io::write_atomic(&path, data))
+pub(crate) fn write_atomic(py: Python<'_>, path: PathBuf, data: &[u8]) -> PyResult<()> {
+    watching_signals(py, |keep_going| {
+        io::write_atomic_watched(&path, data, keep_going)
+    })
 }

@@ -193,3 +193,24 @@ pub(crate) fn watched_strings(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Ve
     }
     Ok(out)
 }
+
+/// Runs a write on this thread with the GIL held (its data is Python's),
+/// giving it a `keep_going` that runs Python's signal handlers: the error
+/// they raise (KeyboardInterrupt) stops the write and is raised.
+pub(crate) fn watching_signals(
+    py: Python<'_>,
+    write: impl FnOnce(crate::io::KeepGoing<'_>) -> Result<(), Error>,
+) -> PyResult<()> {
+    let mut raised: Option<PyErr> = None;
+    let mut keep_going = || {
+        py.check_signals().map_err(|e| {
+            raised = Some(e);
+            Error::Interrupted
+        })
+    };
+    let result = guard(|| write(&mut keep_going));
+    match raised {
+        Some(e) => Err(e),
+        None => result,
+    }
+}

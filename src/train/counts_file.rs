@@ -236,8 +236,7 @@ pub fn save(
     cancel: &Cancel,
 ) -> Result<()> {
     let data = to_bytes(counts, splitting, cancel)?;
-    cancel.check()?;
-    crate::io::write_atomic(path, &data)
+    crate::io::write_atomic_watched(path, &data, &mut || cancel.check())
 }
 
 /// Reads the counts file at `path` (a regular file that fits in memory).
