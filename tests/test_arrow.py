@@ -192,3 +192,22 @@ def test_chunked_input_goes_through_one_chunk_type(monkeypatch: pytest.MonkeyPat
     column = pa.chunked_array([["a b", None], ["c"]])
     out = wp_bert().encode_arrow(column, return_offsets=True)
     assert seen == [2] and out.num_chunks == 2 and out.to_pylist()[1] is None
+
+
+@pytest.mark.parametrize("multiple", [None, 8])
+@pytest.mark.parametrize("offsets", [False, True])
+def test_padding_to_the_longest_spans_every_chunk(multiple: int | None, offsets: bool) -> None:
+    # Each chunk was padded to its own longest row: the same column read
+    # with other row groups gave other ids.
+    texts = EN_FIXTURE.read_text(encoding="utf-8").splitlines()[:40] + [None, ""]
+    hf, wp = hf_bert(), wp_bert()
+    hf.enable_padding(pad_to_multiple_of=multiple)
+    wp.enable_padding(pad_to_multiple_of=multiple)
+    whole = wp.encode_arrow(pa.array(texts), return_offsets=offsets)
+    cuts = [0, 0, 1, 7, 7, 30, len(texts)]
+    chunks = [texts[a:b] for a, b in zip(cuts, cuts[1:])]
+    chunked = wp.encode_arrow(pa.chunked_array(chunks, pa.string()), return_offsets=offsets)
+    assert [len(c) for c in chunked.chunks] == [len(c) for c in chunks]
+    assert chunked.to_pylist() == whole.to_pylist()
+    ids = [r["input_ids"] if offsets else r for r in whole.to_pylist() if r is not None]
+    assert ids == [e.ids for e in hf.encode_batch([t for t in texts if t is not None])]

@@ -111,6 +111,21 @@ def encode_arrow(
     [[2, 4, 3], None]
     """
     pa = _pyarrow()
+    padding = core.padding
+    if (
+        isinstance(array, pa.ChunkedArray)
+        and array.num_chunks > 1
+        and padding is not None
+        and padding["length"] is None
+    ):
+        # Padding to the longest row means the column's longest, whatever
+        # its chunks: encode it whole, then cut the result at its chunks.
+        whole = array.cast(pa.large_string()).combine_chunks()
+        encoded = encode_arrow(core, whole, add_special_tokens, return_offsets, num_threads)
+        starts = np.cumsum([0, *(len(c) for c in array.chunks)])
+        return pa.chunked_array(
+            [encoded.slice(a, b - a) for a, b in zip(starts[:-1], starts[1:])], encoded.type
+        )
     results = []
     for chunk, (offsets, data, bits, offset, length) in zip(
         array.chunks if isinstance(array, pa.ChunkedArray) else [array],

@@ -560,7 +560,8 @@ class Tokenizer:
         ``input_ids`` and ``offsets`` (``list<fixed_size_list<uint32, 2>>``,
         char offsets as :meth:`encode_batch_flat` gives them). Ids are those
         of :meth:`encode_batch_flat` on the same texts; truncation and padding
-        as set (padding applies to the rows that are not null).
+        as set (padding applies to the rows that are not null, to the longest
+        of the whole column, however chunked).
 
         >>> import pyarrow as pa
         >>> tok = Tokenizer(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "a"])
