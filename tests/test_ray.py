@@ -169,5 +169,31 @@ def test_a_dataset_encoded_to_parquet_keeps_its_columns_and_order(
     no_staging_left(tmp_path)
 
 
+def test_blocks_a_filter_emptied_are_written_empty_with_the_columns(
+    dataset: Any, tmp_path: Any
+) -> None:
+    # A filter that empties a block leaves a table without columns: the
+    # task failed with KeyError, and the whole job with it.
+    import pyarrow.parquet as pq
+    import ray
+
+    base = ray.data.from_arrow(
+        [
+            pa.table({"id": [0, 1], "text": ["a", "b"]}),
+            pa.table({"id": [2, 3], "text": ["c d", "e"]}),
+        ]
+    )
+    filtered = base.filter(lambda r: r["id"] >= 2)
+    out = tmp_path / "filtered"
+    assert wpiece.ray.encode_to_parquet(filtered, wp_bert(), out) == 2
+    table = pq.read_table(out)
+    assert table.column_names == ["id", "text", "input_ids"]
+    hf = hf_bert()
+    assert table.to_pylist() == [
+        {"id": i, "text": t, "input_ids": hf.encode(t).ids} for i, t in [(2, "c d"), (3, "e")]
+    ]
+    no_staging_left(tmp_path)
+
+
 def test_wrong_arguments_for_files_fail_on_the_driver(dataset: Any, tmp_path: Any) -> None:
     check_wrong_inputs_fail_before_any_job(Engine(wpiece.ray), tmp_path)

@@ -340,11 +340,15 @@ def write_table_part(
     add_special_tokens: bool,
     attention_mask: bool,
     offsets: bool,
+    schema: Any = None,
 ) -> int:
     """Encodes a table's string column and writes the table with the encoded
-    columns as part ``index``; its rows."""
+    columns as part ``index``; its rows. ``schema``: the whole source's,
+    for an empty table that lost its columns (a Ray block a filter emptied)."""
     from ._parquet_output import write_part
 
+    if schema is not None and table.num_rows == 0 and column not in table.column_names:
+        table = schema.empty_table()
     encoded = encode_part_table(
         payload, table.column(column), table, add_special_tokens, attention_mask, offsets
     )

@@ -300,9 +300,10 @@ def encode_to_parquet(
         payload = ray.put(ship(tokenizer, unpadded=True))
         task = ray.remote(num_cpus=1)(write_table_part)
         flags = (add_special_tokens, attention_mask, offsets)
+        schema = getattr(dataset.schema(), "base_schema", None)
         blocks = dataset.to_arrow_refs()
         refs = [
-            task.remote(folder.destination, k, payload, block, column, *flags)
+            task.remote(folder.destination, k, payload, block, column, *flags, schema)
             for k, block in enumerate(blocks)
         ]
         rows = _results(ray, refs)
