@@ -164,3 +164,33 @@ def test_a_save_stopped_by_ctrl_c_leaves_the_old_files(tmp_path: Path, kind: str
     assert (tmp_path / "a.bin").read_bytes() == b"old a"
     assert (tmp_path / "b.bin").read_bytes() == b"old b"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.bin", "b.bin"]
+
+
+# Ctrl-C during the first call of a process that makes a numpy array.
+FIRST_ARRAY_CHILD = """
+import os, signal, threading, wpiece
+tok = wpiece.Tokenizer.from_file({vocab!r})
+texts = ["Ça été très élégant, naïveté façade coöperation " * 40] * 110
+threading.Timer(0.002, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+try:
+    tok.encode_batch_flat(texts)
+    print("finished", flush=True)
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+except BaseException as e:
+    print("wrong:", type(e).__name__, e, flush=True)
+"""
+
+
+def test_ctrl_c_in_the_first_array_call_is_a_keyboard_interrupt() -> None:
+    # numpy's C API was looked up inside that call, and a KeyboardInterrupt
+    # during the lookup became a PanicException (10 runs in 10).
+    for _ in range(5):
+        run = subprocess.run(
+            [sys.executable, "-c", FIRST_ARRAY_CHILD.format(vocab=str(VOCAB_TXT))],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert run.stdout.strip() in ("interrupted", "finished"), (run.stdout, run.stderr)
+        assert "Panic" not in run.stderr
