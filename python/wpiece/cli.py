@@ -22,7 +22,16 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Optional, TextIO, Union
 
 from . import Tokenizer, sample_text_path, sample_vocab_path
-from .documents import FieldRequiredError, is_jsonl, read_documents, resolve_files
+from ._cli_checks import (
+    TRAIN_OUTPUTS,
+    CliError,
+    check_output_file,
+    check_output_folder,
+    input_files,
+    refuse_overwriting,
+    tokenizer_files,
+)
+from .documents import FieldRequiredError, is_jsonl, read_documents
 from .training import train, train_from_iterator
 from .training_options import PRE_TOKENIZERS, SCORES, UNKNOWN_MODES, TrainingOptions
 
@@ -41,10 +50,6 @@ EPILOG = """examples:
   wpiece stats --tokenizer tok --tokenizer bert-vocab.txt corpus.txt
   wpiece bench --corpus corpus.txt
 """
-
-
-class CliError(Exception):
-    """A user error: printed without a traceback, exit status 2."""
 
 
 def _progress_wanted(args: argparse.Namespace) -> bool:
@@ -97,39 +102,6 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
-
-
-def _check_output_folder(path: str) -> None:
-    """Fails now, not after a long run, if `path` cannot become a folder of
-    outputs: its nearest existing ancestor must be a writable folder. An
-    empty path is refused (Path("") is the current folder, whose files the
-    outputs would replace)."""
-    if not path:
-        raise CliError("the output path is empty")
-    p = Path(path).absolute()
-    if p.exists() and not p.is_dir():
-        raise CliError(f"{path} exists and is not a folder")
-    ancestor = p
-    while not ancestor.exists():
-        ancestor = ancestor.parent
-    if not ancestor.is_dir():
-        raise CliError(f"cannot write to {path}: {ancestor} is not a folder")
-    try:
-        probe = tempfile.TemporaryFile(dir=ancestor)
-    except OSError as e:
-        raise CliError(f"cannot write to {path}: {ancestor}: {e.strerror}") from None
-    probe.close()
-
-
-def _check_output_file(path: str) -> None:
-    if not path:
-        raise CliError("the output path is empty")
-    if Path(path).is_dir():
-        raise CliError(f"{path} is a folder; give a file name")
-    if Path(path).exists() and not Path(path).is_file():
-        # The rename would put a file in place of a FIFO or of /dev/null.
-        raise CliError(f"{path} is not a regular file (a device, FIFO or socket)")
-    _check_output_folder(str(Path(path).absolute().parent))
 
 
 def _load(path: str, lowercase: Optional[bool] = None) -> Tokenizer:
@@ -216,7 +188,14 @@ def _train(args: argparse.Namespace) -> int:
 
 def _train_with(args: argparse.Namespace, options: dict[str, Any]) -> int:
     """Trains with `options`, writes the tokenizer folder and says what it did."""
-    _check_output_folder(args.output)
+    check_output_folder(args.output)
+    out = Path(args.output)
+    corpus_files = input_files(args.corpus)
+    reads = [("input", p) for p in corpus_files]
+    through = args.extend if args.extend is not None else args.pipeline
+    if through is not None:
+        reads += [("tokenizer", p) for p in tokenizer_files(through)]
+    refuse_overwriting([out / name for name in TRAIN_OUTPUTS], reads)
     if args.report:
         try:
             import matplotlib  # noqa: F401
@@ -227,12 +206,11 @@ def _train_with(args: argparse.Namespace, options: dict[str, Any]) -> int:
     if "-" in args.corpus or args.field is not None:
         tok = train_from_iterator(_read_docs(args.corpus, args.field), **reading, **options)
     else:  # files read and counted in Rust
-        jsonl = next((p for p in resolve_files(args.corpus) if is_jsonl(p)), None)
+        jsonl = next((p for p in corpus_files if is_jsonl(p)), None)
         if jsonl is not None:
             raise _needs_field(jsonl)
         tok = train(args.corpus, **reading, **options)
     seconds = time.perf_counter() - start
-    out = Path(args.output)
     tok.save(out)
     record = tok.training_record
     assert record is not None
@@ -275,14 +253,17 @@ def _train_with(args: argparse.Namespace, options: dict[str, Any]) -> int:
 
 
 def _encode(args: argparse.Namespace) -> int:
-    tok = _load(args.tokenizer)
-    docs = list(_read_docs(args.input, args.field))
     out_path = args.output
     fmt = args.format or ("npy" if out_path and out_path.endswith(".npy") else "jsonl")
     if fmt == "npy" and not out_path:
         raise CliError("--format npy needs -o FILE.npy")
     if out_path is not None:
-        _check_output_file(out_path)
+        check_output_file(out_path)
+        reads = [("input", p) for p in input_files(args.input)]
+        reads += [("tokenizer", p) for p in tokenizer_files(args.tokenizer)]
+        refuse_overwriting(_encode_outputs(out_path, fmt), reads)
+    tok = _load(args.tokenizer)
+    docs = list(_read_docs(args.input, args.field))
     chunk = 65536
     all_ids: list[npt.NDArray[np.uint32]] = []
     all_rows = [0]
@@ -299,7 +280,7 @@ def _encode(args: argparse.Namespace) -> int:
         from . import _core
 
         target = Path(out_path)
-        base = target.name[: -len(".npy")] if target.name.endswith(".npy") else target.name
+        base = _npy_base(target)
         ids_arr = np.concatenate(all_ids) if all_ids else np.zeros(0, dtype=np.uint32)
         files = [
             (f"{base}.rows.npy", _npy_bytes(np.asarray(all_rows, dtype=np.int64))),
@@ -312,6 +293,20 @@ def _encode(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     return 0
+
+
+def _npy_base(target: Path) -> str:
+    """The name `encode -o` gives its `.npy` pair: BASE.npy, BASE.rows.npy."""
+    return target.name[: -len(".npy")] if target.name.endswith(".npy") else target.name
+
+
+def _encode_outputs(out_path: str, fmt: str) -> list[Path]:
+    """The files `encode -o out_path` writes."""
+    target = Path(out_path)
+    if fmt != "npy":
+        return [target]
+    base = _npy_base(target)
+    return [target.parent / f"{base}.npy", target.parent / f"{base}.rows.npy"]
 
 
 def _encode_chunks(

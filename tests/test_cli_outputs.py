@@ -1,0 +1,120 @@
+"""The CLI's outputs never replace what the command reads (its input, its
+tokenizer), and paths are taken as given: an existing name is literal, only
+a missing one is a glob."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+import wpiece
+from wpiece.cli import main
+
+from conftest import VOCAB_TXT
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
+    """The exit code and stderr of `wpiece *args`, run in this process."""
+    code = main(list(args))
+    return code, capsys.readouterr().err
+
+
+def refused(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    code, err = run(capsys, *args)
+    assert code == 2, err
+    assert err.startswith("wpiece: error:") and err.count("\n") == 1, err
+    return err
+
+
+@pytest.fixture
+def corpus(tmp_path: Path) -> Path:
+    p = tmp_path / "corpus.txt"
+    p.write_text("precious corpus line\nand another\n" * 20, encoding="utf-8")
+    return p
+
+
+@pytest.fixture
+def vocab(tmp_path: Path) -> Path:
+    p = tmp_path / "vocab.txt"
+    p.write_bytes(VOCAB_TXT.read_bytes())
+    return p
+
+
+def test_encode_refuses_to_write_over_its_input(
+    capsys: pytest.CaptureFixture[str], corpus: Path, vocab: Path
+) -> None:
+    before = corpus.read_bytes()
+    err = refused(capsys, "encode", "--tokenizer", str(vocab), str(corpus), "-o", str(corpus))
+    assert f"output {corpus} is the input {corpus}" in err
+    # the same file under another name: a hard link, a symlink, a relative path
+    os.link(corpus, corpus.parent / "hard.txt")
+    os.symlink(corpus, corpus.parent / "soft.jsonl")
+    for other in ("hard.txt", "soft.jsonl", f"../{corpus.parent.name}/./corpus.txt"):
+        refused(
+            capsys,
+            "encode",
+            "--tokenizer",
+            str(vocab),
+            str(corpus),
+            "-o",
+            str(corpus.parent / other),
+        )
+    assert corpus.read_bytes() == before
+
+
+def test_encode_refuses_to_write_over_its_tokenizer(
+    capsys: pytest.CaptureFixture[str], corpus: Path, vocab: Path, tmp_path: Path
+) -> None:
+    before = vocab.read_bytes()
+    err = refused(capsys, "encode", "--tokenizer", str(vocab), str(corpus), "-o", str(vocab))
+    assert f"output {vocab} is the tokenizer {vocab}" in err
+    assert vocab.read_bytes() == before
+    folder = tmp_path / "tok"
+    wpiece.Tokenizer.from_file(vocab).save(folder)
+    saved = {p.name: p.read_bytes() for p in folder.iterdir()}
+    for name in saved:
+        refused(capsys, "encode", "--tokenizer", str(folder), str(corpus), "-o", str(folder / name))
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == saved
+
+
+def test_encode_npy_refuses_when_its_row_file_is_an_input(
+    capsys: pytest.CaptureFixture[str], vocab: Path, tmp_path: Path
+) -> None:
+    rows = tmp_path / "ids.rows.npy"
+    rows.write_text("a corpus with an odd name\n", encoding="utf-8")
+    err = refused(
+        capsys, "encode", "--tokenizer", str(vocab), str(rows), "-o", str(tmp_path / "ids.npy")
+    )
+    assert str(rows) in err
+    assert rows.read_text(encoding="utf-8") == "a corpus with an odd name\n"
+    assert sorted(os.listdir(tmp_path)) == ["ids.rows.npy", "vocab.txt"]
+
+
+def test_encode_to_another_file_still_writes(
+    capsys: pytest.CaptureFixture[str], corpus: Path, vocab: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "ids.jsonl"
+    assert run(capsys, "encode", "--tokenizer", str(vocab), str(corpus), "-o", str(out))[0] == 0
+    assert out.read_text().splitlines()[0] == "[101, 9062, 13931, 2240, 102]"
+
+
+def test_train_refuses_to_write_over_its_input_or_tokenizer(
+    capsys: pytest.CaptureFixture[str], corpus: Path, tmp_path: Path
+) -> None:
+    folder = tmp_path / "tok"
+    folder.mkdir()
+    inside = folder / "vocab.txt"
+    inside.write_bytes(corpus.read_bytes())
+    err = refused(capsys, "train", str(inside), "--vocab-size", "60", "-o", str(folder))
+    assert f"is the input {inside}" in err
+    assert inside.read_bytes() == corpus.read_bytes()
+    assert os.listdir(folder) == ["vocab.txt"]
+    base = tmp_path / "base"
+    assert run(capsys, "train", str(corpus), "--vocab-size", "60", "-o", str(base))[0] == 0
+    saved = {p.name: p.read_bytes() for p in base.iterdir()}
+    for flag in ("--extend", "--pipeline"):
+        args = ("train", str(corpus), "--vocab-size", "80", flag, str(base), "-o", str(base))
+        assert "is the tokenizer" in refused(capsys, *args)
+    assert {p.name: p.read_bytes() for p in base.iterdir()} == saved
