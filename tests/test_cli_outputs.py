@@ -118,3 +118,45 @@ def test_train_refuses_to_write_over_its_input_or_tokenizer(
         args = ("train", str(corpus), "--vocab-size", "80", flag, str(base), "-o", str(base))
         assert "is the tokenizer" in refused(capsys, *args)
     assert {p.name: p.read_bytes() for p in base.iterdir()} == saved
+
+
+@pytest.fixture
+def bracketed(tmp_path: Path) -> Path:
+    """`data[1].txt` beside `data1.txt`, which the glob `data[1].txt` matches."""
+    (tmp_path / "data[1].txt").write_text("bracket file words\n", encoding="utf-8")
+    (tmp_path / "data1.txt").write_text("other entirely\n", encoding="utf-8")
+    return tmp_path / "data[1].txt"
+
+
+def test_an_existing_path_is_literal_not_a_glob(
+    capsys: pytest.CaptureFixture[str], bracketed: Path
+) -> None:
+    tok = wpiece.Tokenizer.from_file(VOCAB_TXT)
+    assert main(["encode", "--tokenizer", str(VOCAB_TXT), str(bracketed)]) == 0
+    assert capsys.readouterr().out == f"{tok.encode('bracket file words').ids}\n"
+    assert dict(wpiece.count_words(str(bracketed)).items()) == {
+        "bracket": 1,
+        "file": 1,
+        "words": 1,
+    }
+    assert "bracket" in wpiece.train(bracketed, vocab_size=40).get_vocab()
+    ids, _ = tok.encode_files(str(bracketed))
+    assert tok.decode(ids.tolist()) == "bracket file words"
+    (bracketed.parent / "data1.txt").unlink()  # alone, it was "no file matches"
+    assert run(capsys, "encode", "--tokenizer", str(VOCAB_TXT), str(bracketed))[0] == 0
+
+
+def test_encode_files_expands_globs_as_the_others_do(tmp_path: Path) -> None:
+    tok = wpiece.Tokenizer.from_file(VOCAB_TXT)
+    (tmp_path / "a.txt").write_text("hello\n", encoding="utf-8")
+    (tmp_path / "b.txt").write_text("world\n", encoding="utf-8")
+    ids, rows = tok.encode_files(str(tmp_path / "*.txt"), add_special_tokens=False)
+    assert [tok.decode(ids[rows[k] : rows[k + 1]].tolist()) for k in range(2)] == [
+        "hello",
+        "world",
+    ]
+    with pytest.raises(FileNotFoundError, match="no file matches"):
+        tok.encode_files(str(tmp_path / "*.gz"))
+    with pytest.raises(ValueError, match="path is empty"):
+        tok.encode_files("")
+    assert tok.encode_files([])[1].tolist() == [0]

@@ -4,7 +4,8 @@
 A document is a line of a plain or gzip-compressed (``.gz``) text file, or the
 string field of a line of a JSON Lines file (``.jsonl``, ``.jsonl.gz``).
 Sources are paths, globs (``corpus/*.txt.gz``, ``**`` recursive) or ``-`` for
-standard input. Errors say what went wrong and where:
+standard input; a path that exists is taken as it is (``data[1].txt``), only
+one that does not is expanded as a glob. Errors say what went wrong and where:
 
 - a missing file or folder: ``FileNotFoundError`` (``no such file: ...``,
   ``no such folder: ...``, ``no file matches ...``); a folder, a FIFO or a
@@ -126,7 +127,9 @@ def path_items(files: Files, name: str = "files") -> list[PathLike]:
 
 def resolve_files(files: Files) -> list[Path]:
     """Expands globs; every path must be a regular file (the error says what
-    it is otherwise: missing, a folder, a FIFO or a device).
+    it is otherwise: missing, a folder, a FIFO or a device). A path that
+    exists is taken literally, even with glob characters in its name: read
+    as a glob, ``data[1].txt`` would match ``data1.txt`` instead.
 
     >>> import wpiece
     >>> resolve_files(str(wpiece.sample_text_path()))[0].name
@@ -137,7 +140,7 @@ def resolve_files(files: Files) -> list[Path]:
         s = os.fsdecode(os.fspath(item))
         if not s:
             raise ValueError("an input path is empty")
-        if glob.has_magic(s):
+        if glob.has_magic(s) and not os.path.lexists(s):
             matches = sorted(glob.glob(s, recursive=True))
             if not matches:
                 raise FileNotFoundError(f"no file matches {s}")

@@ -44,7 +44,7 @@ from ._args import (
 )
 from ._core import Encoding
 from .added_tokens import AddedToken, TokenLike, _from_spec, _specs
-from .documents import Files, PathLike, path_items
+from .documents import Files, PathLike, path_items, resolve_files
 from .quality import TextStats
 from .trainer import train_through
 
@@ -589,8 +589,9 @@ class Tokenizer:
         """Encodes whole files read in Rust, with no Python string per document:
         flat ``uint32`` ids and row offsets, as :meth:`encode_batch_flat`.
 
-        Documents are the lines (or the parts between ``separator``) of plain or
-        ``.gz`` files, or the string field ``jsonl_field`` of JSON Lines files.
+        ``files`` is a path or a glob, or a list of them, as :func:`wpiece.train`
+        takes them. Documents are the lines (or the parts between ``separator``)
+        of plain or ``.gz`` files, or the string field ``jsonl_field`` of JSON Lines files.
         Plain files are memory-mapped unless ``mmap=False``: no copy of the
         text, but a file that another process truncates while it is encoded
         kills the interpreter (SIGBUS), as with any memory map. Pass
@@ -602,7 +603,9 @@ class Tokenizer:
         >>> len(rows) - 1, tok.decode(ids[rows[0] : rows[1]].tolist())
         (400, 'in the beginning god created the heaven and the earth.')
         """
-        paths: list[PathLike] = [Path(p) for p in path_items(files, "files")]
+        items = path_items(files, "files")
+        # Globs expanded and paths checked as train and count_words do them.
+        paths: list[PathLike] = list(resolve_files(items)) if items else []
         _check_files_call(separator, jsonl_field, num_threads, add_special_tokens, mmap)
         ids, rows = self._core.encode_files(
             paths, separator, jsonl_field, add_special_tokens, num_threads, mmap
