@@ -12,7 +12,7 @@ import pytest
 import wpiece
 from wpiece.cli import main
 
-from conftest import VOCAB_TXT
+from conftest import EN_FIXTURE, VOCAB_TXT
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
@@ -31,7 +31,8 @@ def refused(capsys: pytest.CaptureFixture[str], *args: str) -> str:
 @pytest.fixture
 def corpus(tmp_path: Path) -> Path:
     p = tmp_path / "corpus.txt"
-    p.write_text("precious corpus line\nand another\n" * 20, encoding="utf-8")
+    lines = EN_FIXTURE.read_text(encoding="utf-8").splitlines()[:400]
+    p.write_text("precious corpus line\n" + "\n".join(lines) + "\n", encoding="utf-8")
     return p
 
 
@@ -160,3 +161,50 @@ def test_encode_files_expands_globs_as_the_others_do(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="path is empty"):
         tok.encode_files("")
     assert tok.encode_files([])[1].tolist() == [0]
+
+
+def contents(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in folder.iterdir()}
+
+
+def test_ctrl_c_while_the_report_is_drawn_leaves_the_old_set(
+    capsys: pytest.CaptureFixture[str],
+    corpus: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    out = tmp_path / "tok"
+    assert (
+        run(capsys, "train", str(corpus), "--vocab-size", "200", "-o", str(out), "--report")[0] == 0
+    )
+    old = contents(out)
+    assert {"report.png", "report.html", "tokenizer.json"} <= set(old)
+
+    def interrupted(*args: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("wpiece.report._figure", interrupted)
+    code, err = run(capsys, "train", str(corpus), "--vocab-size", "300", "-o", str(out), "--report")
+    assert code == 130 and "nothing was written" in err
+    assert contents(out) == old  # the old tokenizer beside its own report
+
+
+def test_a_save_without_a_report_removes_the_stale_one(
+    capsys: pytest.CaptureFixture[str], corpus: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "tok"
+    assert (
+        run(capsys, "train", str(corpus), "--vocab-size", "200", "-o", str(out), "--report")[0] == 0
+    )
+    code, _ = run(capsys, "train", str(corpus), "--vocab-size", "300", "-o", str(out))
+    assert code == 0
+    assert sorted(os.listdir(out)) == ["tokenizer.json", "training_record.json", "vocab.txt"]
+    assert len(wpiece.Tokenizer.from_file(out)) == 300
+    # the library's folder save alike
+    from wpiece.report import write_report
+
+    tok = wpiece.train(corpus, vocab_size=200)
+    write_report(tok, out)
+    assert {"report.png", "report.html"} <= set(os.listdir(out))
+    wpiece.Tokenizer.from_file(VOCAB_TXT).save(out)
+    assert sorted(os.listdir(out)) == ["tokenizer.json", "vocab.txt"]

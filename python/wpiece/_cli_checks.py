@@ -12,7 +12,7 @@ from pathlib import Path
 from .documents import STDIN, resolve_files
 from .persistence import _FOLDER_FILES
 
-TRAIN_OUTPUTS = (*_FOLDER_FILES, "report.png", "report.html")
+TRAIN_OUTPUTS = _FOLDER_FILES
 """The files `wpiece train` may write into its output folder."""
 
 

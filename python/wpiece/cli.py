@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Optional, TextIO, Union
 
-from . import Tokenizer, sample_text_path, sample_vocab_path
+from . import Tokenizer, persistence, sample_text_path, sample_vocab_path
 from ._cli_checks import (
     TRAIN_OUTPUTS,
     CliError,
@@ -211,7 +211,15 @@ def _train_with(args: argparse.Namespace, options: dict[str, Any]) -> int:
             raise _needs_field(jsonl)
         tok = train(args.corpus, **reading, **options)
     seconds = time.perf_counter() - start
-    tok.save(out)
+    report: list[tuple[str, bytes]] = []
+    if args.report:
+        from .report import report_files
+
+        # Drawn before the save, and saved with the tokenizer as one set: a
+        # Ctrl-C while drawing leaves the old set whole, its report included.
+        report = report_files(tok)
+    # Without --report, an older report in the folder is removed as stale.
+    persistence.save(tok._core, tok.training_record, out, report)
     record = tok.training_record
     assert record is not None
     curve = record.tokens_per_word()
@@ -235,17 +243,8 @@ def _train_with(args: argparse.Namespace, options: dict[str, Any]) -> int:
             f"{100 * last.whole_word_rate:.1f}% of words whole, "
             f"{100 * last.unknown_rate:.3f}% unknown"
         )
-    written = [
-        n
-        for n in ("tokenizer.json", "wpiece_tokenizer.json", "training_record.json", "vocab.txt")
-        if (out / n).exists()
-    ]
-    if args.report:
-        from .report import write_report
-
-        write_report(tok, out)
-        written += ["report.png", "report.html"]
-    print(f"wrote {', '.join(sorted(set(written)))} to {out}")
+    written = [n for n in TRAIN_OUTPUTS if (out / n).exists()]
+    print(f"wrote {', '.join(sorted(written))} to {out}")
     return 0
 
 

@@ -12,6 +12,7 @@ what a path holds when one is loaded, and its pickled state.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Optional, Union
 
@@ -27,8 +28,16 @@ __all__ = ["core_from_state", "load", "save", "state"]
 # BERT's defaults).
 SETTINGS_FILE = "wpiece_tokenizer.json"
 _SETTINGS_FORMAT = "wpiece tokenizer settings"
-# The files a folder save writes; any of them the new set lacks is removed.
-_FOLDER_FILES = ("vocab.txt", "training_record.json", SETTINGS_FILE, "tokenizer.json")
+# The files a folder save writes; any of them the new set lacks is removed
+# (a training report, report.png and report.html, describes the old set).
+_FOLDER_FILES = (
+    "vocab.txt",
+    "training_record.json",
+    SETTINGS_FILE,
+    "tokenizer.json",
+    "report.png",
+    "report.html",
+)
 
 
 def _json_expressible(core: _core.Tokenizer) -> bool:
@@ -48,9 +57,18 @@ def _check_vocab_txt_holds_all(core: _core.Tokenizer) -> None:
         )
 
 
-def save(core: _core.Tokenizer, record: Optional[TrainingRecord], p: Path) -> None:
-    """See :meth:`wpiece.Tokenizer.save`."""
-    if p.is_dir() or not p.suffix:
+def save(
+    core: _core.Tokenizer,
+    record: Optional[TrainingRecord],
+    p: Path,
+    extra: Sequence[tuple[str, bytes]] = (),
+) -> None:
+    """See :meth:`wpiece.Tokenizer.save`. ``extra``: more files of a folder
+    save's set (a training report's), as (name, contents)."""
+    folder = p.is_dir() or not p.suffix
+    if extra and not folder:
+        raise ValueError(f"{p}: only a folder save holds more files")
+    if folder:
         files: list[tuple[str, bytes]] = []
         try:
             files.append(("vocab.txt", core.vocab_txt().encode()))
@@ -59,6 +77,7 @@ def save(core: _core.Tokenizer, record: Optional[TrainingRecord], p: Path) -> No
         if record is not None:
             text = json.dumps(record.to_dict(), ensure_ascii=False)
             files.append(("training_record.json", text.encode()))
+        files.extend(extra)
         # Last: readers look for it first, so they see the old set until now.
         if _json_expressible(core):
             files.append(("tokenizer.json", core.to_json().encode()))

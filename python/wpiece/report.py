@@ -16,7 +16,7 @@ from .documents import PathLike
 from .tokenizer import Tokenizer
 from .training import TrainingRecord
 
-__all__ = ["write_report"]
+__all__ = ["REPORT_FILES", "report_files", "write_report"]
 
 
 def _figure(tok: Tokenizer, record: TrainingRecord) -> Any:  # a matplotlib Figure
@@ -109,8 +109,13 @@ def _figure(tok: Tokenizer, record: TrainingRecord) -> Any:  # a matplotlib Figu
     return fig
 
 
+REPORT_FILES = ("report.png", "report.html")
+"""The files of a training report."""
+
+
 def write_report(tok: Tokenizer, out_dir: PathLike) -> tuple[Path, Path]:
-    """Writes ``report.png`` and ``report.html`` for a trained tokenizer.
+    """Writes ``report.png`` and ``report.html`` for a trained tokenizer, as
+    one set (a reader sees both old files or both new ones).
 
     >>> import tempfile, wpiece
     >>> tok = wpiece.train(wpiece.sample_text_path(), vocab_size=500)
@@ -118,11 +123,19 @@ def write_report(tok: Tokenizer, out_dir: PathLike) -> tuple[Path, Path]:
     >>> png.name, page.name
     ('report.png', 'report.html')
     """
+    files = report_files(tok)
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    _core.write_set_atomic(out, files, [])
+    return out / "report.png", out / "report.html"
+
+
+def report_files(tok: Tokenizer) -> list[tuple[str, bytes]]:
+    """The report's files as (name, contents), drawn but not written: a
+    folder save writes them with the tokenizer's files, as one set."""
     record = tok.training_record
     if record is None:
         raise ValueError("this tokenizer has no training record: train it with wpiece.train")
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
     fig = _figure(tok, record)
     buf = io.BytesIO()
     fig.savefig(buf, format="png")
@@ -130,8 +143,6 @@ def write_report(tok: Tokenizer, out_dir: PathLike) -> tuple[Path, Path]:
     import matplotlib.pyplot as plt
 
     plt.close(fig)
-    png_path = out / "report.png"
-    _core.write_atomic(png_path, png)
 
     curve = record.tokens_per_word()
     picks = sorted({curve[0][0], *[c[0] for c in curve[:: max(1, len(curve) // 8)]], curve[-1][0]})
@@ -170,6 +181,4 @@ Corpus: {record.total_words:,} words, {record.initial_tokens:,} characters in wo
 <h2>Longest tokens</h2><p>{", ".join(f"<code>{html.escape(t)}</code>" for t in longest)}</p>
 </body></html>
 """
-    html_path = out / "report.html"
-    _core.write_atomic(html_path, page.encode())
-    return png_path, html_path
+    return [("report.png", png), ("report.html", page.encode())]

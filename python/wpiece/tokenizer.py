@@ -246,8 +246,10 @@ class Tokenizer:
         a set: every new file is written first (a failure such as a full disk
         leaves the old set as it was), then renamed into place with
         ``tokenizer.json`` last, and files of the old set that the new one
-        lacks are removed, so :meth:`from_file` on the folder loads the old
-        tokenizer or the new one, never a mix. A tokenizer ``tokenizer.json``
+        lacks are removed (a training report, ``report.png`` and
+        ``report.html``, among them: it describes the old tokenizer), so
+        :meth:`from_file` on the folder loads the old tokenizer or the new
+        one, never a mix. A tokenizer ``tokenizer.json``
         cannot express (per-character unknowns, an end-of-word suffix) is
         saved whole as ``wpiece_tokenizer.json`` (and a ``vocab.txt``), which
         :meth:`from_file` reads back. A token that a ``vocab.txt`` line cannot
