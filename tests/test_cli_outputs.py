@@ -208,3 +208,30 @@ def test_a_save_without_a_report_removes_the_stale_one(
     assert {"report.png", "report.html"} <= set(os.listdir(out))
     wpiece.Tokenizer.from_file(VOCAB_TXT).save(out)
     assert sorted(os.listdir(out)) == ["tokenizer.json", "vocab.txt"]
+
+
+def test_decode_refuses_devices_and_fifos(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    fifo = tmp_path / "ids.fifo"
+    os.mkfifo(fifo)  # opened for reading, it would wait for a writer forever
+    # /dev/null first: without the check it is read as empty and passes (no hang)
+    for source in ("/dev/null", "/dev/zero", str(fifo)):
+        err = refused(capsys, "decode", "--tokenizer", str(VOCAB_TXT), source)
+        assert f"{source} is not a regular file" in err
+    err = refused(capsys, "decode", "--tokenizer", str(VOCAB_TXT), str(tmp_path))
+    assert "is a folder" in err
+
+
+def test_out_of_memory_says_so(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ids = tmp_path / "ids.txt"
+    ids.write_text("7592 2088\n", encoding="utf-8")
+
+    def exhausted(*args: object, **kwargs: object) -> str:
+        raise MemoryError
+
+    monkeypatch.setattr(wpiece.Tokenizer, "decode", exhausted)
+    err = refused(capsys, "decode", "--tokenizer", str(VOCAB_TXT), str(ids))
+    assert err == "wpiece: error: out of memory\n"

@@ -31,7 +31,7 @@ from ._cli_checks import (
     refuse_overwriting,
     tokenizer_files,
 )
-from .documents import FieldRequiredError, is_jsonl, read_documents
+from .documents import FieldRequiredError, check_input_file, is_jsonl, read_documents
 from .training import train, train_from_iterator
 from .training_options import PRE_TOKENIZERS, SCORES, UNKNOWN_MODES, TrainingOptions
 
@@ -352,6 +352,9 @@ def _npy_bytes(array: npt.NDArray[Any]) -> bytes:
 
 
 def _decode(args: argparse.Namespace) -> int:
+    if args.input not in (None, "-"):
+        # As encode and train do: /dev/zero or a FIFO would be read forever.
+        check_input_file(Path(args.input))
     tok = _load(args.tokenizer)
     source = open(args.input, encoding="utf-8") if args.input not in (None, "-") else sys.stdin
     try:
@@ -710,8 +713,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         with warnings.catch_warnings():
             warnings.showwarning = _show_warning
             return int(args.func(args))
-    except (CliError, OSError, ValueError, TypeError, OverflowError, MemoryError) as e:
-        print(f"wpiece: error: {e}", file=sys.stderr)
+    except MemoryError as e:
+        # Its message is mostly empty: say what happened.
+        detail = f" ({e})" if str(e) else ""
+        print(f"wpiece: error: out of memory{detail}", file=sys.stderr)
+        return 2
+    except (CliError, OSError, ValueError, TypeError, OverflowError) as e:
+        print(f"wpiece: error: {e or type(e).__name__}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("wpiece: interrupted; nothing was written", file=sys.stderr)
