@@ -235,3 +235,27 @@ def test_out_of_memory_says_so(
     monkeypatch.setattr(wpiece.Tokenizer, "decode", exhausted)
     err = refused(capsys, "decode", "--tokenizer", str(VOCAB_TXT), str(ids))
     assert err == "wpiece: error: out of memory\n"
+
+
+def usage_error(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    """The stderr of an argparse usage error (exit 2)."""
+    with pytest.raises(SystemExit) as caught:
+        main(list(args))
+    assert caught.value.code == 2
+    return capsys.readouterr().err
+
+
+def test_stats_top_must_not_be_negative(capsys: pytest.CaptureFixture[str], corpus: Path) -> None:
+    for top in ("-1", "-30000", "x"):
+        err = usage_error(capsys, "stats", "--tokenizer", str(VOCAB_TXT), "--top", top, str(corpus))
+        assert "argument --top" in err
+    assert main(["stats", "--tokenizer", str(VOCAB_TXT), "--top", "0", str(corpus)]) == 0
+    assert "  longest tokens: \n" in capsys.readouterr().out
+
+
+def test_stats_refuses_a_tokenizer_given_twice(
+    capsys: pytest.CaptureFixture[str], corpus: Path
+) -> None:
+    v = str(VOCAB_TXT)
+    err = refused(capsys, "stats", "--tokenizer", v, "--tokenizer", v, "--json", str(corpus))
+    assert f"--tokenizer {v} is given twice" in err

@@ -403,6 +403,9 @@ def corpus_stats(tok: Tokenizer, docs: Sequence[str], top: int = 10) -> dict[str
 def _stats(args: argparse.Namespace) -> int:
     docs = list(_read_docs(args.corpus, args.field))
     names = args.tokenizer
+    twice = next((n for k, n in enumerate(names) if n in names[:k]), None)
+    if twice is not None:  # --json keys results by name: one would be lost
+        raise CliError(f"--tokenizer {twice} is given twice")
     results = [corpus_stats(_load(t), docs, args.top) for t in names]
     if args.json:
         print(json.dumps(dict(zip(names, results)), ensure_ascii=False, indent=1))
@@ -544,6 +547,22 @@ def _demo(args: argparse.Namespace) -> int:
 # ----- parser -------------------------------------------------------------------
 
 
+def _at_least(lowest: int) -> Callable[[str], int]:
+    """An argparse type: an int no smaller than `lowest` (a negative --top
+    sliced the list from its end; --repeats 0 timed nothing)."""
+
+    def parse(text: str) -> int:
+        try:
+            n = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+        if n < lowest:
+            raise argparse.ArgumentTypeError(f"must be at least {lowest}, got {n}")
+        return n
+
+    return parse
+
+
 def _thread_count(text: str) -> int:
     n = int(text)
     if not 1 <= n <= 1024:
@@ -676,7 +695,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("corpus", nargs="+")
     s.add_argument("--tokenizer", action="append", required=True, help="give twice to compare")
     s.add_argument("--field")
-    s.add_argument("--top", type=int, default=10)
+    s.add_argument("--top", type=_at_least(0), default=10)
     s.add_argument("--json", action="store_true", help="print JSON")
     s.set_defaults(func=_stats)
 
