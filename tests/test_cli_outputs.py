@@ -259,3 +259,32 @@ def test_stats_refuses_a_tokenizer_given_twice(
     v = str(VOCAB_TXT)
     err = refused(capsys, "stats", "--tokenizer", v, "--tokenizer", v, "--json", str(corpus))
     assert f"--tokenizer {v} is given twice" in err
+
+
+def test_jsonl_output_into_missing_folders_is_made_as_npy_is(
+    capsys: pytest.CaptureFixture[str], corpus: Path, tmp_path: Path
+) -> None:
+    for name in ("no/sub/x.jsonl", "no2/sub/x.npy"):
+        out = tmp_path / name
+        assert (
+            run(capsys, "encode", "--tokenizer", str(VOCAB_TXT), str(corpus), "-o", str(out))[0]
+            == 0
+        )
+        assert out.exists()
+    assert (tmp_path / "no/sub/x.jsonl").read_text().startswith("[101, 9062, 13931, 2240, 102]\n")
+
+
+def test_small_usage_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert "--corpus path is empty" in refused(capsys, "demo", "--corpus", "")
+    assert main(["demo", "--corpus", "-"]) == 2
+    seen = capsys.readouterr()
+    assert "not - (stdin)" in seen.err and seen.out == ""  # refused before any demo output
+    for repeats in ("0", "-1"):
+        assert "argument --repeats" in usage_error(capsys, "bench", "--repeats", repeats)
+    ids = tmp_path / "ids.txt"
+    for line in ("1_000", "\u0663 \u0664", "+7592", "7592 0x10"):
+        ids.write_text(f"7592\n{line}\n", encoding="utf-8")
+        assert "line 2" in refused(capsys, "decode", "--tokenizer", str(VOCAB_TXT), str(ids))
+    ids.write_text("7592 2088\n[7592]\n", encoding="utf-8")
+    assert main(["decode", "--tokenizer", str(VOCAB_TXT), str(ids)]) == 0
+    assert capsys.readouterr().out == "hello world\nhello\n"

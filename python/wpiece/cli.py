@@ -11,6 +11,7 @@ import argparse
 import contextlib
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -81,6 +82,9 @@ def _atomic_output(path: str) -> Iterator[IO[str]]:
     to it when the block ends; on an error or Ctrl-C the temporary file is
     removed and `path` is left as it was."""
     target = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
+    # Missing folders are made, as the .npy output's set writer makes them
+    # (the temporary file's name was the error otherwise).
+    target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
@@ -351,6 +355,17 @@ def _npy_bytes(array: npt.NDArray[Any]) -> bytes:
     return buf.getvalue()
 
 
+_ID = re.compile(r"-?[0-9]+")
+
+
+def _id(text: str) -> int:
+    """An id of a space-separated line: ASCII digits, maybe a minus (int()
+    alone takes 1_000 and other scripts' digits)."""
+    if not _ID.fullmatch(text):
+        raise ValueError(f"not an id: {text!r}")
+    return int(text)
+
+
 def _decode(args: argparse.Namespace) -> int:
     if args.input not in (None, "-"):
         # As encode and train do: /dev/zero or a FIFO would be read forever.
@@ -363,7 +378,7 @@ def _decode(args: argparse.Namespace) -> int:
             if not line:
                 continue
             try:
-                ids = json.loads(line) if line.startswith("[") else [int(x) for x in line.split()]
+                ids = json.loads(line) if line.startswith("[") else [_id(x) for x in line.split()]
             except ValueError as e:
                 raise CliError(
                     f"line {n}: expected a JSON list of ids or ids separated by spaces"
@@ -508,6 +523,10 @@ def _bench(args: argparse.Namespace) -> int:
 def _demo(args: argparse.Namespace) -> int:
     """Loads the bundled vocab, encodes the bundled sample, prints a summary;
     then trains a small vocabulary on the same sample."""
+    if args.corpus == "":  # an unset $VAR: not the bundled sample
+        raise CliError("the --corpus path is empty")
+    if args.corpus == "-":  # read twice (to encode, to train): stdin cannot be
+        raise CliError("demo needs a file for --corpus, not - (stdin)")
     tok = Tokenizer.from_file(args.vocab or sample_vocab_path())
     path = args.corpus or sample_text_path()
     docs = [d for d in _read_docs([str(path)], None) if d.strip()]
@@ -703,7 +722,7 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--corpus", help="text file (default: the bundled sample)")
     b.add_argument("--vocab", help="vocab for encoding (default: bundled BERT vocab)")
     b.add_argument("--vocab-size", type=int, default=2000)
-    b.add_argument("--repeats", type=int, default=3)
+    b.add_argument("--repeats", type=_at_least(1), default=3)
     b.set_defaults(func=_bench)
 
     m = sub.add_parser("demo", help="encode the bundled sample corpus and print stats")
