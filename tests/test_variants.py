@@ -111,7 +111,7 @@ def test_a_settings_folder_is_one_file_whatever_lies_beside_it(tmp_path) -> None
     assert lowered.tokenize("AB Xy") == plain.tokenize("AB Xy") == ["a", "##b", "x", "##y"]
     # A bad option is the caller's, not the file's.
     with pytest.raises(ValueError) as caught:
-        wpiece.Tokenizer.from_file(tmp_path / "t", unk_token="[X]")
+        wpiece.Tokenizer.from_file(tmp_path / "t", unknown="bogus")
     assert "wpiece_tokenizer.json" not in str(caught.value)
 
 

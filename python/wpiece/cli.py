@@ -195,10 +195,9 @@ def _train_with(args: argparse.Namespace, options: dict[str, Any]) -> int:
     check_output_folder(args.output)
     out = Path(args.output)
     corpus_files = input_files(args.corpus)
+    # The --extend/--pipeline tokenizer may be the output (updated in place:
+    # it is read whole before the new set replaces it); a corpus file may not.
     reads = [("input", p) for p in corpus_files]
-    through = args.extend if args.extend is not None else args.pipeline
-    if through is not None:
-        reads += [("tokenizer", p) for p in tokenizer_files(through)]
     refuse_overwriting([out / name for name in TRAIN_OUTPUTS], reads)
     if args.report:
         try:
