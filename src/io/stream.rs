@@ -50,6 +50,9 @@ pub struct DocumentReader {
     offset: u64,
     /// Lines before `pending` (counted for JSON Lines, whose errors name one).
     line: u64,
+    /// Bytes of `pending` known to hold no whole separator: a document
+    /// longer than many blocks is searched once, not once per block.
+    searched: usize,
 }
 
 impl DocumentReader {
@@ -63,6 +66,7 @@ impl DocumentReader {
             pending: Vec::new(),
             offset: 0,
             line: 0,
+            searched: 0,
         })
     }
 
@@ -193,20 +197,26 @@ impl DocumentReader {
             DocSource::Separated(sep) => sep.as_str(),
             DocSource::JsonlField(_) => "\n",
         };
+        // The bytes before `skip` hold no whole separator, so the leftmost
+        // match (and those after it) starts at `skip` or later.
+        let skip = self.searched.saturating_sub(sep.len() - 1).min(bytes.len());
+        let rest = &bytes[skip..];
         let found = if sep.len() == 1 {
-            memchr::memrchr(sep.as_bytes()[0], bytes)
+            memchr::memrchr(sep.as_bytes()[0], rest)
         } else {
             // The last match left to right, as the whole text splits: a
             // separator that overlaps itself ("\n\n" in "\n\n\n") matches
             // elsewhere from the right, and blocks of another size would
             // give other documents.
-            memchr::memmem::find_iter(bytes, sep.as_bytes()).last()
+            memchr::memmem::find_iter(rest, sep.as_bytes()).last()
         };
         let end = match (last, found) {
             (true, _) => bytes.len(),
-            (false, Some(at)) => at + sep.len(),
-            (false, None) => return Ok(0),
+            (false, Some(at)) => skip + at + sep.len(),
+            (false, None) => 0,
         };
+        // What is left after the last separator holds none.
+        self.searched = bytes.len() - end;
         if end == 0 {
             return Ok(0);
         }
@@ -296,4 +306,44 @@ pub fn open_documents(path: &Path) -> Result<Box<dyn Read + Send + Sync>> {
     } else {
         Box::new(file)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The documents of `text` pushed in pieces cut at `cuts`.
+    fn pushed(sep: &str, text: &str, cuts: &[usize]) -> Vec<String> {
+        let mut reader = DocumentReader::new(DocSource::Separated(sep.into()), "t").unwrap();
+        let mut docs = Vec::new();
+        let mut take = |b: DocBlock| {
+            b.with_docs(|d| docs.extend(d.iter().map(|s| s.to_string())));
+            Ok(())
+        };
+        let mut at = 0;
+        for &cut in cuts {
+            let cut = cut.clamp(at, text.len());
+            reader.push(&text.as_bytes()[at..cut], &mut take).unwrap();
+            at = cut;
+        }
+        reader.push(&text.as_bytes()[at..], &mut take).unwrap();
+        reader.finish(&mut take).unwrap();
+        docs
+    }
+
+    proptest! {
+        // A document searched in earlier pushes (the reader skips what it
+        // searched) ends where the whole text, pushed at once, ends it,
+        // separators that overlap themselves included.
+        #[test]
+        fn pieces_split_as_the_whole(
+            text in "[ab\n]{0,60}",
+            sep in prop::sample::select(vec!["\n", "\n\n", "ab", "aa", "aba"]),
+            mut cuts in prop::collection::vec(0usize..60, 0..12),
+        ) {
+            cuts.sort_unstable();
+            prop_assert_eq!(pushed(sep, &text, &cuts), pushed(sep, &text, &[]));
+        }
+    }
 }
