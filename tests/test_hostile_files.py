@@ -5,6 +5,7 @@ when it fails (a full disk) and keeps modes and symlinks."""
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 import os
 import pickle
@@ -371,6 +372,40 @@ def test_ids_follow_hfs_rule() -> None:
     for bad in (3.5, True, "8"):
         with pytest.raises(TypeError):
             tok.enable_truncation(bad)
+
+
+def test_an_encoding_equals_its_pickle_when_added_tokens_show_other_strings() -> None:
+    # A token that shows the spaces its lstrip took (" <ent>") kept that
+    # string in the encoding, and beside it once pickled: == said they differ.
+    import copy
+
+    tok = wpiece.Tokenizer.from_file(VOCAB_TXT)
+    tok.add_tokens([wpiece.AddedToken("<ent>", lstrip=True, rstrip=True)])
+    tok.enable_truncation(4, stride=1)
+    enc = tok.encode("a <ent> b  <ent>  c d e f")
+    assert " <ent> " in [t for e in [enc, *enc.overflowing] for t in e.tokens]
+    for again in (pickle.loads(pickle.dumps(enc)), copy.deepcopy(enc)):
+        assert again == enc and enc == again
+        assert [o.tokens for o in again.overflowing] == [o.tokens for o in enc.overflowing]
+    other = tok.encode("a <ent> b  <ent>  c d e g")
+    assert other != enc  # a column of an overflowing part differs
+
+
+def test_save_paths_say_what_they_are(tmp_path) -> None:
+    tok = wpiece.Tokenizer.from_file(VOCAB_TXT)
+    # An upper-case .JSON was saved (and read) as a vocab.txt.
+    tok.save(tmp_path / "t.JSON")
+    assert json.loads((tmp_path / "t.JSON").read_text())["model"]["type"] == "WordPiece"
+    assert wpiece.Tokenizer.from_file(tmp_path / "t.JSON").encode("hello").ids == [
+        101,
+        7592,
+        102,
+    ]
+    # A file without a suffix is no folder: it failed with a bare "File exists".
+    (tmp_path / "plain").write_text("keep")
+    with pytest.raises(ValueError, match="is a file, and a path without a suffix"):
+        tok.save(tmp_path / "plain")
+    assert (tmp_path / "plain").read_text() == "keep"
 
 
 def _encode_in_worker(text: str) -> wpiece.Encoding:

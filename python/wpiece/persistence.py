@@ -12,6 +12,7 @@ what a path holds when one is loaded, and its pickled state.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Optional, Union
@@ -66,6 +67,13 @@ def save(
     """See :meth:`wpiece.Tokenizer.save`. ``extra``: more files of a folder
     save's set (a training report's), as (name, contents)."""
     folder = p.is_dir() or not p.suffix
+    if folder and os.path.lexists(p) and not p.is_dir():
+        # A path without a suffix is a folder save; creating it failed with
+        # a bare "File exists".
+        raise ValueError(
+            f"{p} is a file, and a path without a suffix saves into a folder: name a "
+            "folder, or a file ending in .json (tokenizer.json) or .txt (vocab.txt)"
+        )
     if extra and not folder:
         raise ValueError(f"{p}: only a folder save holds more files")
     if folder:
@@ -90,7 +98,7 @@ def save(
         stale = [n for n in _FOLDER_FILES if n not in written]
         _core.write_set_atomic(p, files, stale)
         return
-    if p.suffix == ".json":
+    if p.suffix.lower() == ".json":
         _core.write_atomic(p, core.to_json().encode())
     else:
         _check_vocab_txt_holds_all(core)
@@ -178,7 +186,7 @@ def load(p: Path, options: dict[str, Any]) -> Union[_core.Tokenizer, Path]:
         if not found:
             raise FileNotFoundError(f"no tokenizer.json or vocab.txt in {p}")
         p = found[0]
-    if p.suffix != ".json":
+    if p.suffix.lower() != ".json":
         return p
     return _with_options(_core.Tokenizer.from_json(_core.read_text(p)), options)
 

@@ -39,6 +39,22 @@ impl Encoding {
         self.ids.is_empty()
     }
 
+    /// Equal in every column, overflowing parts included, whether or not
+    /// the strings tokens show are kept here (`surfaces`).
+    pub fn same_values(&self, other: &Self) -> bool {
+        self.ids == other.ids
+            && self.type_ids == other.type_ids
+            && self.offsets == other.offsets
+            && self.special_tokens_mask == other.special_tokens_mask
+            && self.attention_mask == other.attention_mask
+            && self.word_ids == other.word_ids
+            && self.sequence_ranges == other.sequence_ranges
+            && self.overflowing.len() == other.overflowing.len()
+            && (self.overflowing.iter())
+                .zip(&other.overflowing)
+                .all(|(a, b)| a.same_values(b))
+    }
+
     /// The encoding of one sequence from the engine's output (which holds
     /// offsets and word ids).
     pub fn from_sequence(out: Output, type_id: u32) -> Self {

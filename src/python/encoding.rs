@@ -376,8 +376,14 @@ impl PyEncoding {
         Ok((rebuild, (self.state(),)))
     }
 
+    /// Equal columns and token strings, overflowing parts included (how the
+    /// strings are kept, in the encoding or beside it once pickled, aside).
     fn __eq__(&self, other: &Self) -> bool {
-        self.enc.encoding() == other.enc.encoding() && self.tokens() == other.tokens()
+        self.enc.encoding().same_values(&other.enc.encoding())
+            && self.tokens() == other.tokens()
+            && (self.overflowing().iter())
+                .zip(&other.overflowing())
+                .all(|(a, b)| a.__eq__(b))
     }
     #[getter]
     fn offsets(&self) -> Vec<(u32, u32)> {
