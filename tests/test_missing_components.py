@@ -107,6 +107,20 @@ def _nothing_but_the_model() -> tuple[HFTokenizer, wpiece.Tokenizer]:
     return both(CASES["nothing but the model"]())
 
 
+def test_without_a_decoder_there_is_no_cleanup_to_turn_on() -> None:
+    # decoder_cleanup said True for such a file, and setting it did nothing.
+    hf, wp = both(without("decoder"))
+    assert wp.decoder_cleanup is False
+    with pytest.raises(ValueError, match="no decoder"):
+        wp.decoder_cleanup = True
+    wp.decoder_cleanup = False
+    ids = hf.encode("hello, world.").ids
+    assert wp.decode(ids) == hf.decode(ids) == "hello , world ."
+    assert json.loads(wp.to_json())["decoder"] is None
+    _, with_decoder = both(bert_json())
+    assert with_decoder.decoder_cleanup is True
+
+
 def test_what_the_quicktour_trainer_saves_loads_as_hf() -> None:
     # tokenizers' own trainer, as its quicktour and the "BERT from scratch"
     # docs build it before they add a decoder: no normalizer, no decoder,

@@ -664,7 +664,9 @@ class Tokenizer:
 
     @property
     def decoder_cleanup(self) -> bool:
-        """Whether :meth:`decode` removes spaces before punctuation (HF's ``cleanup``)."""
+        """Whether :meth:`decode` removes spaces before punctuation (HF's
+        ``cleanup``): False without a decoder (a tokenizer.json whose decoder
+        is null joins tokens with spaces), where setting it raises ValueError."""
         return self._core.decoder_cleanup
 
     @decoder_cleanup.setter

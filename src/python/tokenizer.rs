@@ -9,6 +9,7 @@ use std::sync::{Arc, PoisonError, RwLock};
 use numpy::{IntoPyArray, PyArrayMethods};
 use std::borrow::Cow;
 
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple};
 
@@ -22,6 +23,7 @@ use super::specs::{
 };
 use super::text::{borrowed, text_bytes, text_of, texts_of, word_lists, TextList};
 use crate::cancel::Cancel;
+use crate::decoder::DecoderKind;
 use crate::error::Error;
 use crate::hf_json;
 use crate::io;
@@ -688,12 +690,22 @@ impl PyTokenizer {
 
     #[getter]
     fn decoder_cleanup(&self) -> bool {
-        self.tokenizer().decoder.cleanup
+        let decoder = &self.tokenizer().decoder;
+        decoder.cleanup && decoder.kind != DecoderKind::Join
     }
 
+    /// Without a decoder (tokens joined by spaces, as HF decodes then) there
+    /// is no cleanup to turn on.
     #[setter]
-    fn set_decoder_cleanup(&self, cleanup: bool) {
+    fn set_decoder_cleanup(&self, cleanup: bool) -> PyResult<()> {
+        if cleanup && self.tokenizer().decoder.kind == DecoderKind::Join {
+            return Err(PyValueError::new_err(
+                "this tokenizer has no decoder (its tokenizer.json's is null): decode joins \
+                 the tokens with spaces, with no cleanup to turn on",
+            ));
+        }
         self.change(|t| t.decoder.cleanup = cleanup);
+        Ok(())
     }
 
     fn token_to_id(&self, token: Cow<'_, str>) -> Option<u32> {
