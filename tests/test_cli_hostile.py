@@ -192,3 +192,19 @@ def test_ctrl_c_during_cli_encode_leaves_no_output(tmp_path: Path) -> None:
     assert "interrupted" in err and "Traceback" not in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["big.txt", "ids.jsonl"]
     assert old.read_text(encoding="utf-8") == "[1]\n"
+
+
+def test_a_reader_that_goes_away_ends_the_output_quietly() -> None:
+    # `wpiece encode ... | head` printed "wpiece: error: [Errno 32] Broken
+    # pipe" and exited 2.
+    child = subprocess.Popen(
+        [sys.executable, "-m", "wpiece", "encode", "--tokenizer", str(VOCAB_TXT), str(EN_FIXTURE)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert child.stdout is not None and child.stderr is not None
+    assert child.stdout.readline().startswith(b"[101, ")
+    child.stdout.close()
+    err = child.stderr.read()
+    assert child.wait(timeout=120) == 141, err
+    assert err == b""

@@ -755,6 +755,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         detail = f" ({e})" if str(e) else ""
         print(f"wpiece: error: out of memory{detail}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader of stdout went away (`| head`): stop quietly, as Unix
+        # tools do (128 + SIGPIPE), with stdout on /dev/null so that the
+        # interpreter's last flush fails no more.
+        if hasattr(sys.stdout, "fileno"):
+            with contextlib.suppress(OSError, ValueError):
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     except (CliError, OSError, ValueError, TypeError, OverflowError) as e:
         print(f"wpiece: error: {e or type(e).__name__}", file=sys.stderr)
         return 2
