@@ -195,5 +195,16 @@ def test_blocks_a_filter_emptied_are_written_empty_with_the_columns(
     no_staging_left(tmp_path)
 
 
+def test_a_counting_error_in_a_task_is_raised_as_one_process_raises_it(dataset: Any) -> None:
+    # It came as RayTaskError(UserCodeException).
+    import ray
+
+    text = pa.array([b"ok \xff\xfe"], pa.binary()).view(pa.string())
+    with pytest.raises(ValueError, match="UTF-8"):
+        wpiece.count_words(text)
+    with pytest.raises(ValueError, match="UTF-8"):
+        wpiece.ray.count_words(ray.data.from_arrow(pa.table({"text": text})))
+
+
 def test_wrong_arguments_for_files_fail_on_the_driver(dataset: Any, tmp_path: Any) -> None:
     check_wrong_inputs_fail_before_any_job(Engine(wpiece.ray), tmp_path)

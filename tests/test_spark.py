@@ -136,6 +136,17 @@ def test_wrong_inputs_fail_on_the_driver(frame: Any) -> None:
         wpiece.spark.encode(frame, "bert-base-uncased")  # type: ignore[arg-type]
 
 
+def test_a_counting_error_on_an_executor_is_raised_as_one_process_raises_it(spark: Any) -> None:
+    # It came as pyspark's PythonException, where one process (and
+    # encode_to_parquet on the same rows) raises ValueError.
+    from pyspark.sql import functions as F
+
+    bad = spark.createDataFrame([(bytearray(b"ok \xff\xfe"),)], "b binary")
+    bad = bad.select(F.col("b").cast("string").alias("text"))
+    with pytest.raises(ValueError, match="UTF-8"):
+        wpiece.spark.count_words(bad)
+
+
 def test_the_tokenizer_is_unpickled_once_per_process() -> None:
     from wpiece._distributed import load_shipped, ship
 
@@ -214,6 +225,20 @@ def read_parts_of_partitions(out: Any) -> list[Any]:
     names = sorted(os.listdir(out))
     assert names[0] == "_SUCCESS" and all(n.startswith("part-") for n in names[1:]), names
     return [pq.read_table(out / n) for n in names[1:]]
+
+
+def test_an_empty_frame_encoded_to_parquet_keeps_its_columns(spark: Any, tmp_path: Any) -> None:
+    # No partition had a row, so no part was written: the folder read back
+    # as a table without a column.
+    import pyarrow.parquet as pq
+
+    empty = spark.createDataFrame([], "id long, text string")
+    out = tmp_path / "empty"
+    assert wpiece.spark.encode_to_parquet(empty, wp_bert(), out, attention_mask=True) == 0
+    table = pq.read_table(out)
+    assert table.num_rows == 0
+    assert table.column_names == ["id", "text", "input_ids", "attention_mask"]
+    no_staging_left(tmp_path)
 
 
 def test_wrong_arguments_for_files_fail_on_the_driver(spark: Any, tmp_path: Any) -> None:

@@ -32,10 +32,12 @@ from ._distributed import (
     count_file_part,
     count_part,
     encode_column,
+    guarded,
     load_shipped,
     merge_in_order,
     merge_parts,
     merge_to_bytes,
+    raise_failed,
     ship,
     write_file_part,
     write_table_part,
@@ -123,7 +125,16 @@ def count_words(
     _string_column(dataset, column)
 
     def count_block(block: Any) -> Any:
-        return pa.table({"counts": pa.array([count_part(block.column(column), options)])})
+        # An error is raised again on the driver as one process raises it.
+        outcome = guarded(count_part, block.column(column), options)
+        ok = outcome[0] == "ok"
+        return pa.table(
+            {
+                "counts": pa.array([outcome[1] if ok else None], pa.binary()),
+                "kind": pa.array([None if ok else outcome[1]], pa.string()),
+                "message": pa.array([None if ok else outcome[2]], pa.string()),
+            }
+        )
 
     parts = dataset.select_columns([column]).map_batches(
         count_block, batch_format="pyarrow", batch_size=None
@@ -135,7 +146,11 @@ def count_words(
     ordered = options_of_run.preserve_order
     options_of_run.preserve_order = True
     try:
-        return merge_in_order((row["counts"] for row in parts.iter_rows()), options)
+        outcomes = (
+            ("ok", r["counts"]) if r["kind"] is None else ("error", r["kind"], r["message"])
+            for r in parts.iter_rows()
+        )
+        return merge_in_order(raise_failed(outcomes), options)
     finally:
         options_of_run.preserve_order = ordered
 

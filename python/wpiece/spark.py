@@ -130,21 +130,37 @@ def count_words(
     _string_column(df, column)
     import pyarrow as pa
 
-    def count_partition(batches: Iterator[Any]) -> Iterator[Any]:
-        from pyspark import TaskContext
-
+    def count_batches(batches: Iterator[Any]) -> bytes:
         counts = WordCounts(num_threads=1, **options)
         for batch in batches:
             counts.add_arrow(batch.column(0))
+        return counts.to_bytes()
+
+    def count_partition(batches: Iterator[Any]) -> Iterator[Any]:
+        from pyspark import TaskContext
+
         part = TaskContext.get().partitionId()
+        # An error is raised again on the driver as one process raises it.
+        outcome = guarded(count_batches, batches)
+        ok = outcome[0] == "ok"
         yield pa.RecordBatch.from_arrays(
-            [pa.array([part], pa.int64()), pa.array([counts.to_bytes()], pa.binary())],
-            names=["part", "counts"],
+            [
+                pa.array([part], pa.int64()),
+                pa.array([outcome[1] if ok else None], pa.binary()),
+                pa.array([None if ok else outcome[1]], pa.string()),
+                pa.array([None if ok else outcome[2]], pa.string()),
+            ],
+            names=["part", "counts", "kind", "message"],
         )
 
-    job = df.select(column).mapInArrow(count_partition, "part long, counts binary")
-    rows = _collect(job, _context_of(df))
-    return merge_in_order((r["counts"] for r in sorted(rows, key=lambda r: r["part"])), options)
+    schema = "part long, counts binary, kind string, message string"
+    job = df.select(column).mapInArrow(count_partition, schema)
+    rows = sorted(_collect(job, _context_of(df)), key=lambda r: r["part"])
+    blobs = raise_failed(
+        ("ok", r["counts"]) if r["kind"] is None else ("error", r["kind"], r["message"])
+        for r in rows
+    )
+    return merge_in_order(blobs, options)
 
 
 def encode(
@@ -371,5 +387,14 @@ def encode_to_parquet(
             ("ok", r["rows"]) if r["kind"] is None else ("error", r["kind"], r["message"])
             for r in sorted(written, key=lambda r: r["part"])
         )
+        if not written:
+            # No partition held a row: one empty part keeps the columns
+            # (a folder with no part reads back as a table without any).
+            from pyspark.sql.pandas.types import to_arrow_schema
+
+            empty = to_arrow_schema(df.schema).empty_table()
+            flags = (add_special_tokens, attention_mask, offsets)
+            write_table_part(destination, 0, ship(tokenizer, unpadded=True), empty, column, *flags)
+            written = [{"part": 0, "rows": 0}]
         folder.commit(r["part"] for r in written)
     return int(sum(r["rows"] for r in written))
