@@ -291,3 +291,21 @@ def test_small_usage_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) 
     ids.write_text("7592 2088\n[7592]\n", encoding="utf-8")
     assert main(["decode", "--tokenizer", str(VOCAB_TXT), str(ids)]) == 0
     assert capsys.readouterr().out == "hello world\nhello\n"
+
+
+def test_npy_output_names_are_the_ones_given(
+    capsys: pytest.CaptureFixture[str], corpus: Path, vocab: Path, tmp_path: Path
+) -> None:
+    # -o IDS.NPY wrote JSON Lines into IDS.NPY; --format npy -o x.jsonl
+    # wrote x.jsonl.npy and x.jsonl.rows.npy, files nobody named.
+    import numpy as np
+
+    out = tmp_path / "IDS.NPY"
+    assert run(capsys, "encode", "--tokenizer", str(vocab), str(corpus), "-o", str(out))[0] == 0
+    ids, rows = np.load(out), np.load(tmp_path / "IDS.rows.NPY")
+    first = wpiece.Tokenizer.from_file(vocab).encode("precious corpus line").ids
+    assert ids[rows[0] : rows[1]].tolist() == first
+    for fmt, name in (("npy", "x.jsonl"), ("jsonl", "x.npy")):
+        args = ("--format", fmt, "-o", str(tmp_path / name))
+        refused(capsys, "encode", "--tokenizer", str(vocab), str(corpus), *args)
+    assert not list(tmp_path.glob("x*"))

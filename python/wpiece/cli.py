@@ -256,9 +256,14 @@ def _train_with(args: argparse.Namespace, options: dict[str, Any]) -> int:
 
 def _encode(args: argparse.Namespace) -> int:
     out_path = args.output
-    fmt = args.format or ("npy" if out_path and out_path.endswith(".npy") else "jsonl")
-    if fmt == "npy" and not out_path:
-        raise CliError("--format npy needs -o FILE.npy")
+    named_npy = bool(out_path) and out_path.lower().endswith(".npy")
+    fmt = args.format or ("npy" if named_npy else "jsonl")
+    if fmt == "npy" and not named_npy:
+        # The pair is BASE.npy and BASE.rows.npy: any other name was given
+        # .npy behind it, writing files the user never named.
+        raise CliError("--format npy needs -o FILE.npy (it writes FILE.npy and FILE.rows.npy)")
+    if fmt == "jsonl" and named_npy:
+        raise CliError(f"--format jsonl with -o {out_path}: give a name not ending in .npy")
     if out_path is not None:
         check_output_file(out_path)
         reads = [("input", p) for p in input_files(args.input)]
@@ -282,33 +287,29 @@ def _encode(args: argparse.Namespace) -> int:
         from . import _core
 
         target = Path(out_path)
-        base = _npy_base(target)
+        ids_path, rows_path = _encode_outputs(out_path, fmt)
         ids_arr = np.concatenate(all_ids) if all_ids else np.zeros(0, dtype=np.uint32)
         files = [
-            (f"{base}.rows.npy", _npy_bytes(np.asarray(all_rows, dtype=np.int64))),
-            (f"{base}.npy", _npy_bytes(ids_arr)),
+            (rows_path.name, _npy_bytes(np.asarray(all_rows, dtype=np.int64))),
+            (ids_path.name, _npy_bytes(ids_arr)),
         ]
         _core.write_set_atomic(target.parent if str(target.parent) else Path("."), files, [])
         print(
             f"wrote {ids_arr.size:,} ids of {len(docs):,} documents to "
-            f"{target.parent / base}.npy (row offsets in {base}.rows.npy)",
+            f"{ids_path} (row offsets in {rows_path.name})",
             file=sys.stderr,
         )
     return 0
 
 
-def _npy_base(target: Path) -> str:
-    """The name `encode -o` gives its `.npy` pair: BASE.npy, BASE.rows.npy."""
-    return target.name[: -len(".npy")] if target.name.endswith(".npy") else target.name
-
-
 def _encode_outputs(out_path: str, fmt: str) -> list[Path]:
-    """The files `encode -o out_path` writes."""
+    """The files `encode -o out_path` writes: the file named, and for
+    `.npy` (any case) its row offsets beside it, BASE.rows.npy."""
     target = Path(out_path)
     if fmt != "npy":
         return [target]
-    base = _npy_base(target)
-    return [target.parent / f"{base}.npy", target.parent / f"{base}.rows.npy"]
+    suffix = target.name[-len(".npy") :]
+    return [target, target.with_name(f"{target.name[: -len(suffix)]}.rows{suffix}")]
 
 
 def _encode_chunks(
