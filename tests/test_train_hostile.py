@@ -203,3 +203,13 @@ def test_ctrl_c_while_merging(delay: float) -> None:
     raised = float(out.split()[1])  # CLOCK_MONOTONIC: one clock for both processes
     assert raised - sent < 1.0, f"KeyboardInterrupt {raised - sent:.2f} s after Ctrl-C"
     assert exited - sent < 2.0
+
+
+@pytest.mark.parametrize(
+    "options", [{"special_tokens": ["[UNK]", ""]}, {"unk_token": "", "special_tokens": [""]}]
+)
+def test_an_empty_special_token_is_refused(options: dict) -> None:
+    # It took an id (an empty line in vocab.txt) that no text could match;
+    # an empty unk token made unknown words vanish from token strings.
+    with pytest.raises(ValueError, match="special_tokens: item . is empty"):
+        wpiece.train_from_iterator(["hello world"], vocab_size=40, **options)

@@ -107,6 +107,10 @@ class TrainingOptions:
                 raise TypeError(f"item {k} of initial_alphabet is {type(ch).__name__}, not str")
             if len(ch) != 1:
                 raise ValueError(f"initial_alphabet holds single characters, item {k} is {ch!r}")
+        for k, token in enumerate(specials):
+            if not token:
+                # No text matches it, and vocab.txt would hold it as an empty line.
+                raise ValueError(f"special_tokens: item {k} is empty")
         if self.unk_token not in specials:
             raise ValueError(f"unk_token {self.unk_token!r} must be one of special_tokens")
         # The names are parsed where they are defined, in the core.
