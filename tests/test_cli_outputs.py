@@ -278,7 +278,9 @@ def test_jsonl_output_into_missing_folders_is_made_as_npy_is(
 
 
 def test_small_usage_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    assert "--corpus path is empty" in refused(capsys, "demo", "--corpus", "")
+    for command in ("demo", "bench"):
+        for option in ("--corpus", "--vocab"):
+            assert f"{option} path is empty" in refused(capsys, command, option, "")
     assert main(["demo", "--corpus", "-"]) == 2
     seen = capsys.readouterr()
     assert "not - (stdin)" in seen.err and seen.out == ""  # refused before any demo output

@@ -449,8 +449,17 @@ def _stats(args: argparse.Namespace) -> int:
 # ----- bench --------------------------------------------------------------------
 
 
+def _no_empty_paths(args: argparse.Namespace) -> None:
+    """An empty --corpus or --vocab (an unset $VAR) is refused, not taken
+    for the bundled sample."""
+    for option in ("corpus", "vocab"):
+        if getattr(args, option) == "":
+            raise CliError(f"the --{option} path is empty")
+
+
 def _bench(args: argparse.Namespace) -> int:
     """Encode and train timings of wpiece and the installed peers, in this process."""
+    _no_empty_paths(args)
     path = Path(args.corpus or sample_text_path())
     docs = list(_read_docs([str(path)], None))
     nbytes = sum(len(d.encode()) for d in docs)
@@ -523,8 +532,7 @@ def _bench(args: argparse.Namespace) -> int:
 def _demo(args: argparse.Namespace) -> int:
     """Loads the bundled vocab, encodes the bundled sample, prints a summary;
     then trains a small vocabulary on the same sample."""
-    if args.corpus == "":  # an unset $VAR: not the bundled sample
-        raise CliError("the --corpus path is empty")
+    _no_empty_paths(args)
     if args.corpus == "-":  # read twice (to encode, to train): stdin cannot be
         raise CliError("demo needs a file for --corpus, not - (stdin)")
     tok = Tokenizer.from_file(args.vocab or sample_vocab_path())
