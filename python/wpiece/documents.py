@@ -11,7 +11,7 @@ one that does not is expanded as a glob. Errors say what went wrong and where:
   ``no such folder: ...``, ``no file matches ...``); a folder, a FIFO or a
   device instead of a file: ``IsADirectoryError`` or ``ValueError``;
 - invalid UTF-8: ``ValueError`` naming the file (or ``stdin``) and the byte
-  offset; broken gzip data: ``ValueError`` naming the file;
+  offset; broken gzip data: ``OSError`` naming the file (as Python's ``gzip``);
 - in JSON Lines, invalid JSON or a missing or non-string field: ``ValueError``
   naming the file and the line (``data.jsonl:3: no string field 'text'``).
 
