@@ -211,3 +211,13 @@ def test_padding_to_the_longest_spans_every_chunk(multiple: int | None, offsets:
     assert chunked.to_pylist() == whole.to_pylist()
     ids = [r["input_ids"] if offsets else r for r in whole.to_pylist() if r is not None]
     assert ids == [e.ids for e in hf.encode_batch([t for t in texts if t is not None])]
+
+
+def test_a_chunked_column_of_another_type_is_refused_when_padding() -> None:
+    # Padding to the longest cast a chunked column to strings first: ints,
+    # bools and binary were encoded as their text.
+    wp = wp_bert()
+    wp.enable_padding()
+    for chunks in ([[1, 22], [333]], [[True], [False]], [[b"a"], [b"b"]]):
+        with pytest.raises(TypeError, match="string"):
+            wp.encode_arrow(pa.chunked_array(chunks))

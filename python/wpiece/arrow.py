@@ -117,6 +117,7 @@ def encode_arrow(
         and array.num_chunks > 1
         and padding is not None
         and padding["length"] is None
+        and (pa.types.is_string(array.type) or pa.types.is_large_string(array.type))
     ):
         # Padding to the longest row means the column's longest, whatever
         # its chunks: encode it whole, then cut the result at its chunks.
