@@ -311,3 +311,42 @@ def test_npy_output_names_are_the_ones_given(
         args = ("--format", fmt, "-o", str(tmp_path / name))
         refused(capsys, "encode", "--tokenizer", str(vocab), str(corpus), *args)
     assert not list(tmp_path.glob("x*"))
+
+
+def test_encode_refuses_to_write_over_its_standard_input(corpus: Path, vocab: Path) -> None:
+    # `-o corpus.txt < corpus.txt` replaced the corpus with ids.
+    import subprocess
+    import sys
+
+    before = corpus.read_bytes()
+    with corpus.open("rb") as stdin:
+        run_ = subprocess.run(
+            [sys.executable, "-m", "wpiece", "encode", "--tokenizer", str(vocab), "-"]
+            + ["-o", str(corpus)],
+            stdin=stdin,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    assert run_.returncode == 2 and "is the input" in run_.stderr, run_.stderr
+    assert corpus.read_bytes() == before
+
+
+def test_a_failed_encode_leaves_no_folder_it_made(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # The folders made for -o stayed after the encode failed.
+    (tmp_path / "c.txt").write_text("hello \U0001f600\n", encoding="utf-8")
+    (tmp_path / "v.txt").write_text("hello\n", encoding="utf-8")  # no [UNK]
+    out = tmp_path / "new" / "sub" / "ids.jsonl"
+    err = refused(
+        capsys,
+        "encode",
+        "--tokenizer",
+        str(tmp_path / "v.txt"),
+        str(tmp_path / "c.txt"),
+        "-o",
+        str(out),
+    )
+    assert "unknown token" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["c.txt", "v.txt"]

@@ -5,6 +5,8 @@ command reads (its input, its tokenizer)."""
 from __future__ import annotations
 
 import os
+import stat
+import sys
 import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -74,7 +76,18 @@ def input_files(sources: Sequence[str]) -> list[Path]:
     """The files `sources` (paths, globs, ``-``) name, as they will be read;
     a missing one raises here as the reading would."""
     named = [s for s in sources if s != STDIN]
-    return resolve_files(named) if named else []
+    files = resolve_files(named) if named else []
+    if STDIN in sources and _stdin_is_a_file():
+        # `-o corpus.txt < corpus.txt`: standard input is that file.
+        files.append(Path(f"/dev/fd/{sys.stdin.fileno()}"))
+    return files
+
+
+def _stdin_is_a_file() -> bool:
+    try:
+        return stat.S_ISREG(os.fstat(sys.stdin.fileno()).st_mode)
+    except (OSError, ValueError, AttributeError):  # closed, or not a real file
+        return False
 
 
 def refuse_overwriting(outputs: Iterable[Path], reads: Iterable[tuple[str, Path]]) -> None:

@@ -83,7 +83,9 @@ def _atomic_output(path: str) -> Iterator[IO[str]]:
     removed and `path` is left as it was."""
     target = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
     # Missing folders are made, as the .npy output's set writer makes them
-    # (the temporary file's name was the error otherwise).
+    # (the temporary file's name was the error otherwise), and removed again
+    # if the output is not written.
+    made = [p for p in [target.parent, *target.parent.parents] if not p.exists()]
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
@@ -99,6 +101,9 @@ def _atomic_output(path: str) -> Iterator[IO[str]]:
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
+        for folder in made:  # deepest first; one another process filled stays
+            with contextlib.suppress(OSError):
+                folder.rmdir()
         raise
 
 
