@@ -194,3 +194,54 @@ def test_ctrl_c_in_the_first_array_call_is_a_keyboard_interrupt() -> None:
         )
         assert run.stdout.strip() in ("interrupted", "finished"), (run.stdout, run.stderr)
         assert "Panic" not in run.stderr
+
+
+IMPORT_CHILD = """
+import sys
+try:
+    import wpiece
+    print("imported", flush=True)
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+except BaseException as e:
+    print("wrong:", type(e).__name__, e, flush=True)
+"""
+
+
+def test_ctrl_c_while_importing_is_a_keyboard_interrupt() -> None:
+    # The core looked numpy's C API up when imported: interrupted, that
+    # lookup panicked (13 imports in 40).
+    for delay in (0.02, 0.05, 0.08, 0.11, 0.14, 0.17, 0.2, 0.25, 0.3, 0.4):
+        child = subprocess.Popen(
+            [sys.executable, "-c", IMPORT_CHILD], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
+        time.sleep(delay)
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=120)
+        assert out.decode().strip() in ("imported", "interrupted", ""), (delay, out, err)
+        assert b"Panic" not in err, (delay, err)
+
+
+def test_without_numpy_the_import_is_an_import_error() -> None:
+    code = (
+        "import sys\nsys.modules['numpy'] = None\n"
+        "try:\n    import wpiece\nexcept ImportError:\n    print('ImportError')"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert run.stdout.strip() == "ImportError", (run.stdout, run.stderr)
+
+
+@pytest.mark.parametrize("batch", [False, True])
+def test_words_given_apart_stop_on_ctrl_c(tmp_path: Path, batch: bool) -> None:
+    # Millions of words were read and encoded without a look at Ctrl-C.
+    setup = f"""
+words = ["word", "piece", "naïve"] * 5_000_000
+tok = wpiece.Tokenizer.from_file({str(VOCAB_TXT)!r})
+"""
+    call = (
+        "tok.encode_batch([words], is_pretokenized=True)"
+        if batch
+        else "tok.encode(words, is_pretokenized=True)"
+    )
+    elapsed, _ = interrupt(setup, call, tmp_path)
+    assert elapsed < BOUND_S

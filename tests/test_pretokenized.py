@@ -180,3 +180,14 @@ def test_the_transformers_bridge_splits_words_alike(en_lines: list[str]) -> None
 def test_words_of_the_wrong_kind_are_refused(call: Any, message: str) -> None:
     with pytest.raises((TypeError, ValueError), match=message):
         call(wp_bert())
+
+
+def test_numpy_arrays_of_words_are_taken_as_hf_takes_them() -> None:
+    import numpy as np
+
+    hf, wp = hf_bert(), wp_bert()
+    words = np.array(["Hello,", "New", "York"])
+    assert wp.encode(words, is_pretokenized=True).ids == hf.encode(words, is_pretokenized=True).ids
+    got = wp.encode_batch([words, words[:1]], is_pretokenized=True)
+    expected = hf.encode_batch([words, words[:1]], is_pretokenized=True)
+    assert [e.ids for e in got] == [e.ids for e in expected]

@@ -147,8 +147,10 @@ def _batch_texts(
 
 
 def _words(words: object, name: str) -> list[str]:
-    """One input given as words (``is_pretokenized``): a list or tuple of
-    str, as HF takes it (a str would be its characters)."""
+    """One input given as words (``is_pretokenized``): a list, tuple or
+    1-d numpy array of str, as HF takes it (a str would be its characters)."""
+    if type(words).__module__ == "numpy" and getattr(words, "ndim", None) == 1:
+        words = words.tolist()  # type: ignore[attr-defined]
     if not isinstance(words, (list, tuple)):
         raise TypeError(
             f"{name} must be a list or tuple of str with is_pretokenized=True, not {_kind(words)}"

@@ -373,6 +373,9 @@ impl Tokenizer {
             Input::Words(words) => {
                 // Each word encoded on its own, all its tokens that word.
                 for (i, word) in words.iter().enumerate() {
+                    if i % 1024 == 0 {
+                        cancel.check()?;
+                    }
                     let from = out.ids.len();
                     self.encode_sequence_text(word, &mut out, cancel)?;
                     let i = u32::try_from(i)

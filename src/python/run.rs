@@ -164,6 +164,23 @@ pub(crate) fn watched_steps(
     Ok(())
 }
 
+/// [`watched_strings`] of each item of a sequence (words given apart, per
+/// input), looking for Ctrl-C between items too.
+pub(crate) fn watched_string_lists(
+    obj: &Bound<'_, PyAny>,
+    what: &str,
+) -> PyResult<Vec<Vec<String>>> {
+    const SIGNAL_ITEMS: usize = 1 << 12;
+    let mut out = Vec::new();
+    for (k, item) in obj.try_iter()?.enumerate() {
+        if k % SIGNAL_ITEMS == SIGNAL_ITEMS - 1 {
+            obj.py().check_signals()?;
+        }
+        out.push(watched_strings(&item?, &format!("item {k} of {what}"))?);
+    }
+    Ok(out)
+}
+
 /// The strs of a list (or any sequence) as owned strings, looking for
 /// Ctrl-C as [`watched_list`] does; `what` names the argument in errors.
 pub(crate) fn watched_strings(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<String>> {

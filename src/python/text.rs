@@ -173,26 +173,6 @@ pub(crate) fn text_of<'a>(s: &'a Bound<'_, PyString>) -> PyResult<Cow<'a, str>> 
     utf8(s).map(Cow::Borrowed)
 }
 
-/// [`text_of`] of each str of a list.
-pub(crate) fn texts_of<'a>(items: &'a [Bound<'_, PyString>]) -> PyResult<Vec<Cow<'a, str>>> {
-    items.iter().map(text_of).collect()
-}
-
-/// [`texts_of`] of each list of a list (words given apart, per input).
-pub(crate) fn word_lists<'a>(
-    lists: &'a [Vec<Bound<'_, PyString>>],
-) -> PyResult<Vec<Vec<Cow<'a, str>>>> {
-    lists.iter().map(|l| texts_of(l)).collect()
-}
-
-/// The strs of each list.
-pub(crate) fn borrowed<'a>(lists: &'a [Vec<Cow<'a, str>>]) -> Vec<Vec<&'a str>> {
-    lists
-        .iter()
-        .map(|l| l.iter().map(|w| w.as_ref()).collect())
-        .collect()
-}
-
 /// Whether `s` is a str whose UTF-8 CPython would make in one long call:
 /// past `HUGE_CHARS` and not ASCII (an ASCII str is its own UTF-8).
 fn is_huge(s: &Bound<'_, PyString>) -> PyResult<bool> {

@@ -16,12 +16,12 @@ use pyo3::types::{PyDict, PyString, PyTuple};
 use super::arrow::ArrowChunk;
 use super::encoding::{PyEncoding, Source, TokenStrings};
 use super::errors::guard;
-use super::run::{run, watched_strings, Run};
+use super::run::{run, watched_string_lists, watched_strings, Run};
 use super::specs::{
     call_settings, padding_setting, truncation_setting, AddedTokenSpec, AddedTokenTuple,
     PaddingArg, PaddingSpec, TruncationArg, TruncationSpec,
 };
-use super::text::{borrowed, text_bytes, text_of, texts_of, word_lists, TextList};
+use super::text::{text_bytes, text_of, TextList};
 use crate::cancel::Cancel;
 use crate::decoder::DecoderKind;
 use crate::error::Error;
@@ -158,6 +158,13 @@ impl PyTokenizer {
             )
         })
     }
+}
+
+/// The strs of each list.
+fn as_strs(lists: &[Vec<String>]) -> Vec<Vec<&str>> {
+    (lists.iter())
+        .map(|l| l.iter().map(String::as_str).collect())
+        .collect()
 }
 
 /// An encoding whose token strings are read from `tok` when asked for.
@@ -363,17 +370,17 @@ impl PyTokenizer {
     fn encode_words(
         &self,
         py: Python<'_>,
-        words: Vec<Bound<'_, PyString>>,
-        pair: Option<Vec<Bound<'_, PyString>>>,
+        words: &Bound<'_, PyAny>,
+        pair: Option<&Bound<'_, PyAny>>,
         add_special_tokens: bool,
     ) -> PyResult<PyEncoding> {
-        let words = texts_of(&words)?;
-        let pair = pair.as_deref().map(texts_of).transpose()?;
+        let words = watched_strings(words, "text")?;
+        let pair = pair.map(|p| watched_strings(p, "pair")).transpose()?;
         let tok = self.tokenizer();
-        let words: Vec<&str> = words.iter().map(|w| w.as_ref()).collect();
+        let words: Vec<&str> = words.iter().map(String::as_str).collect();
         let pair: Option<Vec<&str>> = pair
             .as_ref()
-            .map(|p| p.iter().map(|w| w.as_ref()).collect());
+            .map(|p| p.iter().map(String::as_str).collect());
         let bytes = text_bytes(&words) + pair.as_deref().map_or(0, text_bytes);
         let enc = run(py, Run::serial(bytes), |cancel| {
             let truncation = tok.truncation.as_ref();
@@ -397,8 +404,8 @@ impl PyTokenizer {
     fn encode_batch_words(
         &self,
         py: Python<'_>,
-        inputs: Vec<Vec<Bound<'_, PyString>>>,
-        pairs: Option<Vec<Vec<Bound<'_, PyString>>>>,
+        inputs: &Bound<'_, PyAny>,
+        pairs: Option<&Bound<'_, PyAny>>,
         add_special_tokens: bool,
         padding: &Bound<'_, PyAny>,
         truncation: &Bound<'_, PyAny>,
@@ -411,9 +418,11 @@ impl PyTokenizer {
         let trunc = tok.call_truncation(&call)?;
         let pad = tok.call_padding(&call, false)?;
         let pad_token: Option<Arc<str>> = pad.as_ref().map(|p| Arc::from(p.pad_token.as_str()));
-        let inputs = word_lists(&inputs)?;
-        let pairs = pairs.as_deref().map(word_lists).transpose()?;
-        let (inputs, pairs) = (borrowed(&inputs), pairs.as_deref().map(borrowed));
+        let inputs = watched_string_lists(inputs, "texts")?;
+        let pairs = pairs
+            .map(|p| watched_string_lists(p, "pairs"))
+            .transpose()?;
+        let (inputs, pairs) = (as_strs(&inputs), pairs.as_deref().map(as_strs));
         let bytes = |lists: &[Vec<&str>]| lists.iter().map(|l| text_bytes(l)).sum::<usize>();
         let total = bytes(&inputs) + pairs.as_deref().map_or(0, bytes);
         let encs = run(py, Run::parallel(total, num_threads), |cancel| {
