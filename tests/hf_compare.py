@@ -130,25 +130,32 @@ def set_padding(hf: HFTokenizer, wp: wpiece.Tokenizer, **kw: Any) -> None:
 def assert_encode_as_hf(
     hf: HFTokenizer,
     wp: wpiece.Tokenizer,
-    text: str,
-    pair: Optional[str] = None,
+    text: Any,
+    pair: Optional[Any] = None,
     add: bool = True,
     lookups: bool = False,
+    pretokenized: bool = False,
 ) -> None:
+    """``text`` and ``pair``: strs, or lists of words with ``pretokenized``
+    (char positions of the lookups then run to the longest word)."""
     where = (text, pair, add, hf.truncation)
+    options = {"add_special_tokens": add, "is_pretokenized": pretokenized}
+    if not pretokenized:  # wpiece's default; HF's own
+        del options["is_pretokenized"]
     if wraps_in_hf(hf, pair is not None, add):
         with pytest.raises(ValueError):
-            wp.encode(text, pair, add_special_tokens=add)
+            wp.encode(text, pair, **options)
         return
-    expected, error = _attempt(lambda: hf.encode(text, pair, add_special_tokens=add))
+    expected, error = _attempt(lambda: hf.encode(text, pair, **options))
     if error is not None:
         with pytest.raises(ValueError):
-            wp.encode(text, pair, add_special_tokens=add)
+            wp.encode(text, pair, **options)
         return
-    got = wp.encode(text, pair, add_special_tokens=add)
+    got = wp.encode(text, pair, **options)
     assert_tree(expected, got, where)
     if lookups:
-        n_chars = max(len(text), len(pair or ""))
+        pieces = [*text, *(pair or [])] if pretokenized else [text, pair or ""]
+        n_chars = max((len(p) for p in pieces), default=0)
         assert_lookups(expected, got, n_chars, where)
         for h, w in zip(expected.overflowing, got.overflowing):
             assert_lookups(h, w, n_chars, (where, "overflowing"))

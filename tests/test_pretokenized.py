@@ -6,11 +6,12 @@ overflowing parts and every lookup included."""
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any, Optional
 
 import pytest
-from hf_compare import _attempt, assert_lookups, assert_tree, set_padding, set_truncation
+from hf_compare import _attempt, assert_encode_as_hf, assert_tree, set_padding, set_truncation
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from tokenizers import AddedToken as HFAddedToken
@@ -24,27 +25,8 @@ from conftest import TOKENIZER_JSON, examples, hf_bert, wp_bert
 Words = list[str]
 
 
-def assert_words_as_hf(
-    hf: HFTokenizer,
-    wp: wpiece.Tokenizer,
-    words: Words,
-    pair: Optional[Words] = None,
-    add: bool = True,
-    lookups: bool = False,
-) -> None:
-    where = (words, pair, add, hf.truncation)
-    expected, error = _attempt(
-        lambda: hf.encode(words, pair, is_pretokenized=True, add_special_tokens=add)
-    )
-    if error is not None:
-        with pytest.raises(ValueError):
-            wp.encode(words, pair, is_pretokenized=True, add_special_tokens=add)
-        return
-    got = wp.encode(words, pair, is_pretokenized=True, add_special_tokens=add)
-    assert_tree(expected, got, where)
-    if lookups:
-        longest = max((len(w) for w in [*words, *(pair or [])]), default=0)
-        assert_lookups(expected, got, longest, where)
+# Words given apart, compared as texts are (lookups run to the longest word).
+assert_words_as_hf = functools.partial(assert_encode_as_hf, pretokenized=True)
 
 
 def sentences(lines: list[str], n: int) -> list[Words]:

@@ -231,28 +231,18 @@ class Tokenizer:
         pair: Optional[list[str]] = None,
         add_special_tokens: bool = True,
     ) -> Encoding: ...
-    def encode_batch_words(
-        self,
-        inputs: list[list[str]],
-        pairs: Optional[list[list[str]]],
-        add_special_tokens: bool,
-        padding: _CallPadding,
-        truncation: Optional[bool],
-        max_length: Optional[int],
-        num_threads: Optional[int],
-        pad_to_multiple_of: Optional[int],
-    ) -> list[Encoding]: ...
     def tokenize(self, text: str) -> list[str]: ...
     def encode_batch(
         self,
-        texts: list[str],
-        pairs: Optional[list[str]],
+        texts: Union[list[str], list[list[str]]],
+        pairs: Union[list[str], list[list[str]], None],
         add_special_tokens: bool,
         padding: _CallPadding,
         truncation: Optional[bool],
         max_length: Optional[int],
         num_threads: Optional[int] = None,
         pad_to_multiple_of: Optional[int] = None,
+        is_pretokenized: bool = False,
     ) -> list[Encoding]: ...
     def encode_batch_numpy(
         self,

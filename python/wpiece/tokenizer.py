@@ -467,7 +467,7 @@ class Tokenizer:
         add = _flag(add_special_tokens, "add_special_tokens")
         if _flag(is_pretokenized, "is_pretokenized"):
             word_lists, pair_lists = _batch_words(texts, pairs)
-            return self._core.encode_batch_words(word_lists, pair_lists, add, *settings)
+            return self._core.encode_batch(word_lists, pair_lists, add, *settings, True)
         text_list, pair_list = _batch_texts(texts, pairs)
         return self._core.encode_batch(text_list, pair_list, add, *settings)
 

@@ -1,6 +1,8 @@
 //! The values Python passes for settings and added tokens, and how they
 //! become the core's (truncation, padding, an added token's flags).
 
+use std::sync::Arc;
+
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyString};
@@ -151,4 +153,23 @@ pub(crate) fn call_settings(
         max_length,
         pad_to_multiple_of,
     })
+}
+
+/// The truncation and padding of a batch call that returns `Encoding`
+/// objects (the tokenizer's, changed by the call's own settings), and the
+/// pad token those encodings show.
+pub(crate) type ObjectsCall = (Option<Truncation>, Option<Padding>, Option<Arc<str>>);
+
+pub(crate) fn objects_call(
+    tok: &Tokenizer,
+    padding: &Bound<'_, PyAny>,
+    truncation: &Bound<'_, PyAny>,
+    max_length: Option<usize>,
+    pad_to_multiple_of: Option<usize>,
+) -> PyResult<ObjectsCall> {
+    let call = call_settings(padding, truncation, max_length, pad_to_multiple_of)?;
+    let trunc = tok.call_truncation(&call)?;
+    let pad = tok.call_padding(&call, false)?;
+    let pad_token = pad.as_ref().map(|p| Arc::from(p.pad_token.as_str()));
+    Ok((trunc, pad, pad_token))
 }

@@ -249,3 +249,10 @@ impl Drop for TextList<'_> {
         }
     }
 }
+
+/// The strs of each list.
+pub(crate) fn as_strs(lists: &[Vec<String>]) -> Vec<Vec<&str>> {
+    (lists.iter())
+        .map(|l| l.iter().map(String::as_str).collect())
+        .collect()
+}

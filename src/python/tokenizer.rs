@@ -18,10 +18,10 @@ use super::encoding::{PyEncoding, Source, TokenStrings};
 use super::errors::guard;
 use super::run::{run, watched_string_lists, watched_strings, Run};
 use super::specs::{
-    call_settings, padding_setting, truncation_setting, AddedTokenSpec, AddedTokenTuple,
-    PaddingArg, PaddingSpec, TruncationArg, TruncationSpec,
+    call_settings, objects_call, padding_setting, truncation_setting, AddedTokenSpec,
+    AddedTokenTuple, PaddingArg, PaddingSpec, TruncationArg, TruncationSpec,
 };
-use super::text::{text_bytes, text_of, TextList};
+use super::text::{as_strs, text_bytes, text_of, TextList};
 use crate::cancel::Cancel;
 use crate::decoder::DecoderKind;
 use crate::error::Error;
@@ -30,8 +30,8 @@ use crate::io;
 use crate::model::{Vocab, WordPieceConfig};
 use crate::normalizers::NormalizerConfig;
 use crate::pipeline::{
-    pad_batch, pad_flat, BatchEncodings, EncodingRows, Input, PadLength, Padding, SettingsUpdate,
-    Tokenizer, Truncation, BERT_SPECIAL_TOKENS,
+    pad_batch, pad_flat, BatchEncodings, Encoding, EncodingRows, Input, PadLength, Padding,
+    SettingsUpdate, Tokenizer, Truncation, BERT_SPECIAL_TOKENS,
 };
 
 /// The settings of a BERT-like tokenizer, as `Tokenizer(...)` takes them
@@ -158,13 +158,40 @@ impl PyTokenizer {
             )
         })
     }
-}
 
-/// The strs of each list.
-fn as_strs(lists: &[Vec<String>]) -> Vec<Vec<&str>> {
-    (lists.iter())
-        .map(|l| l.iter().map(String::as_str).collect())
-        .collect()
+    /// [`PyTokenizer::batch`] of words given apart (HF's `is_pretokenized`):
+    /// each text and pair a list of words.
+    #[allow(clippy::too_many_arguments)]
+    fn batch_words(
+        &self,
+        py: Python<'_>,
+        tok: &Tokenizer,
+        inputs: &Bound<'_, PyAny>,
+        pairs: Option<&Bound<'_, PyAny>>,
+        add_special_tokens: bool,
+        truncation: Option<&Truncation>,
+        padding: Option<&Padding>,
+        num_threads: Option<usize>,
+    ) -> PyResult<Vec<Encoding>> {
+        let inputs = watched_string_lists(inputs, "texts")?;
+        let pairs = pairs
+            .map(|p| watched_string_lists(p, "pairs"))
+            .transpose()?;
+        let (inputs, pairs) = (as_strs(&inputs), pairs.as_deref().map(as_strs));
+        let bytes = |lists: &[Vec<&str>]| lists.iter().map(|l| text_bytes(l)).sum::<usize>();
+        let total = bytes(&inputs) + pairs.as_deref().map_or(0, bytes);
+        run(py, Run::parallel(total, num_threads), |cancel| {
+            let pairs = pairs.as_deref();
+            tok.encode_batch_words(
+                &inputs,
+                pairs,
+                add_special_tokens,
+                truncation,
+                padding,
+                cancel,
+            )
+        })
+    }
 }
 
 /// An encoding whose token strings are read from `tok` when asked for.
@@ -397,45 +424,6 @@ impl PyTokenizer {
         Ok(wrap(&tok, Source::owned(enc), pad_token.as_ref()))
     }
 
-    /// [`encode_batch`] of words given apart (HF's `is_pretokenized`).
-    #[pyo3(signature = (inputs, pairs, add_special_tokens, padding, truncation, max_length,
-        num_threads, pad_to_multiple_of))]
-    #[allow(clippy::too_many_arguments)]
-    fn encode_batch_words(
-        &self,
-        py: Python<'_>,
-        inputs: &Bound<'_, PyAny>,
-        pairs: Option<&Bound<'_, PyAny>>,
-        add_special_tokens: bool,
-        padding: &Bound<'_, PyAny>,
-        truncation: &Bound<'_, PyAny>,
-        max_length: Option<usize>,
-        num_threads: Option<usize>,
-        pad_to_multiple_of: Option<usize>,
-    ) -> PyResult<Vec<PyEncoding>> {
-        let tok = self.tokenizer();
-        let call = call_settings(padding, truncation, max_length, pad_to_multiple_of)?;
-        let trunc = tok.call_truncation(&call)?;
-        let pad = tok.call_padding(&call, false)?;
-        let pad_token: Option<Arc<str>> = pad.as_ref().map(|p| Arc::from(p.pad_token.as_str()));
-        let inputs = watched_string_lists(inputs, "texts")?;
-        let pairs = pairs
-            .map(|p| watched_string_lists(p, "pairs"))
-            .transpose()?;
-        let (inputs, pairs) = (as_strs(&inputs), pairs.as_deref().map(as_strs));
-        let bytes = |lists: &[Vec<&str>]| lists.iter().map(|l| text_bytes(l)).sum::<usize>();
-        let total = bytes(&inputs) + pairs.as_deref().map_or(0, bytes);
-        let encs = run(py, Run::parallel(total, num_threads), |cancel| {
-            let pairs = pairs.as_deref();
-            let (t, p) = (trunc.as_ref(), pad.as_ref());
-            tok.encode_batch_words(&inputs, pairs, add_special_tokens, t, p, cancel)
-        })?;
-        Ok(encs
-            .into_iter()
-            .map(|e| wrap(&tok, Source::owned(e), pad_token.as_ref()))
-            .collect())
-    }
-
     /// The tokens of `text` alone: no special tokens, truncation or padding.
     fn tokenize(&self, py: Python<'_>, text: &Bound<'_, PyString>) -> PyResult<Vec<String>> {
         let text = text_of(text)?;
@@ -452,7 +440,8 @@ impl PyTokenizer {
 
     /// Encodes a batch; `padding`, `truncation` and `max_length` change the
     /// tokenizer's settings for this call only.
-    #[pyo3(signature = (texts, pairs, add_special_tokens, padding, truncation, max_length, num_threads=None, pad_to_multiple_of=None))]
+    /// With `is_pretokenized`, each text and pair is a list of words.
+    #[pyo3(signature = (texts, pairs, add_special_tokens, padding, truncation, max_length, num_threads=None, pad_to_multiple_of=None, is_pretokenized=false))]
     #[allow(clippy::too_many_arguments)]
     fn encode_batch(
         &self,
@@ -465,22 +454,36 @@ impl PyTokenizer {
         max_length: Option<usize>,
         num_threads: Option<usize>,
         pad_to_multiple_of: Option<usize>,
+        is_pretokenized: bool,
     ) -> PyResult<Vec<PyEncoding>> {
         let tok = self.tokenizer();
-        let call = call_settings(padding, truncation, max_length, pad_to_multiple_of)?;
-        let trunc = tok.call_truncation(&call)?;
-        let pad = tok.call_padding(&call, false)?;
-        let pad_token: Option<Arc<str>> = pad.as_ref().map(|p| Arc::from(p.pad_token.as_str()));
-        let batch = self.batch(
-            py,
-            &tok,
-            texts,
-            pairs,
-            add_special_tokens,
-            trunc.as_ref(),
-            pad.as_ref(),
-            num_threads,
-        )?;
+        let (trunc, pad, pad_token) =
+            objects_call(&tok, padding, truncation, max_length, pad_to_multiple_of)?;
+        let (trunc, pad) = (trunc.as_ref(), pad.as_ref());
+        let batch = if is_pretokenized {
+            let encs = self.batch_words(
+                py,
+                &tok,
+                texts,
+                pairs,
+                add_special_tokens,
+                trunc,
+                pad,
+                num_threads,
+            )?;
+            BatchEncodings::Each(encs)
+        } else {
+            self.batch(
+                py,
+                &tok,
+                texts,
+                pairs,
+                add_special_tokens,
+                trunc,
+                pad,
+                num_threads,
+            )?
+        };
         Ok(match batch {
             // Single inputs: one flat batch, each Encoding a row of it.
             BatchEncodings::Rows(rows) => {
