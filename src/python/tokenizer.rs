@@ -159,6 +159,30 @@ impl PyTokenizer {
         })
     }
 
+    /// One input (and pair) encoded, truncated and padded as set: the end
+    /// of [`PyTokenizer::encode`] and [`PyTokenizer::encode_words`].
+    fn encode_one(
+        &self,
+        py: Python<'_>,
+        input: Input<'_>,
+        pair: Option<Input<'_>>,
+        bytes: usize,
+        add_special_tokens: bool,
+    ) -> PyResult<PyEncoding> {
+        let tok = self.tokenizer();
+        let enc = run(py, Run::serial(bytes), |cancel| {
+            let truncation = tok.truncation.as_ref();
+            let mut e = tok.encode_inputs(input, pair, add_special_tokens, truncation, cancel)?;
+            pad_batch(std::slice::from_mut(&mut e), tok.padding.as_ref())?;
+            Ok(e)
+        })?;
+        let pad_token = tok
+            .padding
+            .as_ref()
+            .map(|p| Arc::from(p.pad_token.as_str()));
+        Ok(wrap(&tok, Source::owned(enc), pad_token.as_ref()))
+    }
+
     /// [`PyTokenizer::batch`] of words given apart (HF's `is_pretokenized`):
     /// each text and pair a list of words.
     #[allow(clippy::too_many_arguments)]
@@ -376,20 +400,9 @@ impl PyTokenizer {
     ) -> PyResult<PyEncoding> {
         let text = text_of(text)?;
         let pair = pair.map(text_of).transpose()?;
-        let tok = self.tokenizer();
         let bytes = text.len() + pair.as_ref().map_or(0, |p| p.len());
-        let enc = run(py, Run::serial(bytes), |cancel| {
-            let truncation = tok.truncation.as_ref();
-            let pair = pair.as_deref();
-            let mut e = tok.encode_with(&text, pair, add_special_tokens, truncation, cancel)?;
-            pad_batch(std::slice::from_mut(&mut e), tok.padding.as_ref())?;
-            Ok(e)
-        })?;
-        let pad_token = tok
-            .padding
-            .as_ref()
-            .map(|p| Arc::from(p.pad_token.as_str()));
-        Ok(wrap(&tok, Source::owned(enc), pad_token.as_ref()))
+        let pair = pair.as_deref().map(Input::Text);
+        self.encode_one(py, Input::Text(&text), pair, bytes, add_special_tokens)
     }
 
     /// Encodes words given apart (HF's `is_pretokenized`), and a pair's.
@@ -403,25 +416,13 @@ impl PyTokenizer {
     ) -> PyResult<PyEncoding> {
         let words = watched_strings(words, "text")?;
         let pair = pair.map(|p| watched_strings(p, "pair")).transpose()?;
-        let tok = self.tokenizer();
         let words: Vec<&str> = words.iter().map(String::as_str).collect();
         let pair: Option<Vec<&str>> = pair
             .as_ref()
             .map(|p| p.iter().map(String::as_str).collect());
         let bytes = text_bytes(&words) + pair.as_deref().map_or(0, text_bytes);
-        let enc = run(py, Run::serial(bytes), |cancel| {
-            let truncation = tok.truncation.as_ref();
-            let pair = pair.as_deref().map(Input::Words);
-            let input = Input::Words(&words);
-            let mut e = tok.encode_inputs(input, pair, add_special_tokens, truncation, cancel)?;
-            pad_batch(std::slice::from_mut(&mut e), tok.padding.as_ref())?;
-            Ok(e)
-        })?;
-        let pad_token = tok
-            .padding
-            .as_ref()
-            .map(|p| Arc::from(p.pad_token.as_str()));
-        Ok(wrap(&tok, Source::owned(enc), pad_token.as_ref()))
+        let pair = pair.as_deref().map(Input::Words);
+        self.encode_one(py, Input::Words(&words), pair, bytes, add_special_tokens)
     }
 
     /// The tokens of `text` alone: no special tokens, truncation or padding.
