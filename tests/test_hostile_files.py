@@ -126,6 +126,42 @@ def test_gzip_bomb_and_broken_gzip(tmp_path: Path) -> None:
         wpiece.train(broken, vocab_size=50)
 
 
+def test_json_lines_opening_with_a_byte_order_mark_read_as_arrow_reads_them(
+    tmp_path: Path,
+) -> None:
+    """Editors on Windows save JSON Lines with a UTF-8 byte order mark;
+    Arrow's reader (and so HF datasets) skips it. A mark inside a string
+    stays text."""
+    import gzip
+
+    import pyarrow.json as pj
+
+    rows = [{"text": "Hello world"}, {"text": "\ufeffkept inside"}, {"text": "third one"}]
+    body = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows).encode()
+    plain = tmp_path / "bom.jsonl"
+    plain.write_bytes(b"\xef\xbb\xbf" + body)
+    zipped = tmp_path / "bom.jsonl.gz"
+    zipped.write_bytes(gzip.compress(b"\xef\xbb\xbf" + body))
+    texts = pj.read_json(plain).column("text").to_pylist()
+    assert texts == [r["text"] for r in rows]
+    tok = wpiece.Tokenizer.from_file(VOCAB_TXT)
+    want = [e.ids for e in tok.encode_batch(texts)]
+    for path in (plain, zipped):
+        for mmap in (True, False):
+            ids, bounds = tok.encode_files(path, jsonl_field="text", mmap=mmap)
+            got = [ids[a:b].tolist() for a, b in zip(bounds[:-1], bounds[1:])]
+            assert got == want, (path.name, mmap)
+        counts = wpiece.count_words(path, jsonl_field="text")
+        assert counts == wpiece.count_words(texts)
+    # As a stream (the CLI's standard input, a Python file object), and by
+    # the documents reader of files.
+    from wpiece.documents import read_documents, read_jsonl
+
+    with open(plain, "rb") as f:
+        assert list(read_jsonl(f, "text")) == texts
+    assert list(read_documents(plain, jsonl_field="text")) == texts
+
+
 # ----- item 3: vocab.txt lines as HF reads them ----------------------------
 
 

@@ -147,7 +147,7 @@ pub fn read_documents(
             let text = utf8_span(path, &bytes, span.clone())?;
             let mut docs = Vec::new();
             let name = range_name(path, span.start as u64);
-            for_each_field(text, field, &name, 0, |s| docs.push(s))?;
+            for_each_field(text, span.start as u64, field, &name, 0, |s| docs.push(s))?;
             return Ok(Documents::Owned(docs));
         }
     };
@@ -220,14 +220,21 @@ pub(super) fn check_separator(sep: &str) -> Result<()> {
 }
 
 /// The string `field` of each non-blank line of `text` (JSON Lines), in
-/// order; `first_line` lines came before `text` (for error messages).
+/// order; `first_line` lines came before `text` (for error messages). A
+/// byte order mark opening the file (`text` starts at byte `offset` of it)
+/// is skipped, as Arrow's and pandas' JSON readers skip it.
 pub(super) fn for_each_field(
     text: &str,
+    offset: u64,
     field: &str,
     name: &str,
     first_line: u64,
     mut doc: impl FnMut(String),
 ) -> Result<()> {
+    let text = match offset {
+        0 => text.strip_prefix('\u{feff}').unwrap_or(text),
+        _ => text,
+    };
     for (n, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
@@ -363,6 +370,44 @@ mod tests {
                 assert_eq!(got, whole, "{content:?} in pieces of {piece}");
             }
         }
+    }
+
+    #[test]
+    fn a_byte_order_mark_opening_json_lines_is_skipped_there_only() {
+        let bom = "\u{feff}".as_bytes();
+        let file = [bom, b"{\"text\": \"a\"}\n{\"text\": \"\xef\xbb\xbfb\"}\n"].concat();
+        let source = DocSource::JsonlField("text".into());
+        let want = ["a", "\u{feff}b"];
+        // Block by block, the mark split across blocks too.
+        for block in [1, 2, 3, 1 << 16] {
+            let mut reader = DocumentReader::new(source.clone(), "d.jsonl").unwrap();
+            let mut got: Vec<String> = Vec::new();
+            let mut take = |b: DocBlock| {
+                b.with_docs(|d| got.extend(d.iter().map(|s| s.to_string())));
+                Ok(())
+            };
+            for piece in file.chunks(block) {
+                reader.push(piece, &mut take).unwrap();
+            }
+            reader.finish(&mut take).unwrap();
+            assert_eq!(got, want, "blocks of {block}");
+        }
+        let dir = std::env::temp_dir().join(format!("wpiece-bom-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("bom.jsonl");
+        std::fs::write(&path, &file).unwrap();
+        for mmap in [true, false] {
+            let docs = read_documents(&path, &source, mmap, None, Cancel::never()).unwrap();
+            assert_eq!(docs.as_strs().unwrap(), want);
+        }
+        // Anywhere else it is what it is: not JSON.
+        std::fs::write(&path, [b"{\"text\": \"a\"}\n", bom, b"{}\n"].concat()).unwrap();
+        let err = read_documents(&path, &source, true, None, Cancel::never()).err();
+        assert!(
+            matches!(&err, Some(Error::Value(m)) if m.contains("bom.jsonl:2: invalid JSON")),
+            "{err:?}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -243,7 +243,8 @@ impl DocumentReader {
             }
             DocSource::JsonlField(field) => {
                 let mut owned = Vec::new();
-                for_each_field(text, field, &self.name, self.line, |s| owned.push(s))?;
+                let (offset, line) = (self.offset, self.line);
+                for_each_field(text, offset, field, &self.name, line, |s| owned.push(s))?;
                 let refs: Vec<&str> = owned.iter().map(String::as_str).collect();
                 docs(DocBlock::Docs(&refs))?;
                 // Only JSON errors name a line: plain text is not counted.
