@@ -1,5 +1,6 @@
 //! The values Python passes for settings and added tokens, and how they
-//! become the core's (truncation, padding, an added token's flags).
+//! become the core's (a BERT-like tokenizer's options, truncation, padding,
+//! an added token's flags).
 
 use std::sync::Arc;
 
@@ -7,6 +8,9 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyString};
 
+use crate::error::Error;
+use crate::model::{Vocab, WordPieceConfig};
+use crate::normalizers::NormalizerConfig;
 use crate::pipeline::call_settings::missing_pad_token;
 use crate::pipeline::{
     AddedToken, CallSettings, PadLength, PadRequest, Padding, Tokenizer, Truncation,
@@ -172,4 +176,56 @@ pub(crate) fn objects_call(
     let pad = tok.call_padding(&call, false)?;
     let pad_token = pad.as_ref().map(|p| Arc::from(p.pad_token.as_str()));
     Ok((trunc, pad, pad_token))
+}
+
+/// The settings of a BERT-like tokenizer, as `Tokenizer(...)` takes them
+/// (and training passes them, as a dict).
+#[derive(FromPyObject)]
+pub(crate) struct BertOptions {
+    #[pyo3(item)]
+    pub(crate) unk_token: String,
+    #[pyo3(item)]
+    pub(crate) continuing_subword_prefix: String,
+    #[pyo3(item)]
+    pub(crate) max_input_chars_per_word: usize,
+    #[pyo3(item)]
+    pub(crate) unknown: String,
+    #[pyo3(item)]
+    pub(crate) normalize: bool,
+    #[pyo3(item)]
+    pub(crate) lowercase: bool,
+    #[pyo3(item)]
+    pub(crate) strip_accents: Option<bool>,
+    #[pyo3(item)]
+    pub(crate) clean_text: bool,
+    #[pyo3(item)]
+    pub(crate) handle_chinese_chars: bool,
+    #[pyo3(item)]
+    pub(crate) pre_tokenizer: String,
+    #[pyo3(item)]
+    pub(crate) special_tokens: Vec<String>,
+    #[pyo3(item)]
+    pub(crate) end_of_word_suffix: String,
+}
+
+impl BertOptions {
+    /// The tokenizer of these settings over `vocab` (index = id).
+    pub(crate) fn build(&self, vocab: Vec<String>) -> Result<Tokenizer, Error> {
+        let model = WordPieceConfig {
+            unk_token: self.unk_token.clone(),
+            continuing_subword_prefix: self.continuing_subword_prefix.clone(),
+            max_input_chars_per_word: self.max_input_chars_per_word,
+            unknown: self.unknown.parse()?,
+            end_of_word_suffix: self.end_of_word_suffix.clone(),
+        };
+        let normalizer = self.normalize.then_some(NormalizerConfig {
+            clean_text: self.clean_text,
+            handle_chinese_chars: self.handle_chinese_chars,
+            strip_accents: self.strip_accents,
+            lowercase: self.lowercase,
+        });
+        let pre = self.pre_tokenizer.parse()?;
+        let specials: Vec<&str> = self.special_tokens.iter().map(String::as_str).collect();
+        Tokenizer::bert_like(Vocab::new(vocab)?, model, normalizer, pre, &specials)
+    }
 }

@@ -19,7 +19,7 @@ use super::errors::guard;
 use super::run::{run, watched_string_lists, watched_strings, Run};
 use super::specs::{
     call_settings, objects_call, padding_setting, truncation_setting, AddedTokenSpec,
-    AddedTokenTuple, PaddingArg, PaddingSpec, TruncationArg, TruncationSpec,
+    AddedTokenTuple, BertOptions, PaddingArg, PaddingSpec, TruncationArg, TruncationSpec,
 };
 use super::text::{as_strs, text_bytes, text_of, TextList};
 use crate::cancel::Cancel;
@@ -27,64 +27,11 @@ use crate::decoder::DecoderKind;
 use crate::error::Error;
 use crate::hf_json;
 use crate::io;
-use crate::model::{Vocab, WordPieceConfig};
-use crate::normalizers::NormalizerConfig;
+use crate::model::Vocab;
 use crate::pipeline::{
     pad_batch, pad_flat, BatchEncodings, Encoding, EncodingRows, Input, PadLength, Padding,
     SettingsUpdate, Tokenizer, Truncation, BERT_SPECIAL_TOKENS,
 };
-
-/// The settings of a BERT-like tokenizer, as `Tokenizer(...)` takes them
-/// (and training passes them, as a dict).
-#[derive(FromPyObject)]
-pub(crate) struct BertOptions {
-    #[pyo3(item)]
-    unk_token: String,
-    #[pyo3(item)]
-    continuing_subword_prefix: String,
-    #[pyo3(item)]
-    pub(crate) max_input_chars_per_word: usize,
-    #[pyo3(item)]
-    unknown: String,
-    #[pyo3(item)]
-    normalize: bool,
-    #[pyo3(item)]
-    lowercase: bool,
-    #[pyo3(item)]
-    strip_accents: Option<bool>,
-    #[pyo3(item)]
-    clean_text: bool,
-    #[pyo3(item)]
-    handle_chinese_chars: bool,
-    #[pyo3(item)]
-    pre_tokenizer: String,
-    #[pyo3(item)]
-    special_tokens: Vec<String>,
-    #[pyo3(item)]
-    end_of_word_suffix: String,
-}
-
-impl BertOptions {
-    /// The tokenizer of these settings over `vocab` (index = id).
-    pub(crate) fn build(&self, vocab: Vec<String>) -> Result<Tokenizer, Error> {
-        let model = WordPieceConfig {
-            unk_token: self.unk_token.clone(),
-            continuing_subword_prefix: self.continuing_subword_prefix.clone(),
-            max_input_chars_per_word: self.max_input_chars_per_word,
-            unknown: self.unknown.parse()?,
-            end_of_word_suffix: self.end_of_word_suffix.clone(),
-        };
-        let normalizer = self.normalize.then_some(NormalizerConfig {
-            clean_text: self.clean_text,
-            handle_chinese_chars: self.handle_chinese_chars,
-            strip_accents: self.strip_accents,
-            lowercase: self.lowercase,
-        });
-        let pre = self.pre_tokenizer.parse()?;
-        let specials: Vec<&str> = self.special_tokens.iter().map(String::as_str).collect();
-        Tokenizer::bert_like(Vocab::new(vocab)?, model, normalizer, pre, &specials)
-    }
-}
 
 /// The tokenizer of a `wpiece.Tokenizer`. Its truncation and padding
 /// settings change in place; each call encodes with the tokenizer as it was
