@@ -221,3 +221,72 @@ def test_a_chunked_column_of_another_type_is_refused_when_padding() -> None:
     for chunks in ([[1, 22], [333]], [[True], [False]], [[b"a"], [b"b"]]):
         with pytest.raises(TypeError, match="string"):
             wp.encode_arrow(pa.chunked_array(chunks))
+
+
+class _Stream:
+    """A column of another library, seen only through the Arrow PyCapsule
+    stream interface (as polars and DuckDB export theirs)."""
+
+    def __init__(self, column: pa.ChunkedArray) -> None:
+        self._column = column
+
+    def __arrow_c_stream__(self, requested_schema: object = None) -> object:
+        return self._column.__arrow_c_stream__(requested_schema)
+
+
+class _Array:
+    """The same through the PyCapsule array interface."""
+
+    def __init__(self, array: pa.Array) -> None:
+        self._array = array
+
+    def __arrow_c_array__(self, requested_schema: object = None) -> object:
+        return self._array.__arrow_c_array__(requested_schema)
+
+
+def test_columns_of_other_libraries_through_the_pycapsule_interface() -> None:
+    """pandas >= 2.2 Series, polars Series and DuckDB columns export the
+    Arrow PyCapsule interface: each is encoded and counted as the pyarrow
+    column it holds (it raised TypeError), chunks and nulls kept, ids as HF."""
+    import pandas as pd
+
+    tok, hf = wp_bert(), hf_bert()
+    texts: list[str | None] = LINES[:300] + [None] + list(ADVERSARIAL) + [None, ""]
+    kept = [t for t in texts if t is not None]
+    want_ids = iter(e.ids for e in hf.encode_batch(kept))
+    want = [None if t is None else next(want_ids) for t in texts]
+    cuts = [0, 100, 100, 301, len(texts)]
+    chunked = pa.chunked_array([texts[a:b] for a, b in zip(cuts, cuts[1:])], pa.string())
+    series = pd.Series(texts, dtype="str")
+    assert hasattr(series, "__arrow_c_stream__")
+    views = pa.chunked_array([c.cast(pa.string_view()) for c in chunked.chunks])
+    one_view = views.chunk(2)  # rows 100 to 300
+    for column in (series, _Stream(chunked), _Array(pa.array(texts)), views, one_view):
+        out = tok.encode_arrow(column)
+        assert out.to_pylist() == (want[100:301] if column is one_view else want)
+        with_offsets = tok.encode_arrow(column, return_offsets=True).to_pylist()
+        assert [r and r["input_ids"] for r in with_offsets] == out.to_pylist()
+    # A stream keeps its chunks; padding spans them all, as for pyarrow's.
+    out = tok.encode_arrow(_Stream(chunked))
+    assert [len(c) for c in out.chunks] == [len(c) for c in chunked.chunks]
+    padded = wp_bert()
+    padded.enable_padding()
+    assert (
+        padded.encode_arrow(_Stream(chunked)).to_pylist()
+        == padded.encode_arrow(pa.array(texts)).to_pylist()
+    )
+    # Counting reads them the same way (nulls count nothing).
+    counts = wpiece.count_words(kept)
+    for column in (series, _Stream(chunked), _Array(pa.array(texts)), views):
+        assert wpiece.count_words(column) == counts
+        counter = wpiece.WordCounts()
+        counter.add_arrow(column)
+        assert counter == counts
+    # What is not a string column says so.
+    for bad in (pd.Series([1, 2]), pd.Series(["a", 3], dtype=object), pa.table({"t": ["a"]})):
+        with pytest.raises(TypeError, match="Arrow"):
+            tok.encode_arrow(bad)
+        with pytest.raises(TypeError, match="Arrow"):
+            wpiece.count_words(bad)
+    with pytest.raises(TypeError, match="PyCapsule"):
+        tok.encode_arrow(object())

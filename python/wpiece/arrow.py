@@ -14,7 +14,7 @@ from typing import Any, Optional
 
 import numpy as np
 
-__all__ = ["ArrowChunk", "encode_arrow", "one_chunk_type", "string_chunks"]
+__all__ = ["ArrowChunk", "arrow_column", "encode_arrow", "one_chunk_type", "string_chunks"]
 
 ArrowChunk = tuple[np.ndarray, np.ndarray, Optional[np.ndarray], int, int]
 """``(offsets, data, validity, offset, length)`` of one string array chunk."""
@@ -28,6 +28,54 @@ def _pyarrow() -> Any:
     return pyarrow
 
 
+def is_arrow_column(obj: object) -> bool:
+    """Whether ``obj`` is a pyarrow array or exports the Arrow PyCapsule
+    interface (``__arrow_c_stream__`` or ``__arrow_c_array__``).
+
+    >>> import pyarrow as pa
+    >>> is_arrow_column(pa.array(["a"])), is_arrow_column(["a"])
+    (True, False)
+    """
+    if type(obj).__module__.startswith("pyarrow"):
+        return True
+    return hasattr(obj, "__arrow_c_stream__") or hasattr(obj, "__arrow_c_array__")
+
+
+def arrow_column(array: Any, name: str = "array") -> Any:
+    """``array`` as a pyarrow ``Array`` or ``ChunkedArray`` of strings.
+
+    Columns of other libraries come through the Arrow PyCapsule interface
+    (a pandas >= 2.2 ``Series``, a polars ``Series``, a DuckDB or nanoarrow
+    array): one exporting a stream (``__arrow_c_stream__``) becomes a
+    ``ChunkedArray``, one exporting an array (``__arrow_c_array__``) an
+    ``Array``, without copying the text. ``string_view`` columns (polars'
+    own layout) are cast to ``large_string``, one copy of the text.
+
+    >>> import pandas as pd
+    >>> arrow_column(pd.Series(["a", None])).to_pylist()
+    ['a', None]
+    """
+    pa = _pyarrow()
+    if not isinstance(array, (pa.Array, pa.ChunkedArray)):
+        if hasattr(array, "__arrow_c_stream__"):
+            convert: Any = pa.chunked_array
+        elif hasattr(array, "__arrow_c_array__"):
+            convert = pa.array
+        else:
+            kind_name = type(array).__name__
+            raise TypeError(
+                f"{name} must be a pyarrow Array or ChunkedArray, or a column with the Arrow "
+                f"PyCapsule interface (pandas, polars, DuckDB), got {kind_name}"
+            )
+        try:
+            array = convert(array)
+        except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError) as e:
+            raise TypeError(f"{name} could not be read as an Arrow column: {e}") from e
+    if pa.types.is_string_view(array.type):
+        array = array.cast(pa.large_string())
+    return array
+
+
 def string_chunks(array: Any, name: str = "array") -> Iterator[ArrowChunk]:
     """The buffers of each chunk of a string column (``name``: the
     argument it was given as, for errors).
@@ -38,21 +86,17 @@ def string_chunks(array: Any, name: str = "array") -> Iterator[ArrowChunk]:
     [([0, 2, 3], b'abc', None, 0, 2)]
     """
     pa = _pyarrow()
-    if isinstance(array, pa.ChunkedArray):
-        chunks = array.chunks
-        kind = array.type
-    elif isinstance(array, pa.Array):
-        chunks = [array]
-        kind = array.type
-    else:
-        kind_name = type(array).__name__
-        raise TypeError(f"{name} must be a pyarrow Array or ChunkedArray, got {kind_name}")
+    array = arrow_column(array, name)
+    chunks = array.chunks if isinstance(array, pa.ChunkedArray) else [array]
+    kind = array.type
     if pa.types.is_string(kind):
         offset_type: Any = np.int32
     elif pa.types.is_large_string(kind):
         offset_type = np.int64
     else:
-        raise TypeError(f"{name} must be an Arrow string or large_string column, got {kind}")
+        raise TypeError(
+            f"{name} must be an Arrow string, large_string or string_view column, got {kind}"
+        )
     for chunk in chunks:
         validity, offsets, data = chunk.buffers()[:3]
         n = len(chunk)
@@ -111,6 +155,7 @@ def encode_arrow(
     [[2, 4, 3], None]
     """
     pa = _pyarrow()
+    array = arrow_column(array)
     padding = core.padding
     if (
         isinstance(array, pa.ChunkedArray)

@@ -29,6 +29,7 @@ from typing import Any, Callable, Optional, Union
 
 from . import _core
 from ._args import _U64_MAX, PreTokenizer, _check_options, _check_str, _check_threads, _path
+from .arrow import is_arrow_column
 from .documents import Files, PathLike, resolve_files
 
 __all__ = ["COUNTING_OPTIONS", "WordCounts", "count_words"]
@@ -221,8 +222,9 @@ class WordCounts:
 
     def add_arrow(self, array: Any) -> None:
         """Counts a pyarrow ``StringArray``, ``LargeStringArray`` or
-        ``ChunkedArray`` of them, read from its buffers (no Python ``str`` per
-        row); null rows count nothing."""
+        ``ChunkedArray`` of them (or a column with the Arrow PyCapsule
+        interface, as :meth:`Tokenizer.encode_arrow` takes it), read from its
+        buffers (no Python ``str`` per row); null rows count nothing."""
         from .arrow import string_chunks
 
         chunks = list(string_chunks(array))
@@ -391,10 +393,6 @@ def _locked(*counts: WordCounts) -> Iterator[None]:
         yield
 
 
-def _is_arrow(source: object) -> bool:
-    return type(source).__module__.startswith("pyarrow")
-
-
 def count_words(
     source: Source,
     *,
@@ -412,7 +410,8 @@ def count_words(
     ``.jsonl`` with ``jsonl_field``); any other iterable of ``str`` is taken
     as the documents themselves (so a list of ``str`` is documents, not
     paths); a pyarrow ``StringArray`` / ``LargeStringArray`` /
-    ``ChunkedArray`` is read from its buffers. ``num_threads`` caps the
+    ``ChunkedArray``, or a column with the Arrow PyCapsule interface (a
+    pandas >= 2.2 or polars ``Series``), is read from its buffers. ``num_threads`` caps the
     counting threads. ``tokenizer``: split as that tokenizer encodes text
     (any pipeline; see :class:`WordCounts`), in place of the options.
 
@@ -432,7 +431,7 @@ def count_words(
         and all(isinstance(p, os.PathLike) for p in source)
     ):
         counts.add_files(source, jsonl_field=jsonl_field)
-    elif _is_arrow(source):
+    elif is_arrow_column(source):
         if jsonl_field is not None:
             raise ValueError("jsonl_field applies to files only")
         counts.add_arrow(source)

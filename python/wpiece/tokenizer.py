@@ -563,7 +563,10 @@ class Tokenizer:
         char offsets as :meth:`encode_batch_flat` gives them). Ids are those
         of :meth:`encode_batch_flat` on the same texts; truncation and padding
         as set (padding applies to the rows that are not null, to the longest
-        of the whole column, however chunked).
+        of the whole column, however chunked). A column of another library
+        with the Arrow PyCapsule interface (a pandas >= 2.2 or polars
+        ``Series``, a DuckDB result column) is read through pyarrow without a
+        copy: one exporting a stream gives a ``ChunkedArray``.
 
         >>> import pyarrow as pa
         >>> tok = Tokenizer(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "a"])
@@ -571,6 +574,9 @@ class Tokenizer:
         [[2, 4, 4, 3], None, [2, 3]]
         >>> tok.encode_arrow(pa.array(["a"]), False, return_offsets=True).to_pylist()
         [{'input_ids': [4], 'offsets': [[0, 1]]}]
+        >>> import pandas as pd
+        >>> tok.encode_arrow(pd.Series(["a", None])).to_pylist()
+        [[2, 4, 3], None]
         """
         from .arrow import encode_arrow
 
