@@ -138,7 +138,7 @@ def test_a_round_trip_keeps_the_tokenizers_own_truncation_and_padding(tmp_path: 
         assert back.encode(text).ids == tok.encode(text).ids
 
 
-def test_settings_a_trained_copy_carries_pad_with_its_own_pad_id(en_lines: list[str]) -> None:
+def test_settings_a_trained_copy_carries_pad_with_its_own_pad_token(en_lines: list[str]) -> None:
     # transformers' train_new_from_iterator copies the config, wpiece_settings
     # with it, into a tokenizer whose vocabulary numbers [PAD] anew: from_hf
     # padded with the old vocabulary's id (5, another token here), HF with 3.
@@ -151,6 +151,15 @@ def test_settings_a_trained_copy_carries_pad_with_its_own_pad_id(en_lines: list[
     assert back.padding is not None and back.padding["pad_id"] == new.pad_token_id != 5
     for text in en_lines[:50]:
         got = new(text, truncation=True, padding="max_length", max_length=16)
+        assert back.encode(text).ids == got["input_ids"], text
+    # The pad token renamed on the way ([PAD] gone): from_hf raised ValueError.
+    renamed = tok.to_transformers().train_new_from_iterator(
+        en_lines[:2000], 300, special_tokens_map={"[PAD]": "<pad>"}
+    )
+    back = wpiece.Tokenizer.from_hf(renamed)
+    assert back.padding is not None and back.padding["pad_token"] == "<pad>"
+    for text in en_lines[:50]:
+        got = renamed(text, truncation=True, padding="max_length", max_length=16)
         assert back.encode(text).ids == got["input_ids"], text
     # A pad id given apart from the pad token's is the tokenizer's own: kept.
     tok.enable_padding(length=16, pad_id=4)

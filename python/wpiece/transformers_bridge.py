@@ -56,7 +56,18 @@ def backend_json(tokenizer: Any) -> tuple[str, Optional[dict[str, Any]]]:
     if backend is tokenizer:
         return to_str(), None
     kept = getattr(tokenizer, "init_kwargs", {}).get(_SETTINGS_KEY)
-    return to_str(), dict(kept) if isinstance(kept, dict) else {}
+    if not isinstance(kept, dict):
+        return to_str(), {}
+    padding = kept.get("padding")
+    if isinstance(padding, dict) and padding.get("pad_token") is None:
+        # Padding with the tokenizer's pad token, whatever it is now called.
+        if tokenizer.pad_token is None:
+            raise ValueError(
+                f"{_SETTINGS_KEY} pads with the tokenizer's pad token, and it has none: "
+                "set pad_token"
+            )
+        padding = {**padding, "pad_token": str(tokenizer.pad_token)}
+    return to_str(), {**kept, "padding": padding}
 
 
 def _framing_roles(post_processor: Optional[dict[str, Any]]) -> dict[str, str]:
@@ -126,9 +137,11 @@ def to_transformers(tok: Any, options: dict[str, Any]) -> Any:
     if padding is not None:
         made["padding_side"] = padding["direction"]
     if padding is not None and padding["pad_id"] == tok.token_to_id(padding["pad_token"]):
-        # The pad token's id, found again by from_hf in whatever vocabulary
-        # carries these settings (train_new_from_iterator copies the config).
-        padding = {**padding, "pad_id": None}
+        # Padding with the pad token and its id, as from_hf finds them again
+        # in whatever tokenizer carries these settings: train_new_from_iterator
+        # copies the config into a new vocabulary, maybe renaming the token.
+        own = named.get("pad_token") == padding["pad_token"]
+        padding = {**padding, "pad_id": None, "pad_token": None if own else padding["pad_token"]}
     made[_SETTINGS_KEY] = {"truncation": truncation, "padding": padding}
     # The caller's own (model_max_length, model_input_names...) over these.
     return PreTrainedTokenizerFast(tokenizer_object=backend, **{**named, **made, **options})
