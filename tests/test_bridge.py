@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import transformers
 
 import wpiece
@@ -135,3 +136,54 @@ def test_a_round_trip_keeps_the_tokenizers_own_truncation_and_padding(tmp_path: 
     assert (back.truncation, back.padding) == (tok.truncation, tok.padding)
     for text in TEXTS[:5]:
         assert back.encode(text).ids == tok.encode(text).ids
+
+
+def test_settings_a_trained_copy_carries_pad_with_its_own_pad_token(en_lines: list[str]) -> None:
+    # transformers' train_new_from_iterator copies the config, wpiece_settings
+    # with it, into a tokenizer whose vocabulary numbers [PAD] anew: from_hf
+    # padded with the old vocabulary's id (5, another token here), HF with 3.
+    vocab = ["[UNK]", "[CLS]", "[SEP]", "a", "b", "[PAD]", "[MASK]"]
+    tok = wpiece.Tokenizer(vocab + [chr(c) for c in range(ord("c"), ord("z") + 1)])
+    tok.enable_truncation(16)
+    tok.enable_padding(length=16)
+    new = tok.to_transformers().train_new_from_iterator(en_lines[:2000], 300)
+    back = wpiece.Tokenizer.from_hf(new)
+    assert back.padding is not None and back.padding["pad_id"] == new.pad_token_id != 5
+    for text in en_lines[:50]:
+        got = new(text, truncation=True, padding="max_length", max_length=16)
+        assert back.encode(text).ids == got["input_ids"], text
+    # The pad token renamed on the way ([PAD] gone): from_hf raised ValueError.
+    renamed = tok.to_transformers().train_new_from_iterator(
+        en_lines[:2000], 300, special_tokens_map={"[PAD]": "<pad>"}
+    )
+    back = wpiece.Tokenizer.from_hf(renamed)
+    assert back.padding is not None and back.padding["pad_token"] == "<pad>"
+    for text in en_lines[:50]:
+        got = renamed(text, truncation=True, padding="max_length", max_length=16)
+        assert back.encode(text).ids == got["input_ids"], text
+    # A pad id given apart from the pad token's is the tokenizer's own: kept.
+    tok.enable_padding(length=16, pad_id=4)
+    assert wpiece.Tokenizer.from_hf(tok.to_transformers()).padding == tok.padding
+
+
+def test_from_hf_refuses_special_tokens_split_as_text(en_lines: list[str]) -> None:
+    # tokenizer.json does not hold split_special_tokens (encode_special_tokens
+    # of a tokenizers.Tokenizer): from_hf matched "[SEP]" in text as the
+    # special token where HF splits it into "[", "sep", "]".
+    from tokenizers import Tokenizer as HFTokenizer
+
+    tok = wpiece.Tokenizer.from_file(wpiece.sample_vocab_path())
+    hf = tok.to_transformers(split_special_tokens=True)
+    text = f"{en_lines[0]} [SEP] [MASK]"
+    assert hf(text)["input_ids"] != tok.encode(text).ids
+    with pytest.raises(wpiece.UnsupportedComponentError, match="split_special_tokens"):
+        wpiece.Tokenizer.from_hf(hf)
+    backend = HFTokenizer.from_str(tok.to_json())
+    backend.encode_special_tokens = True
+    with pytest.raises(wpiece.UnsupportedComponentError, match="encode_special_tokens"):
+        wpiece.Tokenizer.from_hf(backend)
+    # What a call leaves on the backend is not the tokenizer's own setting.
+    plain = tok.to_transformers()
+    plain(text, split_special_tokens=True)
+    assert plain.backend_tokenizer.encode_special_tokens
+    assert wpiece.Tokenizer.from_hf(plain).encode(text).ids == plain(text)["input_ids"]

@@ -184,7 +184,10 @@ class Tokenizer:
         truncates and pads per call, so none is taken from it (whatever its
         last call left on its backend) but the settings a wpiece tokenizer had
         when :meth:`to_transformers` made it (kept in its config, so they
-        survive ``save_pretrained``).
+        survive ``save_pretrained``). A tokenizer that splits special tokens
+        typed in text as plain text (transformers' ``split_special_tokens``,
+        ``encode_special_tokens`` of ``tokenizers``) raises
+        ``UnsupportedComponentError``: wpiece would match them.
 
         >>> from tokenizers import BertWordPieceTokenizer
         >>> import wpiece

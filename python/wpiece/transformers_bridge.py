@@ -34,6 +34,8 @@ def backend_json(tokenizer: Any) -> tuple[str, Optional[dict[str, Any]]]:
     tokenizer (whose backend's truncation and padding are what its last call
     left, not its own), the settings :func:`to_transformers` kept in its
     config (``{}`` if none: a transformers tokenizer truncates per call)."""
+    from ._core import UnsupportedComponentError
+
     backend = getattr(tokenizer, "backend_tokenizer", tokenizer)
     to_str = getattr(backend, "to_str", None)
     if to_str is None or not callable(to_str):
@@ -41,10 +43,31 @@ def backend_json(tokenizer: Any) -> tuple[str, Optional[dict[str, Any]]]:
             "tokenizer must be a tokenizers.Tokenizer or a transformers fast tokenizer, got "
             f"{type(tokenizer).__name__}"
         )
+    # Special tokens typed in text split as plain text: tokenizer.json does
+    # not hold it (a transformers tokenizer's own split_special_tokens; its
+    # backend's flag is what its last call left), and wpiece has no such mode.
+    owner = backend if backend is tokenizer else tokenizer
+    flag = "encode_special_tokens" if backend is tokenizer else "split_special_tokens"
+    if getattr(owner, flag, False) is True:
+        raise UnsupportedComponentError(
+            f"{flag}=True (special tokens in the text split as plain text) is not supported: "
+            f"wpiece would match them as special tokens; set {flag} to False first"
+        )
     if backend is tokenizer:
         return to_str(), None
     kept = getattr(tokenizer, "init_kwargs", {}).get(_SETTINGS_KEY)
-    return to_str(), dict(kept) if isinstance(kept, dict) else {}
+    if not isinstance(kept, dict):
+        return to_str(), {}
+    padding = kept.get("padding")
+    if isinstance(padding, dict) and padding.get("pad_token") is None:
+        # Padding with the tokenizer's pad token, whatever it is now called.
+        if tokenizer.pad_token is None:
+            raise ValueError(
+                f"{_SETTINGS_KEY} pads with the tokenizer's pad token, and it has none: "
+                "set pad_token"
+            )
+        padding = {**padding, "pad_token": str(tokenizer.pad_token)}
+    return to_str(), {**kept, "padding": padding}
 
 
 def _framing_roles(post_processor: Optional[dict[str, Any]]) -> dict[str, str]:
@@ -113,6 +136,12 @@ def to_transformers(tok: Any, options: dict[str, Any]) -> Any:
         made["truncation_side"] = truncation["direction"]
     if padding is not None:
         made["padding_side"] = padding["direction"]
+    if padding is not None and padding["pad_id"] == tok.token_to_id(padding["pad_token"]):
+        # Padding with the pad token and its id, as from_hf finds them again
+        # in whatever tokenizer carries these settings: train_new_from_iterator
+        # copies the config into a new vocabulary, maybe renaming the token.
+        own = named.get("pad_token") == padding["pad_token"]
+        padding = {**padding, "pad_id": None, "pad_token": None if own else padding["pad_token"]}
     made[_SETTINGS_KEY] = {"truncation": truncation, "padding": padding}
     # The caller's own (model_max_length, model_input_names...) over these.
     return PreTrainedTokenizerFast(tokenizer_object=backend, **{**named, **made, **options})
