@@ -166,24 +166,70 @@ def test_settings_a_trained_copy_carries_pad_with_its_own_pad_token(en_lines: li
     assert wpiece.Tokenizer.from_hf(tok.to_transformers()).padding == tok.padding
 
 
-def test_from_hf_refuses_special_tokens_split_as_text(en_lines: list[str]) -> None:
-    # tokenizer.json does not hold split_special_tokens (encode_special_tokens
-    # of a tokenizers.Tokenizer): from_hf matched "[SEP]" in text as the
-    # special token where HF splits it into "[", "sep", "]".
+def test_special_tokens_typed_in_text_encoded_as_text_as_hf(en_lines: list[str]) -> None:
+    """HF's encode_special_tokens (transformers' split_special_tokens):
+    special tokens typed in a text are encoded as the text they are, added
+    tokens that are not special still matched. tokenizer.json does not hold
+    it: from_hf matched "[SEP]" in text where HF splits it into "[", "sep",
+    "]". Now from_hf, to_transformers, pickles and copies carry it."""
+    import pickle
+
+    from tokenizers import AddedToken
     from tokenizers import Tokenizer as HFTokenizer
 
-    tok = wpiece.Tokenizer.from_file(wpiece.sample_vocab_path())
-    hf = tok.to_transformers(split_special_tokens=True)
+    from conftest import TOKENIZER_JSON
+
+    hf = HFTokenizer.from_file(str(TOKENIZER_JSON))
+    hf.no_truncation()
+    hf.no_padding()
+    hf.add_tokens([AddedToken("hello world"), AddedToken("XyZ", normalized=False)])
+    hf.add_special_tokens([AddedToken("<sp>", lstrip=True), AddedToken("<spn>", normalized=True)])
+    hf.encode_special_tokens = True
+    typed = [
+        "[CLS] Hello World XyZ <sp> <SPN> [SEP] x",
+        "[SEP][SEP][MASK]a[UNK]",
+        " <sp>  <sp>x",
+        "[sep] [Mask] [ SEP ]",
+    ]
+    texts = typed + [f"{t} [SEP] {u} [MASK]" for t, u in zip(en_lines[:80], en_lines[80:160])]
+    tok = wpiece.Tokenizer.from_hf(hf)
+    assert tok.encode_special_tokens
+    seconds = texts[::-1]
+
+    def same(tok: wpiece.Tokenizer) -> None:
+        wanted = hf.encode_batch(list(zip(texts, seconds)))
+        got_all = tok.encode_batch(texts, seconds)
+        assert len(got_all) == len(wanted)
+        for got, want in zip(got_all, wanted):
+            assert (got.ids, got.tokens, got.offsets) == (want.ids, want.tokens, want.offsets)
+            assert got.special_tokens_mask == want.special_tokens_mask
+        ids, bounds = tok.encode_batch_flat(texts)[:2]
+        flat = [ids[a:b].tolist() for a, b in zip(bounds[:-1], bounds[1:])]
+        assert flat == [e.ids for e in hf.encode_batch(texts)]
+
+    same(tok)
+    same(pickle.loads(pickle.dumps(tok)))
+    tok.enable_truncation(512)
+    same(tok)
+    # Off again, special tokens typed in text are matched, as HF matches them.
+    tok.encode_special_tokens = False
+    hf.encode_special_tokens = False
+    same(tok)
+    # transformers: its own split_special_tokens, both ways through the bridge.
+    base = wpiece.Tokenizer.from_file(wpiece.sample_vocab_path())
+    base.encode_special_tokens = True
+    fast = base.to_transformers()
+    assert fast.split_special_tokens
     text = f"{en_lines[0]} [SEP] [MASK]"
-    assert hf(text)["input_ids"] != tok.encode(text).ids
-    with pytest.raises(wpiece.UnsupportedComponentError, match="split_special_tokens"):
-        wpiece.Tokenizer.from_hf(hf)
-    backend = HFTokenizer.from_str(tok.to_json())
-    backend.encode_special_tokens = True
-    with pytest.raises(wpiece.UnsupportedComponentError, match="encode_special_tokens"):
-        wpiece.Tokenizer.from_hf(backend)
+    assert fast(text)["input_ids"] == base.encode(text).ids
+    assert wpiece.Tokenizer.from_hf(fast).encode_special_tokens
+    assert wpiece.Tokenizer.from_hf(fast).encode(text).ids == fast(text)["input_ids"]
     # What a call leaves on the backend is not the tokenizer's own setting.
-    plain = tok.to_transformers()
+    plain = wpiece.Tokenizer.from_file(wpiece.sample_vocab_path()).to_transformers()
     plain(text, split_special_tokens=True)
     assert plain.backend_tokenizer.encode_special_tokens
-    assert wpiece.Tokenizer.from_hf(plain).encode(text).ids == plain(text)["input_ids"]
+    back = wpiece.Tokenizer.from_hf(plain)
+    assert not back.encode_special_tokens
+    assert back.encode(text).ids == plain(text)["input_ids"]
+    with pytest.raises(TypeError):
+        base.encode_special_tokens = 1  # type: ignore[assignment]

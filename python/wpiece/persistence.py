@@ -127,6 +127,7 @@ def state(core: _core.Tokenizer) -> dict[str, Any]:
         "truncation": core.truncation,
         "padding": core.padding,
         "cleanup": core.decoder_cleanup,
+        "encode_special_tokens": core.encode_special_tokens,
         "added_tokens": [spec for _, spec in core.added_tokens()],
     }
 
@@ -212,6 +213,7 @@ def core_from_state(state: dict[str, Any]) -> _core.Tokenizer:
         core = _core.Tokenizer(state["vocab"], normalize=normalize, **s)
         core.add_tokens(state.get("added_tokens", []))
     core.decoder_cleanup = state["cleanup"]
+    core.encode_special_tokens = state.get("encode_special_tokens", False)
     core.set_truncation(_truncation_spec(state["truncation"]))
     core.set_padding(_padding_spec(state["padding"]))
     return core

@@ -33,12 +33,10 @@ from ._args import (
     _flag,
     _id_lists,
     _ids,
-    _padding_spec,
     _path,
     _special_tokens,
     _str_list,
     _text,
-    _truncation_spec,
     _vocab_list,
     _words,
 )
@@ -184,10 +182,10 @@ class Tokenizer:
         truncates and pads per call, so none is taken from it (whatever its
         last call left on its backend) but the settings a wpiece tokenizer had
         when :meth:`to_transformers` made it (kept in its config, so they
-        survive ``save_pretrained``). A tokenizer that splits special tokens
-        typed in text as plain text (transformers' ``split_special_tokens``,
-        ``encode_special_tokens`` of ``tokenizers``) raises
-        ``UnsupportedComponentError``: wpiece would match them.
+        survive ``save_pretrained``). A tokenizer that encodes special tokens
+        typed in a text as text (transformers' ``split_special_tokens``,
+        ``encode_special_tokens`` of ``tokenizers``) gives one that does too
+        (:attr:`encode_special_tokens`).
 
         >>> from tokenizers import BertWordPieceTokenizer
         >>> import wpiece
@@ -196,14 +194,7 @@ class Tokenizer:
         >>> tok.encode("Hello, WordPiece!").ids == hf.encode("Hello, WordPiece!").ids
         True
         """
-        json_text, kept = transformers_bridge.backend_json(tokenizer)
-        core = _core.Tokenizer.from_json(json_text)
-        if kept is not None:
-            # transformers sets truncation and padding on its backend per
-            # call: what a previous call left there is not the tokenizer's.
-            core.set_truncation(_truncation_spec(kept.get("truncation")))
-            core.set_padding(_padding_spec(kept.get("padding")))
-        return cls._from_core(core)
+        return cls._from_core(transformers_bridge.core_from_hf(tokenizer))
 
     def train_new_from_iterator(
         self,
@@ -681,6 +672,28 @@ class Tokenizer:
     @decoder_cleanup.setter
     def decoder_cleanup(self, value: bool) -> None:
         self._core.decoder_cleanup = _flag(value, "decoder_cleanup")
+
+    @property
+    def encode_special_tokens(self) -> bool:
+        """Whether special tokens typed in a text are encoded as the text they
+        are (HF's ``encode_special_tokens``, transformers'
+        ``split_special_tokens``) instead of matched as special tokens; added
+        tokens that are not special are still matched. False by default; a
+        ``tokenizer.json`` does not hold it (HF does not save it), pickles do.
+
+        >>> import wpiece
+        >>> tok = wpiece.Tokenizer.from_file(wpiece.sample_vocab_path())
+        >>> tok.encode("[SEP] hi", add_special_tokens=False).tokens
+        ['[SEP]', 'hi']
+        >>> tok.encode_special_tokens = True
+        >>> tok.encode("[SEP] hi", add_special_tokens=False).tokens
+        ['[', 'sep', ']', 'hi']
+        """
+        return self._core.encode_special_tokens
+
+    @encode_special_tokens.setter
+    def encode_special_tokens(self, value: bool) -> None:
+        self._core.encode_special_tokens = _flag(value, "encode_special_tokens")
 
     # ----- vocabulary --------------------------------------------------
 

@@ -34,24 +34,12 @@ def backend_json(tokenizer: Any) -> tuple[str, Optional[dict[str, Any]]]:
     tokenizer (whose backend's truncation and padding are what its last call
     left, not its own), the settings :func:`to_transformers` kept in its
     config (``{}`` if none: a transformers tokenizer truncates per call)."""
-    from ._core import UnsupportedComponentError
-
     backend = getattr(tokenizer, "backend_tokenizer", tokenizer)
     to_str = getattr(backend, "to_str", None)
     if to_str is None or not callable(to_str):
         raise TypeError(
             "tokenizer must be a tokenizers.Tokenizer or a transformers fast tokenizer, got "
             f"{type(tokenizer).__name__}"
-        )
-    # Special tokens typed in text split as plain text: tokenizer.json does
-    # not hold it (a transformers tokenizer's own split_special_tokens; its
-    # backend's flag is what its last call left), and wpiece has no such mode.
-    owner = backend if backend is tokenizer else tokenizer
-    flag = "encode_special_tokens" if backend is tokenizer else "split_special_tokens"
-    if getattr(owner, flag, False) is True:
-        raise UnsupportedComponentError(
-            f"{flag}=True (special tokens in the text split as plain text) is not supported: "
-            f"wpiece would match them as special tokens; set {flag} to False first"
         )
     if backend is tokenizer:
         return to_str(), None
@@ -68,6 +56,35 @@ def backend_json(tokenizer: Any) -> tuple[str, Optional[dict[str, Any]]]:
             )
         padding = {**padding, "pad_token": str(tokenizer.pad_token)}
     return to_str(), {**kept, "padding": padding}
+
+
+def core_from_hf(tokenizer: Any) -> Any:
+    """The core tokenizer of ``Tokenizer.from_hf(tokenizer)``: its
+    tokenizer.json, whether it encodes special tokens typed in a text as
+    text, and the truncation and padding that are its own."""
+    from . import _core
+    from ._args import _padding_spec, _truncation_spec
+
+    json_text, kept = backend_json(tokenizer)
+    core = _core.Tokenizer.from_json(json_text)
+    core.encode_special_tokens = splits_special_tokens(tokenizer)
+    if kept is not None:
+        # transformers sets truncation and padding on its backend per
+        # call: what a previous call left there is not the tokenizer's.
+        core.set_truncation(_truncation_spec(kept.get("truncation")))
+        core.set_padding(_padding_spec(kept.get("padding")))
+    return core
+
+
+def splits_special_tokens(tokenizer: Any) -> bool:
+    """Whether ``tokenizer`` encodes special tokens typed in a text as text:
+    a ``tokenizers.Tokenizer``'s ``encode_special_tokens``, a transformers
+    tokenizer's own ``split_special_tokens`` (its backend's flag is what its
+    last call left). tokenizer.json does not hold it."""
+    backend = getattr(tokenizer, "backend_tokenizer", tokenizer)
+    if backend is tokenizer:
+        return getattr(tokenizer, "encode_special_tokens", False) is True
+    return getattr(tokenizer, "split_special_tokens", False) is True
 
 
 def _framing_roles(post_processor: Optional[dict[str, Any]]) -> dict[str, str]:
@@ -143,5 +160,7 @@ def to_transformers(tok: Any, options: dict[str, Any]) -> Any:
         own = named.get("pad_token") == padding["pad_token"]
         padding = {**padding, "pad_id": None, "pad_token": None if own else padding["pad_token"]}
     made[_SETTINGS_KEY] = {"truncation": truncation, "padding": padding}
+    if tok.encode_special_tokens:
+        made["split_special_tokens"] = True
     # The caller's own (model_max_length, model_input_names...) over these.
     return PreTrainedTokenizerFast(tokenizer_object=backend, **{**named, **made, **options})

@@ -26,6 +26,9 @@ pub struct AddedVocabulary {
     /// Tokens matched in raw text, and tokens matched in normalized text.
     raw: Option<Matcher>,
     normalized: Option<Matcher>,
+    /// HF's `encode_special_tokens`: special tokens typed in a text are not
+    /// matched there (the text is encoded as any other); the others are.
+    encode_special: bool,
 }
 
 impl AddedVocabulary {
@@ -91,7 +94,7 @@ impl AddedVocabulary {
     /// never empty: `add` refuses such tokens).
     fn index(&mut self) -> Result<()> {
         let (mut raw, mut normalized) = (Vec::new(), Vec::new());
-        for (&id, t) in &self.by_id {
+        for (&id, t) in self.matched() {
             if !t.normalized {
                 raw.push((t.content.as_str(), id));
             } else if let Some(form) = Some(self.pattern(id, t)).filter(|p| !p.is_empty()) {
@@ -102,6 +105,27 @@ impl AddedVocabulary {
         let normalized = Matcher::new(normalized)?;
         (self.raw, self.normalized) = (raw, normalized);
         Ok(())
+    }
+
+    /// The tokens matched in texts, in id order: all of them, or with
+    /// `encode_special` the ones that are not special.
+    fn matched(&self) -> impl Iterator<Item = (&u32, &AddedToken)> + '_ {
+        let skip_special = self.encode_special;
+        self.by_id
+            .iter()
+            .filter(move |(_, t)| !(skip_special && t.special))
+    }
+
+    /// Whether special tokens typed in a text are encoded as text (HF's
+    /// `encode_special_tokens`) rather than matched.
+    pub fn encode_special(&self) -> bool {
+        self.encode_special
+    }
+
+    /// Sets [`AddedVocabulary::encode_special`].
+    pub fn set_encode_special(&mut self, on: bool) -> Result<()> {
+        self.encode_special = on;
+        self.index()
     }
 
     /// What a normalized token matches: its normalized form.
@@ -179,7 +203,7 @@ impl AddedVocabulary {
 
     /// Every pattern matched (contents and normalized forms).
     pub fn patterns(&self) -> impl Iterator<Item = &str> + '_ {
-        self.by_id.iter().map(|(&id, t)| match t.normalized {
+        self.matched().map(|(&id, t)| match t.normalized {
             true => self.pattern(id, t),
             false => t.content.as_str(),
         })
@@ -188,7 +212,7 @@ impl AddedVocabulary {
     /// The patterns matched in raw text, and those matched in normalized text.
     pub fn patterns_by_kind(&self) -> (Vec<&str>, Vec<&str>) {
         let (mut raw, mut normalized) = (Vec::new(), Vec::new());
-        for (&id, t) in &self.by_id {
+        for (&id, t) in self.matched() {
             match t.normalized {
                 true => normalized.push(self.pattern(id, t)),
                 false => raw.push(t.content.as_str()),
@@ -203,9 +227,9 @@ impl AddedVocabulary {
         AsciiOccurrences::new(self, lowercase)
     }
 
-    /// Whether some token takes the whitespace beside its matches.
+    /// Whether some token matched takes the whitespace beside its matches.
     pub fn strips(&self) -> bool {
-        self.by_id.values().any(AddedToken::strips)
+        self.matched().any(|(_, t)| t.strips())
     }
 
     /// Whether a match may show a string other than its content (what an
@@ -213,7 +237,7 @@ impl AddedVocabulary {
     pub fn may_show_other_strings(&self) -> bool {
         let normalized_form =
             |(id, t): (&u32, &AddedToken)| t.normalized && self.forms.contains_key(id);
-        self.strips() || self.by_id.iter().any(normalized_form)
+        self.strips() || self.matched().any(normalized_form)
     }
 
     /// The pieces of raw `text`: matches of tokens with `normalized = false`.

@@ -191,7 +191,7 @@ impl Tokenizer {
         tok.truncation = self.truncation.clone();
         tok.padding = self.padding.clone();
         tok.set_fast_paths(self.fast_paths());
-        Ok(tok)
+        tok.encoding_special_as(self)
     }
 
     /// The same pipeline (normalizers, pre-tokenizers, added tokens,
@@ -258,7 +258,16 @@ impl Tokenizer {
             p.pad_id = pad_id.unwrap_or(p.pad_id);
             p
         });
-        Ok(tok)
+        tok.encoding_special_as(self)
+    }
+
+    /// This tokenizer (rebuilt from `other`'s parts) encoding special tokens
+    /// typed in a text as `other` does.
+    fn encoding_special_as(self, other: &Self) -> Result<Self> {
+        match other.added_tokens().encode_special() {
+            true => self.with_encode_special_tokens(true),
+            false => Ok(self),
+        }
     }
 
     /// Chooses the fast paths encoding may take (all by default); the output
@@ -313,24 +322,34 @@ impl Tokenizer {
     pub fn with_added_tokens(&self, tokens: Vec<AddedToken>) -> Result<(Self, usize)> {
         let mut added = self.encoder.added.clone();
         let n = added.add(tokens, &self.vocab, |t| self.splitter().normalize_str(t))?;
-        let e = &self.encoder;
         let mut post_processor = self.post_processor.clone();
         if let Some(PostProcessor::Roberta(r)) = &mut post_processor {
             r.note_added(&added, &self.vocab);
         }
-        let encoder = Encoder::new(
-            &self.vocab,
-            e.model.clone(),
-            e.splitter.clone(),
-            added,
-            e.fast_paths(),
-        );
         let tok = Self {
-            encoder,
+            encoder: self.encoder_with(added),
             post_processor,
             ..self.clone()
         };
         Ok((tok, n))
+    }
+
+    /// This tokenizer's encoder over another added vocabulary.
+    fn encoder_with(&self, added: AddedVocabulary) -> Encoder {
+        let e = &self.encoder;
+        let (model, splitter) = (e.model.clone(), e.splitter.clone());
+        Encoder::new(&self.vocab, model, splitter, added, e.fast_paths())
+    }
+
+    /// This tokenizer with special tokens typed in a text encoded as text
+    /// (`on`) or matched (HF's `encode_special_tokens`).
+    pub fn with_encode_special_tokens(&self, on: bool) -> Result<Self> {
+        let mut added = self.encoder.added.clone();
+        added.set_encode_special(on)?;
+        Ok(Self {
+            encoder: self.encoder_with(added),
+            ..self.clone()
+        })
     }
 
     /// Number of ids: the vocab's, and with `with_added` the added tokens

@@ -668,6 +668,20 @@ impl PyTokenizer {
         Ok(())
     }
 
+    /// Whether special tokens typed in a text are encoded as text (HF's
+    /// `encode_special_tokens`) rather than matched.
+    #[getter]
+    fn encode_special_tokens(&self) -> bool {
+        self.tokenizer().added_tokens().encode_special()
+    }
+
+    #[setter]
+    fn set_encode_special_tokens(&self, on: bool) -> PyResult<()> {
+        let mut guard = self.inner.write().unwrap_or_else(PoisonError::into_inner);
+        *guard = Arc::new(guard.with_encode_special_tokens(on)?);
+        Ok(())
+    }
+
     fn token_to_id(&self, token: Cow<'_, str>) -> Option<u32> {
         self.tokenizer().token_to_id(&token)
     }
