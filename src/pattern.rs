@@ -40,13 +40,98 @@ impl RegexPattern {
         &self.source
     }
 
-    /// Whether some text may hold an empty match (conservative: true for
-    /// any pattern with a construct whose match depends on the text around
-    /// it). Without such constructs a pattern matches empty somewhere
-    /// exactly when it matches the empty text.
+    /// Whether some text may hold an empty match. Without constructs that
+    /// look at the text around a match, a pattern matches empty somewhere
+    /// exactly when it matches the empty text. With zero-width assertions
+    /// (anchors, boundaries, lookarounds) only, the pattern with each
+    /// assertion made always true is asked instead: it matches empty
+    /// wherever the pattern does, so if it cannot, neither can the pattern
+    /// (`\b(ko)\b` cannot). Any other such construct (a back-reference,
+    /// `\K`, a call, a conditional) counts as matching empty.
     pub fn may_match_empty(&self) -> bool {
-        depends_on_context(&self.source) || self.regex.find("").is_some()
+        if !depends_on_context(&self.source) {
+            return self.regex.find("").is_some();
+        }
+        let relaxed = without_assertions(&self.source).and_then(|p| onig::Regex::new(&p).ok());
+        relaxed.is_none_or(|r| r.find("").is_some())
     }
+}
+
+/// `source` with each zero-width assertion (an anchor, a word or text
+/// segment boundary, a lookaround) replaced by an empty group, which holds
+/// everywhere; None if it holds another construct that looks around a match
+/// (see [`depends_on_context`]).
+fn without_assertions(source: &str) -> Option<String> {
+    const ALWAYS: &str = "(?:)";
+    let mut out = String::with_capacity(source.len());
+    let mut chars = source.chars().peekable();
+    let mut class_depth = 0usize;
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some('b' | 'B' | 'A' | 'z' | 'Z' | 'G' | 'y' | 'Y') if class_depth == 0 => {
+                    out.push_str(ALWAYS)
+                }
+                Some('K' | 'g' | 'k') => return None,
+                Some(d) if d.is_ascii_digit() && class_depth == 0 => return None,
+                Some(d) => {
+                    out.push('\\');
+                    out.push(d);
+                }
+                None => out.push('\\'),
+            },
+            '[' => {
+                class_depth += 1;
+                out.push(c);
+            }
+            ']' if class_depth > 0 => {
+                class_depth -= 1;
+                out.push(c);
+            }
+            '^' | '$' if class_depth == 0 => out.push_str(ALWAYS),
+            '(' if class_depth == 0 => {
+                let rest: String = chars.clone().take(3).collect();
+                if rest.starts_with('*') || rest.starts_with("?(") || rest.starts_with("?~") {
+                    return None;
+                }
+                let lookaround = ["?=", "?!", "?<=", "?<!"]
+                    .iter()
+                    .any(|l| rest.starts_with(l));
+                if lookaround {
+                    skip_group(&mut chars)?;
+                    out.push_str(ALWAYS);
+                } else {
+                    out.push(c);
+                }
+            }
+            _ => out.push(c),
+        }
+    }
+    Some(out)
+}
+
+/// Moves `chars` past the `)` that closes the group just opened (escapes and
+/// classes skipped whole); None if it is never closed.
+fn skip_group(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) -> Option<()> {
+    let (mut depth, mut class_depth) = (1usize, 0usize);
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                chars.next()?;
+            }
+            '[' => class_depth += 1,
+            ']' if class_depth > 0 => class_depth -= 1,
+            '(' if class_depth == 0 => depth += 1,
+            ')' if class_depth == 0 => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(());
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Whether an Oniguruma (Ruby syntax) pattern holds an anchor, a word or
@@ -223,8 +308,26 @@ mod tests {
     #[test]
     fn patterns_that_may_match_empty_are_known() {
         for p in [
-            "a*", "(?=b)", "(?<=a)", "^", "$", "\\b", "b|", "x?", "(a)\\1", "(?<n>a)", "\\Ka",
+            "a*",
+            "(?=b)",
+            "(?<=a)",
+            "^",
+            "$",
+            "\\b",
+            "b|",
+            "x?",
+            "(a)\\1",
+            "(?<n>a)\\k<n>",
+            "\\Ka",
             "[a]*",
+            "\\bx?\\b",
+            "^$",
+            "(?<=(a))\\1?",
+            "\\b(?:ko|)\\b",
+            "a|^",
+            "(?!x)",
+            "\\G",
+            "\\A(?=a)",
         ] {
             assert!(RegexPattern::new(p).unwrap().may_match_empty(), "{p}");
         }
@@ -237,6 +340,15 @@ mod tests {
             "''|``",
             "\\p{P}",
             "(?:ab)+",
+            // Assertions around what must match a char.
+            "\\b(ko)\\b",
+            "^\\s+",
+            "\\s+$",
+            "(?<=a)b",
+            "(?<![(]x)y(?=[)])",
+            "\\Bing\\b",
+            "(?<n>a)",
+            "[\\b^$]",
         ] {
             assert!(!RegexPattern::new(p).unwrap().may_match_empty(), "{p}");
         }

@@ -2,8 +2,9 @@
 every behavior, inverted or not, on patterns with classes, alternations,
 case folding, word boundaries and empty matches, compared with `tokenizers`
 on real, adversarial and Hypothesis text. A regex HF cannot compile is
-refused by name. `Replace` with a regex that cannot match an empty string is
-exact too; one that may is refused by name (HF panics, in some pipelines, on
+refused by name. `Replace` with a regex that cannot match an empty string
+(anchors, boundaries and lookarounds around what must match a char
+included) is exact too; one that may is refused by name (HF panics, in some pipelines, on
 the text its empty matches insert, e.g. `a*` on "ba" before BertPreTokenizer)."""
 
 from __future__ import annotations
@@ -132,6 +133,14 @@ REPLACE_PATTERNS = [
     r"\p{L}{2}",
     r"\X",
     r"é|e\u0301",
+    # Zero-width assertions around what must match a char (a Vietnamese
+    # tokenizer's slang rules: Replace(Regex(r"\b(ko)\b"), "không")).
+    r"\b(ko)\b",
+    r"\ba\b",
+    r"^\s+",
+    r"\s+$",
+    r"(?<=\d),(?=\d)",
+    r"\Bb\b",
 ]
 CONTENTS = ["", "-", " ", "  x  ", "中"]
 
@@ -163,7 +172,7 @@ def test_regex_replace_as_hf(pattern: str, content: str) -> None:
     st.sampled_from(REPLACE_PATTERNS),
     st.sampled_from(CONTENTS),
     st.booleans(),
-    st.text(alphabet=st.sampled_from(list("ab 1,'\u00e9e\u0301\u4e2dTHE\t`")), max_size=16),
+    st.text(alphabet=st.sampled_from(list("ab 1,'\u00e9e\u0301\u4e2dTHE\t`ko\n")), max_size=16),
 )
 def test_regex_replace_on_any_text(
     pattern: str, content: str, pre_tokenized: bool, text: str
@@ -178,7 +187,10 @@ def test_regex_replace_on_any_text(
 _REPLACE_CACHE: dict[tuple[str, str, str, bool], tuple[HFTokenizer, wpiece.Tokenizer]] = {}
 
 
-@pytest.mark.parametrize("pattern", ["a*", "(?=b)", "(?<=a)", "^", "$", r"\b", "b|", "x?"])
+@pytest.mark.parametrize(
+    "pattern",
+    ["a*", "(?=b)", "(?<=a)", "^", "$", r"\b", "b|", "x?", r"\bx?\b", "^$", r"(a)\1?", r"\Ka"],
+)
 def test_a_replace_regex_that_may_match_empty_is_refused(pattern: str) -> None:
     hf, _ = replacing(r"\s+", "-", True)
     hf.normalizer = norm.Replace(Regex(pattern), "-")
