@@ -278,6 +278,17 @@ for _name, _post in {
         "[CLS]:2 $A:3 [SEP]:4", "[CLS]:2 $A:3 [SEP]:4 $B:5 [SEP]:6"
     ),
     "template-a-twice": lambda: template("$A [SEP] $A", "[CLS] $B [SEP] $A:1 $B:1"),
+    # Recent `tokenizers` write a Sequence around one processor.
+    "sequence-of-template": lambda: proc.Sequence([bert_template()]),
+    "sequence-of-template-typed": lambda: proc.Sequence(
+        [template("[CLS]:2 $A:3 [SEP]:4", "[CLS]:2 $A:3 [SEP]:4 $B:5 [SEP]:6")]
+    ),
+    "sequence-of-bert-processing": lambda: proc.Sequence(
+        [proc.BertProcessing(("[SEP]", 102), ("[CLS]", 101))]
+    ),
+    "sequence-of-roberta-processing": lambda: proc.Sequence(
+        [proc.RobertaProcessing(("[SEP]", 102), ("[CLS]", 101))]
+    ),
 }.items():
     pipeline(f"post-{_name}", post_processor=_post)
 
@@ -599,6 +610,9 @@ def test_regex_replace_that_may_match_empty_is_refused_naming_the_component(part
         ({"normalizer": norm.Nmt()}, "Nmt"),
         ({"normalizer": norm.Sequence([norm.NFC(), norm.Nmt()])}, "Nmt"),
         ({"post_processor": proc.ByteLevel()}, "ByteLevel"),
+        ({"post_processor": proc.Sequence([proc.ByteLevel()])}, "ByteLevel"),
+        ({"post_processor": proc.Sequence([bert_template(), bert_template()])}, "Sequence of 2"),
+        ({"post_processor": proc.Sequence([])}, "Sequence of 0"),
         ({"decoder": dec.ByteLevel()}, "ByteLevel"),
         ({"decoder": dec.Metaspace()}, "Metaspace"),
         ({"decoder": dec.BPEDecoder()}, "BPEDecoder"),
@@ -611,6 +625,9 @@ def test_regex_replace_that_may_match_empty_is_refused_naming_the_component(part
         "norm-nmt",
         "norm-nmt-in-sequence",
         "post-bytelevel",
+        "post-bytelevel-in-sequence",
+        "post-sequence-of-two",
+        "post-sequence-empty",
         "decoder-bytelevel",
         "decoder-metaspace",
         "decoder-bpe",

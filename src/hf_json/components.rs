@@ -288,6 +288,22 @@ pub(super) fn read_post_processor(
 ) -> Result<Option<PostProcessor>> {
     match component(v, "post_processor")? {
         None => Ok(None),
+        // What recent versions of `tokenizers` may write around one processor.
+        // Several in a row add special tokens twice (HF panics then).
+        Some((kind, o)) if kind == "Sequence" => {
+            let mut steps = sequence_items(&o, "processors", "post_processor", "post-processor")?;
+            match steps.len() {
+                1 => {
+                    let (_, only) = steps.remove(0);
+                    read_post_processor(Some(only), vocab)
+                }
+                // An empty one frames overflowing parts apart from no
+                // post-processor in HF (their sequence ids): not modelled.
+                n => Err(unsupported(format!(
+                    "post-processor Sequence of {n} processors (only of one)"
+                ))),
+            }
+        }
         Some((kind, o)) if kind == "BertProcessing" => {
             let p: BertProcessingJson = fields(o, "post_processor")?;
             Ok(Some(PostProcessor::Bert {
@@ -310,7 +326,7 @@ pub(super) fn read_post_processor(
         }
         Some((kind, _)) => Err(unsupported(format!(
             "post-processor {kind} (only BertProcessing, RobertaProcessing and \
-             TemplateProcessing)"
+             TemplateProcessing, alone or as a Sequence's one processor)"
         ))),
     }
 }
