@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional, Union, cast
 
-from . import _core, persistence, transformers_bridge
+from . import _core, persistence, slow_folder, transformers_bridge
 from ._args import (
     _U32_MAX,
     _U64_MAX,
@@ -133,7 +133,9 @@ class Tokenizer:
     @classmethod
     def from_file(cls, path: PathLike, **options: Any) -> Tokenizer:
         """Loads ``vocab.txt``, an HF ``tokenizer.json``, or a folder holding either
-        (or a folder :meth:`save` wrote with ``wpiece_tokenizer.json``).
+        (or a folder :meth:`save` wrote with ``wpiece_tokenizer.json``); a
+        folder's ``tokenizer_config.json`` beside a ``vocab.txt`` is read as
+        transformers reads it (see :mod:`wpiece.slow_folder`).
 
         Keyword options override what the file says: ``lowercase``,
         ``strip_accents``, ``clean_text``, ``handle_chinese_chars``,
@@ -151,10 +153,13 @@ class Tokenizer:
             raise TypeError(f"unknown options: {sorted(unknown_options)}")
         _check_options(options)
         found = persistence.load(_path(path), options)
-        if isinstance(found, Path):
-            # Lines as HF reads them: split at "\n" only, trailing whitespace dropped.
-            return cls(_core.read_vocab_txt(found), **options)
-        return cls._from_core(found)
+        if not isinstance(found, Path):
+            return cls._from_core(found)
+        config = slow_folder.folder_config(found.parent, given_folder=_path(path).is_dir())
+        # Lines as HF reads them: split at "\n" only, trailing whitespace dropped.
+        tok = cls(_core.read_vocab_txt(found), **{**config.options, **options})
+        tok._core.add_tokens(config.added)
+        return tok
 
     @classmethod
     def from_str(cls, json: str) -> Tokenizer:

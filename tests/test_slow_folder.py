@@ -1,0 +1,160 @@
+"""A folder a transformers slow tokenizer saved (vocab.txt and
+tokenizer_config.json, no tokenizer.json) loads as transformers'
+AutoTokenizer loads it: the config's casing, accents, Chinese chars, unk
+token and added tokens apply (they were dropped: a cased model's folder was
+lowercased, 3148 of 4100 encodings of a real one differed). What wpiece
+would read otherwise is refused by name."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import wpiece
+
+from adversarial import ADVERSARIAL
+from conftest import EN_FIXTURE, VOCAB_TXT
+
+LINES = EN_FIXTURE.read_text(encoding="utf-8").splitlines()[:300]
+AIMED = [
+    "Turn the Über Café 你好 Hello World [SEP] x",
+    "NewWord [NEW]y  [NEW] newword",
+    "ÅNGSTRÖM e\u0301te\u0301 中文ab İstanbul",
+    "the [MASK] sat on the [SEP]mat[CLS] x[PAD]y [UNK]",
+]
+TEXTS = LINES + AIMED + list(ADVERSARIAL)
+SPECIAL = {"lstrip": False, "normalized": False, "rstrip": False, "single_word": False}
+BERT_SPECIALS = {"0": "[PAD]", "100": "[UNK]", "101": "[CLS]", "102": "[SEP]", "103": "[MASK]"}
+
+
+def _vocab() -> list[str]:
+    base = VOCAB_TXT.read_text(encoding="utf-8").split("\n")[:-1]
+    # Cased forms of common words, so that casing changes the ids.
+    words = [t for t in base[2000:6000] if t.isalpha() and t.isascii()]
+    return base + [w.capitalize() for w in words] + ["Über", "Café"]
+
+
+def _folder(tmp_path: Path, name: str, config: dict[str, Any] | None) -> Path:
+    folder = tmp_path / name
+    folder.mkdir()
+    (folder / "vocab.txt").write_text("\n".join(_vocab()) + "\n", encoding="utf-8")
+    if config is not None:
+        (folder / "tokenizer_config.json").write_text(json.dumps(config), encoding="utf-8")
+    return folder
+
+
+def _decoder(**extra: dict[str, Any]) -> dict[str, Any]:
+    tokens = {k: {"content": v, **SPECIAL, "special": True} for k, v in BERT_SPECIALS.items()}
+    return {**tokens, **extra}
+
+
+CONFIGS: dict[str, dict[str, Any]] = {
+    "cased": {"tokenizer_class": "BertTokenizer", "do_lower_case": False},
+    "cased-distilbert": {"tokenizer_class": "DistilBertTokenizer", "do_lower_case": False},
+    "keep-accents": {"tokenizer_class": "BertTokenizer", "strip_accents": False},
+    "strip-accents-cased": {
+        "tokenizer_class": "ElectraTokenizer",
+        "do_lower_case": False,
+        "strip_accents": True,
+    },
+    "no-chinese-chars": {"tokenizer_class": "BertTokenizerFast", "tokenize_chinese_chars": False},
+    "unk-named-otherwise": {"tokenizer_class": "BertTokenizer", "unk_token": "[MASK]"},
+    "unk-as-added-token-dict": {
+        "tokenizer_class": "BertTokenizer",
+        "unk_token": {"__type": "AddedToken", "content": "[UNK]", **SPECIAL},
+    },
+    "added-tokens": {
+        "tokenizer_class": "BertTokenizer",
+        "do_lower_case": False,
+        "added_tokens_decoder": _decoder(
+            **{
+                str(len(_vocab())): {
+                    **SPECIAL,
+                    "content": "newword",
+                    "normalized": True,
+                    "special": False,
+                },
+                str(len(_vocab()) + 1): {
+                    **SPECIAL,
+                    "content": "[NEW]",
+                    "lstrip": True,
+                    "special": True,
+                },
+            }
+        ),
+    },
+}
+
+
+@pytest.mark.parametrize("name", sorted(CONFIGS))
+def test_a_slow_tokenizers_folder_loads_as_transformers_loads_it(tmp_path: Path, name: str) -> None:
+    from transformers import AutoTokenizer
+
+    folder = _folder(tmp_path, name, CONFIGS[name])
+    hf = AutoTokenizer.from_pretrained(folder)
+    tok = wpiece.Tokenizer.from_file(folder)
+    pairs = TEXTS[::-1]
+    want = hf(TEXTS, pairs, return_token_type_ids=True)
+    got = tok.encode_batch(TEXTS, pairs)
+    assert [e.ids for e in got] == want["input_ids"]
+    assert [e.type_ids for e in got] == want["token_type_ids"]
+    for e, text in zip(tok.encode_batch(TEXTS), TEXTS):
+        assert e.ids == hf(text)["input_ids"], text
+        assert tok.decode(e.ids) == hf.decode(e.ids, skip_special_tokens=True), text
+    # The vocab.txt named itself is that file alone: BERT's defaults.
+    alone = wpiece.Tokenizer.from_file(folder / "vocab.txt")
+    assert alone.settings["lowercase"] is True and len(alone.get_added_tokens_decoder()) == 5
+    # Options given override the config's.
+    lowered = wpiece.Tokenizer.from_file(folder, lowercase=True)
+    assert lowered.settings["lowercase"] is True
+
+
+def test_a_folder_without_a_config_is_its_vocab_txt(tmp_path: Path) -> None:
+    folder = _folder(tmp_path, "plain", None)
+    tok, alone = (
+        wpiece.Tokenizer.from_file(folder),
+        wpiece.Tokenizer.from_file(folder / "vocab.txt"),
+    )
+    assert [e.ids for e in tok.encode_batch(TEXTS)] == [e.ids for e in alone.encode_batch(TEXTS)]
+
+
+@pytest.mark.parametrize(
+    ("config", "named"),
+    [
+        ({"tokenizer_class": "MPNetTokenizer"}, "MPNetTokenizer"),
+        ({"tokenizer_class": "BertTokenizer", "cls_token": "<s>"}, "cls_token '<s>'"),
+        ({"tokenizer_class": "BertTokenizer", "sep_token": {"content": "</s>"}}, "sep_token"),
+        ({"tokenizer_class": "BertTokenizer", "do_basic_tokenize": False}, "do_basic_tokenize"),
+        ({"tokenizer_class": "BertTokenizer", "never_split": ["[X]"]}, "never_split"),
+    ],
+)
+def test_what_would_be_read_otherwise_is_refused_by_name(
+    tmp_path: Path, config: dict[str, Any], named: str
+) -> None:
+    folder = _folder(tmp_path, "refused", config)
+    with pytest.raises(wpiece.UnsupportedComponentError, match=named) as e:
+        wpiece.Tokenizer.from_file(folder)
+    assert "from_hf" in str(e.value)
+
+
+def test_hostile_configs_are_clear_errors(tmp_path: Path) -> None:
+    folder = _folder(tmp_path, "hostile", None)
+    config = folder / "tokenizer_config.json"
+    for text, error in [
+        ("{not json", ValueError),
+        ("[1, 2]", ValueError),
+        (json.dumps({"added_tokens_decoder": {"x": {"content": "a"}}}), ValueError),
+        (json.dumps({"added_tokens_decoder": {"5": {"special": True}}}), ValueError),
+        (json.dumps({"added_tokens_decoder": [1]}), ValueError),
+        (json.dumps({"do_lower_case": "yes"}), TypeError),
+    ]:
+        config.write_text(text, encoding="utf-8")
+        with pytest.raises(error, match="tokenizer_config.json|lowercase"):
+            wpiece.Tokenizer.from_file(folder)
+    config.unlink()
+    (folder / "added_tokens.json").write_text('{"x": 40000}', encoding="utf-8")
+    with pytest.raises(wpiece.UnsupportedComponentError, match="added_tokens.json"):
+        wpiece.Tokenizer.from_file(folder)
