@@ -184,12 +184,22 @@ def test_special_tokens_typed_in_text_encoded_as_text_as_hf(en_lines: list[str])
     hf.no_padding()
     hf.add_tokens([AddedToken("hello world"), AddedToken("XyZ", normalized=False)])
     hf.add_special_tokens([AddedToken("<sp>", lstrip=True), AddedToken("<spn>", normalized=True)])
+    # A special token's match still hides the tokens it overlaps (HF drops
+    # the match after matching): these were split apart.
+    hf.add_tokens([AddedToken("SEP]", normalized=False), AddedToken("b", normalized=False)])
+    hf.add_tokens([AddedToken("qzq"), AddedToken("used"), AddedToken("y", normalized=False)])
+    hf.add_special_tokens(
+        [AddedToken("abc", normalized=False), AddedToken("<qzq>", normalized=True)]
+    )
+    hf.add_special_tokens([AddedToken("xy", single_word=True, normalized=False), "[unused7]"])
     hf.encode_special_tokens = True
     typed = [
         "[CLS] Hello World XyZ <sp> <SPN> [SEP] x",
         "[SEP][SEP][MASK]a[UNK]",
         " <sp>  <sp>x",
         "[sep] [Mask] [ SEP ]",
+        "[SEP] abc <qzq> [unused7] axy xy b y qzq",
+        "abcabc b<QZQ>qzq [unused7]used",
     ]
     texts = typed + [f"{t} [SEP] {u} [MASK]" for t, u in zip(en_lines[:80], en_lines[80:160])]
     tok = wpiece.Tokenizer.from_hf(hf)

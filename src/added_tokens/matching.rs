@@ -54,11 +54,12 @@ impl Matcher {
     }
 
     /// Calls `each` with the pieces of `text` in order (HF's `find_matches`);
-    /// empty text pieces are left out, as HF drops them.
+    /// empty text pieces are left out, as HF drops them. `token` gives a
+    /// match's token, or None to drop the match.
     pub(super) fn split<'a>(
         &self,
         text: &str,
-        token: impl Fn(u32) -> &'a AddedToken,
+        token: impl Fn(u32) -> Option<&'a AddedToken>,
         mut each: impl FnMut(Split),
     ) {
         if !text.bytes().any(|b| self.may_start_with(b)) {
@@ -70,7 +71,8 @@ impl Matcher {
         let mut done = 0;
         for m in self.automaton.find_iter(text) {
             let id = self.ids[m.pattern().as_usize()];
-            let t = token(id);
+            // A dropped match stays text (and still hid what it overlaps).
+            let Some(t) = token(id) else { continue };
             let (mut start, mut end) = (m.start(), m.end());
             if t.single_word {
                 let word_before = text[..start].chars().next_back().is_some_and(is_word_char);
@@ -152,7 +154,7 @@ mod tests {
             .collect();
         let m = Matcher::new(patterns).unwrap().unwrap();
         let mut out = Vec::new();
-        m.split(text, |id| &toks[id as usize], |s| out.push(s));
+        m.split(text, |id| Some(&toks[id as usize]), |s| out.push(s));
         out
     }
 
@@ -189,7 +191,7 @@ mod tests {
         let m = Matcher::new(vec![("x", 7), ("x", 3)]).unwrap().unwrap();
         let t = AddedToken::new("x", false);
         let mut out = Vec::new();
-        m.split("x", |_| &t, |s| out.push(s));
+        m.split("x", |_| Some(&t), |s| out.push(s));
         assert_eq!(out, [Split::Token(7, 0..1)]);
     }
 }

@@ -26,8 +26,8 @@ pub struct AddedVocabulary {
     /// Tokens matched in raw text, and tokens matched in normalized text.
     raw: Option<Matcher>,
     normalized: Option<Matcher>,
-    /// HF's `encode_special_tokens`: special tokens typed in a text are not
-    /// matched there (the text is encoded as any other); the others are.
+    /// HF's `encode_special_tokens`: matches of special tokens typed in a
+    /// text are dropped (that text is encoded as any other); the others kept.
     encode_special: bool,
 }
 
@@ -94,7 +94,7 @@ impl AddedVocabulary {
     /// never empty: `add` refuses such tokens).
     fn index(&mut self) -> Result<()> {
         let (mut raw, mut normalized) = (Vec::new(), Vec::new());
-        for (&id, t) in self.matched() {
+        for (&id, t) in &self.by_id {
             if !t.normalized {
                 raw.push((t.content.as_str(), id));
             } else if let Some(form) = Some(self.pattern(id, t)).filter(|p| !p.is_empty()) {
@@ -107,15 +107,6 @@ impl AddedVocabulary {
         Ok(())
     }
 
-    /// The tokens matched in texts, in id order: all of them, or with
-    /// `encode_special` the ones that are not special.
-    fn matched(&self) -> impl Iterator<Item = (&u32, &AddedToken)> + '_ {
-        let skip_special = self.encode_special;
-        self.by_id
-            .iter()
-            .filter(move |(_, t)| !(skip_special && t.special))
-    }
-
     /// Whether special tokens typed in a text are encoded as text (HF's
     /// `encode_special_tokens`) rather than matched.
     pub fn encode_special(&self) -> bool {
@@ -123,9 +114,8 @@ impl AddedVocabulary {
     }
 
     /// Sets [`AddedVocabulary::encode_special`].
-    pub fn set_encode_special(&mut self, on: bool) -> Result<()> {
+    pub fn set_encode_special(&mut self, on: bool) {
         self.encode_special = on;
-        self.index()
     }
 
     /// What a normalized token matches: its normalized form.
@@ -203,7 +193,7 @@ impl AddedVocabulary {
 
     /// Every pattern matched (contents and normalized forms).
     pub fn patterns(&self) -> impl Iterator<Item = &str> + '_ {
-        self.matched().map(|(&id, t)| match t.normalized {
+        self.by_id.iter().map(|(&id, t)| match t.normalized {
             true => self.pattern(id, t),
             false => t.content.as_str(),
         })
@@ -212,7 +202,7 @@ impl AddedVocabulary {
     /// The patterns matched in raw text, and those matched in normalized text.
     pub fn patterns_by_kind(&self) -> (Vec<&str>, Vec<&str>) {
         let (mut raw, mut normalized) = (Vec::new(), Vec::new());
-        for (&id, t) in self.matched() {
+        for (&id, t) in &self.by_id {
             match t.normalized {
                 true => normalized.push(self.pattern(id, t)),
                 false => raw.push(t.content.as_str()),
@@ -227,9 +217,9 @@ impl AddedVocabulary {
         AsciiOccurrences::new(self, lowercase)
     }
 
-    /// Whether some token matched takes the whitespace beside its matches.
+    /// Whether some token takes the whitespace beside its matches.
     pub fn strips(&self) -> bool {
-        self.matched().any(|(_, t)| t.strips())
+        self.by_id.values().any(AddedToken::strips)
     }
 
     /// Whether a match may show a string other than its content (what an
@@ -237,7 +227,7 @@ impl AddedVocabulary {
     pub fn may_show_other_strings(&self) -> bool {
         let normalized_form =
             |(id, t): (&u32, &AddedToken)| t.normalized && self.forms.contains_key(id);
-        self.strips() || self.matched().any(normalized_form)
+        self.strips() || self.by_id.iter().any(normalized_form)
     }
 
     /// The pieces of raw `text`: matches of tokens with `normalized = false`.
@@ -251,8 +241,15 @@ impl AddedVocabulary {
     }
 
     fn split(&self, matcher: Option<&Matcher>, text: &str, mut each: impl FnMut(Split)) {
+        // With `encode_special`, special tokens are still matched (a match of
+        // one hides the tokens it overlaps) and their matches dropped, as HF.
+        let kept = |id: u32| {
+            let t = &self.by_id[&id];
+            let dropped = self.encode_special && self.special.contains(&t.content);
+            (!dropped).then_some(t)
+        };
         match matcher {
-            Some(m) => m.split(text, |id| &self.by_id[&id], each),
+            Some(m) => m.split(text, kept, each),
             None if text.is_empty() => {}
             None => each(Split::Text(0..text.len())),
         }

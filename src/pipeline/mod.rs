@@ -345,7 +345,7 @@ impl Tokenizer {
     /// (`on`) or matched (HF's `encode_special_tokens`).
     pub fn with_encode_special_tokens(&self, on: bool) -> Result<Self> {
         let mut added = self.encoder.added.clone();
-        added.set_encode_special(on)?;
+        added.set_encode_special(on);
         Ok(Self {
             encoder: self.encoder_with(added),
             ..self.clone()
