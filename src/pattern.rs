@@ -49,6 +49,9 @@ impl RegexPattern {
     /// (`\b(ko)\b` cannot). Any other such construct (a back-reference,
     /// `\K`, a call, a conditional) counts as matching empty.
     pub fn may_match_empty(&self) -> bool {
+        if opaque_to_scanning(&self.source) {
+            return true;
+        }
         if !depends_on_context(&self.source) {
             return self.regex.find("").is_some();
         }
@@ -132,6 +135,41 @@ fn skip_group(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) -> Option<()
         }
     }
     None
+}
+
+/// Whether `source` holds a `[` that opens no class, which the scanners
+/// below would take for one (and so miss what follows): in a comment
+/// (`(?#...)`, or extended mode's `#` to the line's end, `(?x)`), or in a
+/// control or meta escape (`\c[`, `\C-[`, `\M-[`). Such patterns count as
+/// matching empty.
+fn opaque_to_scanning(source: &str) -> bool {
+    let b = source.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'\\' => {
+                if matches!(b.get(i + 1), Some(b'c' | b'C' | b'M')) {
+                    return true;
+                }
+                i += 2;
+                continue;
+            }
+            b'(' if b.get(i + 1) == Some(&b'?') => {
+                if b.get(i + 2) == Some(&b'#') {
+                    return true;
+                }
+                let options = b[i + 2..]
+                    .iter()
+                    .take_while(|c| c.is_ascii_alphabetic() || **c == b'-');
+                if options.clone().any(|&c| c == b'x') {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    false
 }
 
 /// Whether an Oniguruma (Ruby syntax) pattern holds an anchor, a word or
@@ -328,6 +366,14 @@ mod tests {
             "(?!x)",
             "\\G",
             "\\A(?=a)",
+            // A `[` that opens no class must not hide what follows it.
+            "(?#[)\\bx?\\b",
+            "\\c[|\\bx?\\b",
+            "\\C-[|\\b",
+            "(?x)#[\n\\bx?\\b",
+            "(?#[)(?=a)",
+            "\\M-\\C-[|(?=a)",
+            "(?ix:#[\n)^",
         ] {
             assert!(RegexPattern::new(p).unwrap().may_match_empty(), "{p}");
         }
