@@ -30,6 +30,7 @@ def test_docstring_examples_run() -> None:
         wpiece.added_tokens,
         wpiece.persistence,
         wpiece.slow_folder,
+        wpiece.decoding,
         wpiece.transformers_bridge,
         wpiece.arrow,
         wpiece.counts,

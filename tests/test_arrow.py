@@ -282,6 +282,16 @@ def test_columns_of_other_libraries_through_the_pycapsule_interface() -> None:
         counter = wpiece.WordCounts()
         counter.add_arrow(column)
         assert counter == counts
+    # A pandas category (a dictionary column) and an empty object Series (a
+    # null column) were counted as lists of str: still counted, now by Arrow.
+    category = pd.Series(["a b", "b", None, "a b"], dtype="category")
+    assert wpiece.count_words(category).most_common() == [("b", 3), ("a", 2)]
+    assert (
+        tok.encode_arrow(category).to_pylist()
+        == tok.encode_arrow(pa.array(["a b", "b", None, "a b"])).to_pylist()
+    )
+    assert wpiece.count_words(pd.Series([], dtype=object)).most_common() == []
+    assert tok.encode_arrow(pd.Series([None, None], dtype=object)).to_pylist() == [None, None]
     # What is not a string column says so.
     for bad in (pd.Series([1, 2]), pd.Series(["a", 3], dtype=object), pa.table({"t": ["a"]})):
         with pytest.raises(TypeError, match="Arrow"):

@@ -243,3 +243,34 @@ def test_special_tokens_typed_in_text_encoded_as_text_as_hf(en_lines: list[str])
     assert back.encode(text).ids == plain(text)["input_ids"]
     with pytest.raises(TypeError):
         base.encode_special_tokens = 1  # type: ignore[assignment]
+
+
+def test_transformers_clean_up_of_spaces_carried_both_ways(en_lines: list[str]) -> None:
+    """A transformers tokenizer whose config sets clean_up_tokenization_spaces
+    (transformers 4.x saved BERT configs so) ends decode with its clean-up of
+    spaces; from_hf ignored it ("don ' t" where transformers gives "don't")."""
+    import pickle
+
+    from transformers import PreTrainedTokenizerFast
+
+    texts = [*en_lines[:60], "Don't stop , ok ? I'm here . Isn't it ! We've they're it's"]
+    base = wpiece.Tokenizer.from_file(wpiece.sample_vocab_path())
+    fast = PreTrainedTokenizerFast(
+        tokenizer_object=base.to_transformers().backend_tokenizer,
+        clean_up_tokenization_spaces=True,
+    )
+    tok = wpiece.Tokenizer.from_hf(fast)
+    assert tok.clean_up_tokenization_spaces
+    ids = [fast(t)["input_ids"] for t in texts]
+    assert tok.decode_batch(ids) == [fast.decode(i, skip_special_tokens=True) for i in ids]
+    assert tok.decode(ids[-1]) == "don't stop, ok? i'm here. isn't it! we've they're it's"
+    for copy in (pickle.loads(pickle.dumps(tok)), tok.train_new_from_iterator(texts, 300)):
+        assert copy.clean_up_tokenization_spaces
+    # to_transformers passes it on, and a tokenizer without it decodes as HF.
+    back = tok.to_transformers()
+    assert back.clean_up_tokenization_spaces
+    assert [back.decode(i, skip_special_tokens=True) for i in ids] == tok.decode_batch(ids)
+    assert not base.clean_up_tokenization_spaces and "don ' t" in base.decode(ids[-1])
+    assert not wpiece.Tokenizer.from_hf(base.to_transformers()).clean_up_tokenization_spaces
+    with pytest.raises(TypeError):
+        base.clean_up_tokenization_spaces = "yes"  # type: ignore[assignment]

@@ -290,6 +290,20 @@ def api() -> list[Api]:
             lambda decoder_cleanup: setattr(tok(), "decoder_cleanup", decoder_cleanup),
             {"decoder_cleanup": bools()},
         ),
+        Api(
+            "Tokenizer.encode_special_tokens",
+            lambda encode_special_tokens: setattr(
+                tok(), "encode_special_tokens", encode_special_tokens
+            ),
+            {"encode_special_tokens": bools()},
+        ),
+        Api(
+            "Tokenizer.clean_up_tokenization_spaces",
+            lambda clean_up_tokenization_spaces: setattr(
+                tok(), "clean_up_tokenization_spaces", clean_up_tokenization_spaces
+            ),
+            {"clean_up_tokenization_spaces": bools()},
+        ),
         # Tokenizer: encoding
         Api(
             "Tokenizer.encode",

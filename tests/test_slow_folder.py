@@ -86,7 +86,26 @@ CONFIGS: dict[str, dict[str, Any]] = {
             }
         ),
     },
+    # Special tokens named beyond the framing ones are special tokens in
+    # transformers (matched whole in text); a role's AddedToken dict gives
+    # its flags; transformers' clean-up of spaces ends decoding.
+    "extra-specials": {
+        "tokenizer_class": "BertTokenizer",
+        "bos_token": "[unused3]",
+        "additional_special_tokens": [
+            "[unused5]",
+            {"__type": "AddedToken", **SPECIAL, "content": "[unused6]", "lstrip": True},
+        ],
+        "extra_special_tokens": {"tag": "[unused7]"},
+        "mask_token": {"__type": "AddedToken", "content": "[MASK]", "lstrip": True, "rstrip": True},
+        "clean_up_tokenization_spaces": True,
+    },
 }
+AIMED += [
+    "a  [MASK]  b [unused3] [unused5]  [unused6] x[unused7]y [unused8]",
+    "Don't stop , ok ? I'm here . Isn't it !",
+]
+TEXTS = LINES + AIMED + list(ADVERSARIAL)
 
 
 @pytest.mark.parametrize("name", sorted(CONFIGS))
@@ -102,14 +121,35 @@ def test_a_slow_tokenizers_folder_loads_as_transformers_loads_it(tmp_path: Path,
     assert [e.ids for e in got] == want["input_ids"]
     assert [e.type_ids for e in got] == want["token_type_ids"]
     for e, text in zip(tok.encode_batch(TEXTS), TEXTS):
-        assert e.ids == hf(text)["input_ids"], text
+        want_one = hf(text, return_offsets_mapping=True)
+        assert e.ids == want_one["input_ids"], text
+        assert [tuple(o) for o in e.offsets] == [tuple(o) for o in want_one["offset_mapping"]]
         assert tok.decode(e.ids) == hf.decode(e.ids, skip_special_tokens=True), text
+        assert tok.decode(e.ids, False) == hf.decode(e.ids), text
     # The vocab.txt named itself is that file alone: BERT's defaults.
     alone = wpiece.Tokenizer.from_file(folder / "vocab.txt")
     assert alone.settings["lowercase"] is True and len(alone.get_added_tokens_decoder()) == 5
     # Options given override the config's.
     lowered = wpiece.Tokenizer.from_file(folder, lowercase=True)
     assert lowered.settings["lowercase"] is True
+
+
+def test_special_tokens_map_json_beside_the_config_is_read_over_it(tmp_path: Path) -> None:
+    from transformers import AutoTokenizer
+
+    folder = _folder(tmp_path, "map", {"tokenizer_class": "BertTokenizer"})
+    special_map = {"unk_token": "[unused1]", "additional_special_tokens": ["[unused5]"]}
+    (folder / "special_tokens_map.json").write_text(json.dumps(special_map), encoding="utf-8")
+    hf, tok = AutoTokenizer.from_pretrained(folder), wpiece.Tokenizer.from_file(folder)
+    for text in TEXTS:
+        assert tok.encode(text).ids == hf(text)["input_ids"], text
+
+
+def test_a_special_token_without_an_id_is_refused(tmp_path: Path) -> None:
+    config = {"tokenizer_class": "BertTokenizer", "additional_special_tokens": ["<new>"]}
+    folder = _folder(tmp_path, "no-id", config)
+    with pytest.raises(wpiece.UnsupportedComponentError, match="'<new>' has no id"):
+        wpiece.Tokenizer.from_file(folder)
 
 
 def test_a_folder_without_a_config_is_its_vocab_txt(tmp_path: Path) -> None:

@@ -49,7 +49,9 @@ def arrow_column(array: Any, name: str = "array") -> Any:
     array): one exporting a stream (``__arrow_c_stream__``) becomes a
     ``ChunkedArray``, one exporting an array (``__arrow_c_array__``) an
     ``Array``, without copying the text. ``string_view`` columns (polars'
-    own layout) are cast to ``large_string``, one copy of the text.
+    own layout) and dictionaries of strings (a pandas category) are cast to
+    strings, one copy of the text; a column of nulls (an empty pandas
+    ``Series``) is read as strings.
 
     >>> import pandas as pd
     >>> arrow_column(pd.Series(["a", None])).to_pylist()
@@ -71,9 +73,20 @@ def arrow_column(array: Any, name: str = "array") -> Any:
             array = convert(array)
         except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError) as e:
             raise TypeError(f"{name} could not be read as an Arrow column: {e}") from e
-    if pa.types.is_string_view(array.type):
+    kind = array.type
+    # A pandas category of strings is a dictionary column; an empty object
+    # Series has no type (null): both are strings to read.
+    if pa.types.is_dictionary(kind) and _is_text(pa, kind.value_type):
+        array = array.cast(kind.value_type)
+    if pa.types.is_string_view(array.type) or pa.types.is_null(array.type):
         array = array.cast(pa.large_string())
     return array
+
+
+def _is_text(pa: Any, kind: Any) -> bool:
+    return bool(
+        pa.types.is_string(kind) or pa.types.is_large_string(kind) or pa.types.is_string_view(kind)
+    )
 
 
 def string_chunks(array: Any, name: str = "array") -> Iterator[ArrowChunk]:

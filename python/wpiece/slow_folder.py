@@ -62,11 +62,13 @@ _FRAMING = {
 
 @dataclass(frozen=True)
 class FolderConfig:
-    """``from_file`` options, and added tokens in id order as
-    ``(content, single_word, lstrip, rstrip, normalized, special)``."""
+    """``from_file`` options, added tokens in id order as ``(content,
+    single_word, lstrip, rstrip, normalized, special)``, and whether decoding
+    cleans up spaces as transformers does."""
 
     options: dict[str, Any] = field(default_factory=dict)
     added: list[tuple[str, bool, bool, bool, bool, bool]] = field(default_factory=list)
+    clean_up: bool = False
 
 
 def _refuse(folder: Path, what: str) -> _core.UnsupportedComponentError:
@@ -76,13 +78,69 @@ def _refuse(folder: Path, what: str) -> _core.UnsupportedComponentError:
     )
 
 
+Spec = tuple[str, bool, bool, bool, bool, bool]
+_FLAGS = ("single_word", "lstrip", "rstrip", "normalized", "special")
+
+
 def _token_text(value: Any) -> Any:
     """A special token as a config names it: a string, or an AddedToken's dict."""
     return value.get("content") if isinstance(value, dict) else value
 
 
+def _special_spec(value: Any, where: Path, role: bool = True) -> Spec:
+    """A special token the config names, with its flags when it gives them
+    (an AddedToken's dict); a role's token (cls, mask...) is special
+    whatever its dict says, another one given as a dict only if it says so,
+    as transformers marks them."""
+    content = _token_text(value)
+    if not isinstance(content, str) or not content:
+        raise ValueError(f"{where}: special token {value!r} is not a token")
+    given = value if isinstance(value, dict) else {}
+    special = role or not given or bool(given.get("special", False))
+    flags = (bool(given.get(f, False)) for f in _FLAGS[:-1])
+    return (content, *flags, special)  # type: ignore[return-value]
+
+
+def _read_json(path: Path) -> dict[str, Any]:
+    try:
+        value = json.loads(_core.read_text(path))
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{path}: invalid JSON ({e})") from None
+    if not isinstance(value, dict):
+        raise ValueError(f"{path}: not a JSON object")
+    return value
+
+
+def _decoder_specs(config: dict[str, Any], path: Path) -> list[Spec]:
+    """``added_tokens_decoder``'s tokens, in id order."""
+    decoder = config.get("added_tokens_decoder") or {}
+    if not isinstance(decoder, dict):
+        raise ValueError(f"{path}: added_tokens_decoder is not an object")
+    try:
+        entries = sorted(decoder.items(), key=lambda item: int(item[0]))
+    except ValueError:
+        raise ValueError(f"{path}: added_tokens_decoder keys are not ids") from None
+    specs = []
+    for key, t in entries:
+        content = t.get("content") if isinstance(t, dict) else None
+        if not isinstance(content, str):
+            raise ValueError(f"{path}: added token {key} has no content")
+        specs.append((content, *(bool(t.get(f, False)) for f in _FLAGS)))
+    return specs  # type: ignore[return-value]
+
+
+def _extra_specials(config: dict[str, Any]) -> list[Any]:
+    """The special tokens named beyond the framing ones and unk."""
+    extra = [config.get("bos_token"), config.get("eos_token")]
+    extra += list(config.get("additional_special_tokens") or [])
+    named = config.get("extra_special_tokens") or []
+    extra += list(named.values() if isinstance(named, dict) else named)
+    return [t for t in extra if t is not None]
+
+
 def folder_config(folder: Path, given_folder: bool = True) -> FolderConfig:
-    """What ``folder``'s tokenizer config says of the tokenizer its
+    """What ``folder``'s tokenizer config (and ``special_tokens_map.json``
+    over it, as transformers reads them) says of the tokenizer its
     ``vocab.txt`` makes: nothing without a config, or when the vocab.txt
     itself was named (``given_folder`` False: that file alone is meant)."""
     if not given_folder:
@@ -92,12 +150,9 @@ def folder_config(folder: Path, given_folder: bool = True) -> FolderConfig:
         raise _refuse(folder, "added_tokens.json beside it is not read")
     if not path.is_file():
         return FolderConfig()
-    try:
-        config = json.loads(_core.read_text(path))
-    except json.JSONDecodeError as e:
-        raise ValueError(f"{path}: invalid JSON ({e})") from None
-    if not isinstance(config, dict):
-        raise ValueError(f"{path}: not a JSON object")
+    config = _read_json(path)
+    if (folder / "special_tokens_map.json").is_file():
+        config = {**config, **_read_json(folder / "special_tokens_map.json")}
     kind = config.get("tokenizer_class")
     if kind is not None and kind not in _CLASSES:
         raise _refuse(folder, f"tokenizer_class {kind!r} is not a BERT-like WordPiece tokenizer")
@@ -112,26 +167,28 @@ def folder_config(folder: Path, given_folder: bool = True) -> FolderConfig:
     options: dict[str, Any] = {
         ours: config[theirs] for theirs, ours in _OPTIONS.items() if theirs in config
     }
-    unk = _token_text(config.get("unk_token", "[UNK]"))
-    if not isinstance(unk, str) or not unk:
-        raise ValueError(f"{path}: unk_token is not a token")
+    unk = _special_spec(config.get("unk_token", "[UNK]"), path)[0]
     options["unk_token"] = unk
     # The special tokens are the ones the config names, as in transformers
     # (with unk_token named otherwise, "[UNK]" is plain text).
     roles = [_FRAMING["pad_token"], unk, _FRAMING["cls_token"], _FRAMING["sep_token"]]
     options["special_tokens"] = list(dict.fromkeys([*roles, _FRAMING["mask_token"]]))
-    added = []
-    decoder = config.get("added_tokens_decoder") or {}
-    if not isinstance(decoder, dict):
-        raise ValueError(f"{path}: added_tokens_decoder is not an object")
-    flags = ("single_word", "lstrip", "rstrip", "normalized", "special")
-    try:
-        entries = sorted(decoder.items(), key=lambda item: int(item[0]))
-    except ValueError:
-        raise ValueError(f"{path}: added_tokens_decoder keys are not ids") from None
-    for key, t in entries:
-        content = t.get("content") if isinstance(t, dict) else None
-        if not isinstance(content, str):
-            raise ValueError(f"{path}: added token {key} has no content")
-        added.append((content, *(bool(t.get(f, False)) for f in flags)))
-    return FolderConfig(options, added)  # type: ignore[arg-type]
+    # added_tokens_decoder gives ids and flags; special tokens named only
+    # elsewhere (with flags of their own, or beyond the framing ones) follow.
+    added = _decoder_specs(config, path)
+    listed = {spec[0] for spec in added}
+    vocab: set[str] = set()
+    by_role = [(config.get(name), True) for name in (*_FRAMING, "unk_token")]
+    for value, is_role in [*by_role, *((t, False) for t in _extra_specials(config))]:
+        if value is None or (isinstance(value, str) and value in options["special_tokens"]):
+            continue
+        spec = _special_spec(value, path, is_role)
+        if spec[0] in listed:
+            continue
+        vocab = vocab or set(_core.read_vocab_txt(folder / "vocab.txt"))
+        if spec[0] not in vocab:
+            raise _refuse(folder, f"special token {spec[0]!r} has no id (not in vocab.txt)")
+        added.append(spec)
+        listed.add(spec[0])
+    clean_up = config.get("clean_up_tokenization_spaces", False) is True
+    return FolderConfig(options, added, clean_up)

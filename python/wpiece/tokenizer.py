@@ -31,8 +31,6 @@ from ._args import (
     _check_threads,
     _checked_options,
     _flag,
-    _id_lists,
-    _ids,
     _path,
     _special_tokens,
     _str_list,
@@ -42,6 +40,7 @@ from ._args import (
 )
 from ._core import Encoding
 from .added_tokens import AddedToken, TokenLike, _from_spec, _specs
+from .decoding import Decoding
 from .documents import Files, PathLike, path_items, resolve_files
 from .quality import TextStats
 from .trainer import train_through
@@ -68,7 +67,7 @@ _OPTION_NAMES = (
 )
 
 
-class Tokenizer:
+class Tokenizer(Decoding):
     """A BERT-compatible WordPiece tokenizer with a Rust core.
 
     Build it from tokens (index = id), or load a ``vocab.txt`` or HF
@@ -159,6 +158,7 @@ class Tokenizer:
         # Lines as HF reads them: split at "\n" only, trailing whitespace dropped.
         tok = cls(_core.read_vocab_txt(found), **{**config.options, **options})
         tok._core.add_tokens(config.added)
+        tok.clean_up_tokenization_spaces = config.clean_up
         return tok
 
     @classmethod
@@ -199,7 +199,9 @@ class Tokenizer:
         >>> tok.encode("Hello, WordPiece!").ids == hf.encode("Hello, WordPiece!").ids
         True
         """
-        return cls._from_core(transformers_bridge.core_from_hf(tokenizer))
+        tok = cls._from_core(transformers_bridge.core_from_hf(tokenizer))
+        tok.clean_up_tokenization_spaces = transformers_bridge.cleans_up_spaces(tokenizer)
+        return tok
 
     def train_new_from_iterator(
         self,
@@ -229,6 +231,7 @@ class Tokenizer:
         core, record = train_through(self._core, texts, vocab_size, num_threads, options)
         new = type(self)._from_core(core)
         new.training_record = record
+        new.clean_up_tokenization_spaces = self.clean_up_tokenization_spaces
         return new
 
     # ----- persistence -------------------------------------------------
@@ -292,11 +295,13 @@ class Tokenizer:
         return transformers_bridge.to_transformers(self, options)
 
     def __getstate__(self) -> dict[str, Any]:
-        return {**persistence.state(self._core), "training_record": self.training_record}
+        record, clean_up = self.training_record, self.clean_up_tokenization_spaces
+        return {**persistence.state(self._core), "training_record": record, "clean_up": clean_up}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self._init_from_core(persistence.core_from_state(state))
         self.training_record = state["training_record"]
+        self.clean_up_tokenization_spaces = state.get("clean_up", False)
 
     # ----- settings ----------------------------------------------------
 
@@ -648,35 +653,6 @@ class Tokenizer:
         """
         _check_str(text, "text")
         return self._core.tokenize(text)
-
-    def decode(self, ids: Iterable[int], skip_special_tokens: bool = True) -> str:
-        """Text from ids, as HF's WordPiece decoder gives it. As in HF: ids
-        that no token has are skipped, an id that is not an int (a float, a
-        str) raises ``TypeError``, one outside 0..2^32-1 ``OverflowError``.
-
-        >>> tok = Tokenizer(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "hello", "##s", "!"])
-        >>> tok.decode([2, 4, 5, 6, 3])
-        'hellos!'
-        """
-        return self._core.decode(_ids(ids), _flag(skip_special_tokens, "skip_special_tokens"))
-
-    def decode_batch(
-        self, sequences: Iterable[Iterable[int]], skip_special_tokens: bool = True
-    ) -> list[str]:
-        """:meth:`decode` for each sequence."""
-        skip = _flag(skip_special_tokens, "skip_special_tokens")
-        return [self._core.decode(ids, skip) for ids in _id_lists(sequences)]
-
-    @property
-    def decoder_cleanup(self) -> bool:
-        """Whether :meth:`decode` removes spaces before punctuation (HF's
-        ``cleanup``): False without a decoder (a tokenizer.json whose decoder
-        is null joins tokens with spaces), where setting it raises ValueError."""
-        return self._core.decoder_cleanup
-
-    @decoder_cleanup.setter
-    def decoder_cleanup(self, value: bool) -> None:
-        self._core.decoder_cleanup = _flag(value, "decoder_cleanup")
 
     @property
     def encode_special_tokens(self) -> bool:

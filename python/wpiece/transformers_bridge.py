@@ -76,6 +76,16 @@ def core_from_hf(tokenizer: Any) -> Any:
     return core
 
 
+def cleans_up_spaces(tokenizer: Any) -> bool:
+    """Whether a transformers tokenizer's ``decode`` ends with its clean-up
+    of spaces (``clean_up_tokenization_spaces``); a ``tokenizers.Tokenizer``
+    has none."""
+    backend = getattr(tokenizer, "backend_tokenizer", tokenizer)
+    if backend is tokenizer:
+        return False
+    return getattr(tokenizer, "clean_up_tokenization_spaces", False) is True
+
+
 def splits_special_tokens(tokenizer: Any) -> bool:
     """Whether ``tokenizer`` encodes special tokens typed in a text as text:
     a ``tokenizers.Tokenizer``'s ``encode_special_tokens``, a transformers
@@ -162,5 +172,6 @@ def to_transformers(tok: Any, options: dict[str, Any]) -> Any:
     made[_SETTINGS_KEY] = {"truncation": truncation, "padding": padding}
     if tok.encode_special_tokens:
         made["split_special_tokens"] = True
+    made["clean_up_tokenization_spaces"] = tok.clean_up_tokenization_spaces
     # The caller's own (model_max_length, model_input_names...) over these.
     return PreTrainedTokenizerFast(tokenizer_object=backend, **{**named, **made, **options})
