@@ -139,8 +139,8 @@ fn skip_group(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) -> Option<()
 
 /// Whether `source` holds a `[` that opens no class, which the scanners
 /// below would take for one (and so miss what follows): in a comment
-/// (`(?#...)`, or extended mode's `#` to the line's end, `(?x)`), or in a
-/// control or meta escape (`\c[`, `\C-[`, `\M-[`). Such patterns count as
+/// (`(?#...)`, or extended mode's `#` to the line's end, `(?x)`), in a
+/// callout's code (`(?{...})`), or in a control or meta escape (`\c[`, `\C-[`, `\M-[`). Such patterns count as
 /// matching empty.
 fn opaque_to_scanning(source: &str) -> bool {
     let b = source.as_bytes();
@@ -155,7 +155,8 @@ fn opaque_to_scanning(source: &str) -> bool {
                 continue;
             }
             b'(' if b.get(i + 1) == Some(&b'?') => {
-                if b.get(i + 2) == Some(&b'#') {
+                // A comment, or a callout's code (`(?{...})`).
+                if matches!(b.get(i + 2), Some(b'#' | b'{')) {
                     return true;
                 }
                 let options = b[i + 2..]
@@ -374,6 +375,7 @@ mod tests {
             "(?#[)(?=a)",
             "\\M-\\C-[|(?=a)",
             "(?ix:#[\n)^",
+            "(?{[})\\bx?\\b",
         ] {
             assert!(RegexPattern::new(p).unwrap().may_match_empty(), "{p}");
         }

@@ -29,7 +29,7 @@ def test_docstring_examples_run() -> None:
         wpiece,
         wpiece.added_tokens,
         wpiece.persistence,
-        wpiece.slow_folder,
+        wpiece.transformers_folder,
         wpiece.decoding,
         wpiece.transformers_bridge,
         wpiece.arrow,

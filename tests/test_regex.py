@@ -193,6 +193,7 @@ _REPLACE_CACHE: dict[tuple[str, str, str, bool], tuple[HFTokenizer, wpiece.Token
         *("a*", "(?=b)", "(?<=a)", "^", "$", r"\b", "b|", "x?", r"\bx?\b", "^$", r"(a)\1?"),
         # A "[" that opens no class hid the assertions after it (HF panics).
         *(r"\Ka", r"(?#[)\bx?\b", r"\c[|\bx?\b", "(?x)#[\n\\bx?\\b", r"\M-\C-[|(?=a)"),
+        r"(?{[})\bx?\b",
     ],
 )
 def test_a_replace_regex_that_may_match_empty_is_refused(pattern: str) -> None:

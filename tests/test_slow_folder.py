@@ -145,6 +145,68 @@ def test_special_tokens_map_json_beside_the_config_is_read_over_it(tmp_path: Pat
         assert tok.encode(text).ids == hf(text)["input_ids"], text
 
 
+DECODER = {"added_tokens_decoder": _decoder()}
+# (config, special_tokens_map.json beside it): transformers 5 reads the map
+# only without added_tokens_decoder, adds its lists to the config's, takes
+# every *_token key as a special token and extra_special_tokens over
+# additional_special_tokens; clean_up_tokenization_spaces by truth.
+MAPS: dict[str, tuple[dict[str, Any] | None, dict[str, Any]]] = {
+    "map-ignored-with-a-decoder": (
+        {"tokenizer_class": "BertTokenizer", **DECODER},
+        {"unk_token": "[MASK]", "additional_special_tokens": ["[unused1]"], "do_lower_case": False},
+    ),
+    "map-lists-added": (
+        {"tokenizer_class": "BertTokenizer", "extra_special_tokens": ["[unused1]"]},
+        {"extra_special_tokens": ["[unused2]"]},
+    ),
+    "map-without-a-config": (
+        None,
+        {"additional_special_tokens": ["[unused1]"], "do_lower_case": False},
+    ),
+    "extra-over-additional": (
+        {
+            "tokenizer_class": "BertTokenizer",
+            "additional_special_tokens": ["[unused1]"],
+            "extra_special_tokens": ["[unused2]"],
+        },
+        {},
+    ),
+    "any-token-key": ({"tokenizer_class": "BertTokenizer", "foo_token": "[unused3]"}, {}),
+    "clean-up-by-truth": (
+        {"tokenizer_class": "BertTokenizer", "clean_up_tokenization_spaces": 1},
+        {},
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MAPS))
+def test_special_tokens_maps_and_lists_as_transformers_reads_them(
+    tmp_path: Path, name: str
+) -> None:
+    from transformers import AutoTokenizer
+
+    config, special_map = MAPS[name]
+    folder = _folder(tmp_path, name, config)
+    if special_map:
+        (folder / "special_tokens_map.json").write_text(json.dumps(special_map), "utf-8")
+    if config is None:
+        (folder / "config.json").write_text('{"model_type": "bert"}', encoding="utf-8")
+    hf, tok = AutoTokenizer.from_pretrained(folder), wpiece.Tokenizer.from_file(folder)
+    texts = [*TEXTS[:40], "[unused1] [unused2] [unused3] \u2603 Turn [MASK]", *AIMED]
+    for text in texts:
+        ids = hf(text)["input_ids"]
+        assert tok.encode(text).ids == ids, text
+        assert tok.decode(ids) == hf.decode(ids, skip_special_tokens=True), text
+
+
+@pytest.mark.parametrize("key", ["additional_special_tokens", "extra_special_tokens"])
+def test_a_list_of_tokens_given_as_a_string_is_refused(tmp_path: Path, key: str) -> None:
+    # It was read as a list of its chars, each one special.
+    folder = _folder(tmp_path, "string", {"tokenizer_class": "BertTokenizer", key: "[unused1]"})
+    with pytest.raises(ValueError, match=f"{key} must be a list"):
+        wpiece.Tokenizer.from_file(folder)
+
+
 def test_a_special_token_without_an_id_is_refused(tmp_path: Path) -> None:
     config = {"tokenizer_class": "BertTokenizer", "additional_special_tokens": ["<new>"]}
     folder = _folder(tmp_path, "no-id", config)
@@ -198,3 +260,26 @@ def test_hostile_configs_are_clear_errors(tmp_path: Path) -> None:
     (folder / "added_tokens.json").write_text('{"x": 40000}', encoding="utf-8")
     with pytest.raises(wpiece.UnsupportedComponentError, match="added_tokens.json"):
         wpiece.Tokenizer.from_file(folder)
+
+
+def test_a_fast_folders_config_adds_what_tokenizer_json_cannot_hold(
+    tmp_path: Path, en_lines: list[str]
+) -> None:
+    """save_pretrained writes split_special_tokens and
+    clean_up_tokenization_spaces in the config beside tokenizer.json, and
+    AutoTokenizer applies them: from_file(folder) dropped both."""
+    from transformers import AutoTokenizer
+
+    base = wpiece.Tokenizer.from_file(wpiece.sample_vocab_path())
+    texts = [*en_lines[:80], "Don't [SEP] stop , ok ? I'm [MASK] here ."]
+    for split in (False, True):
+        for clean in (False, True):
+            base.encode_special_tokens, base.clean_up_tokenization_spaces = split, clean
+            folder = tmp_path / f"{split}-{clean}"
+            base.to_transformers().save_pretrained(folder)
+            hf, tok = AutoTokenizer.from_pretrained(folder), wpiece.Tokenizer.from_file(folder)
+            assert (tok.encode_special_tokens, tok.clean_up_tokenization_spaces) == (split, clean)
+            for text in texts:
+                ids = hf(text)["input_ids"]
+                assert tok.encode(text).ids == ids, text
+                assert tok.decode(ids) == hf.decode(ids, skip_special_tokens=True), text

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional, Union, cast
 
-from . import _core, persistence, slow_folder, transformers_bridge
+from . import _core, persistence, transformers_bridge, transformers_folder
 from ._args import (
     _U32_MAX,
     _U64_MAX,
@@ -133,8 +133,8 @@ class Tokenizer(Decoding):
     def from_file(cls, path: PathLike, **options: Any) -> Tokenizer:
         """Loads ``vocab.txt``, an HF ``tokenizer.json``, or a folder holding either
         (or a folder :meth:`save` wrote with ``wpiece_tokenizer.json``); a
-        folder's ``tokenizer_config.json`` beside a ``vocab.txt`` is read as
-        transformers reads it (see :mod:`wpiece.slow_folder`).
+        folder's ``tokenizer_config.json`` is read as transformers reads it
+        (see :mod:`wpiece.transformers_folder`).
 
         Keyword options override what the file says: ``lowercase``,
         ``strip_accents``, ``clean_text``, ``handle_chinese_chars``,
@@ -153,8 +153,12 @@ class Tokenizer(Decoding):
         _check_options(options)
         found = persistence.load(_path(path), options)
         if not isinstance(found, Path):
-            return cls._from_core(found)
-        config = slow_folder.folder_config(found.parent, given_folder=_path(path).is_dir())
+            tok = cls._from_core(found)
+            if _path(path).is_dir():
+                flags = transformers_folder.call_flags(_path(path))
+                tok.encode_special_tokens, tok.clean_up_tokenization_spaces = flags
+            return tok
+        config = transformers_folder.folder_config(found.parent, given_folder=_path(path).is_dir())
         # Lines as HF reads them: split at "\n" only, trailing whitespace dropped.
         tok = cls(_core.read_vocab_txt(found), **{**config.options, **options})
         tok._core.add_tokens(config.added)

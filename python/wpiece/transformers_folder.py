@@ -1,10 +1,17 @@
-"""A folder a transformers slow tokenizer saved: ``vocab.txt`` with
-``tokenizer_config.json`` and no ``tokenizer.json`` (older checkpoints, and
-every cased one among them). transformers builds its tokenizer from both:
-``do_lower_case``, ``strip_accents``, ``tokenize_chinese_chars`` and
-``unk_token`` set the BERT pipeline, ``added_tokens_decoder`` adds tokens.
-Read here the same way; what the config holds that wpiece would read
-otherwise than transformers is refused by name, never dropped.
+"""A folder transformers saved, read as transformers reads it.
+
+With ``tokenizer.json``, the config adds what that file cannot hold and
+transformers applies on top: ``split_special_tokens`` and
+``clean_up_tokenization_spaces`` (:func:`call_flags`).
+
+A slow tokenizer's folder (``vocab.txt`` with ``tokenizer_config.json`` and
+no ``tokenizer.json``: older checkpoints, and every cased one among them) is
+built from both, as transformers builds it: ``do_lower_case``,
+``strip_accents``, ``tokenize_chinese_chars`` and ``unk_token`` set the BERT
+pipeline, the special tokens the config (and ``special_tokens_map.json``)
+names and ``added_tokens_decoder`` are added (:func:`folder_config`). What
+the config holds that wpiece would read otherwise than transformers is
+refused by name, never dropped.
 
 >>> import json, os, tempfile
 >>> d = tempfile.mkdtemp()
@@ -12,6 +19,8 @@ otherwise than transformers is refused by name, never dropped.
 ...     json.dump({"tokenizer_class": "BertTokenizer", "do_lower_case": False}, f)
 >>> folder_config(Path(d)).options["lowercase"]
 False
+>>> call_flags(Path(d))
+(False, False)
 """
 
 from __future__ import annotations
@@ -23,7 +32,7 @@ from typing import Any
 
 from . import _core
 
-__all__ = ["FolderConfig", "folder_config"]
+__all__ = ["FolderConfig", "call_flags", "folder_config"]
 
 CONFIG_FILE = "tokenizer_config.json"
 
@@ -129,13 +138,49 @@ def _decoder_specs(config: dict[str, Any], path: Path) -> list[Spec]:
     return specs  # type: ignore[return-value]
 
 
-def _extra_specials(config: dict[str, Any]) -> list[Any]:
-    """The special tokens named beyond the framing ones and unk."""
-    extra = [config.get("bos_token"), config.get("eos_token")]
-    extra += list(config.get("additional_special_tokens") or [])
-    named = config.get("extra_special_tokens") or []
-    extra += list(named.values() if isinstance(named, dict) else named)
-    return [t for t in extra if t is not None]
+_LISTS = ("additional_special_tokens", "extra_special_tokens")
+
+
+def _listed(config: dict[str, Any], key: str, path: Path) -> list[Any]:
+    """A list of special tokens (``extra_special_tokens`` may be a dict)."""
+    value = config.get(key) or []
+    if isinstance(value, dict) and key == "extra_special_tokens":
+        value = list(value.values())
+    if not isinstance(value, list):
+        raise ValueError(f"{path}: {key} must be a list of tokens, got {value!r}")
+    return value
+
+
+def _extra_specials(config: dict[str, Any], path: Path) -> list[Any]:
+    """The special tokens named beyond the framing ones and unk, as
+    transformers 5 takes them: every other ``*_token`` key, then
+    ``additional_special_tokens`` unless ``extra_special_tokens`` is a
+    list (a dict of named ones comes beside them)."""
+    roles = {*_FRAMING, "unk_token"}
+    extra = [v for k, v in config.items() if k.endswith("_token") and k not in roles]
+    named = _listed(config, "extra_special_tokens", path)
+    additional = _listed(config, "additional_special_tokens", path)
+    if isinstance(config.get("extra_special_tokens"), dict) or not named:
+        # Named ones (a dict) come beside the additional ones; a list of
+        # them stands in their place.
+        extra += additional
+    extra += named
+    return [t for t in extra if isinstance(t, (str, dict))]
+
+
+def _with_special_tokens_map(config: dict[str, Any], folder: Path) -> dict[str, Any]:
+    """``config`` with ``special_tokens_map.json`` read over it, as
+    transformers reads it: only without ``added_tokens_decoder``, its lists
+    added to the config's."""
+    path = folder / "special_tokens_map.json"
+    if config.get("added_tokens_decoder") or not path.is_file():
+        return config
+    extra = _read_json(path)
+    merged = {**config, **extra}
+    for key in _LISTS:
+        if key in config and key in extra:
+            merged[key] = _listed(config, key, path) + _listed(extra, key, path)
+    return merged
 
 
 def folder_config(folder: Path, given_folder: bool = True) -> FolderConfig:
@@ -148,11 +193,10 @@ def folder_config(folder: Path, given_folder: bool = True) -> FolderConfig:
     path = folder / CONFIG_FILE
     if (folder / "added_tokens.json").exists():
         raise _refuse(folder, "added_tokens.json beside it is not read")
-    if not path.is_file():
+    config = _read_json(path) if path.is_file() else {}
+    config = _with_special_tokens_map(config, folder)
+    if not config:
         return FolderConfig()
-    config = _read_json(path)
-    if (folder / "special_tokens_map.json").is_file():
-        config = {**config, **_read_json(folder / "special_tokens_map.json")}
     kind = config.get("tokenizer_class")
     if kind is not None and kind not in _CLASSES:
         raise _refuse(folder, f"tokenizer_class {kind!r} is not a BERT-like WordPiece tokenizer")
@@ -179,7 +223,7 @@ def folder_config(folder: Path, given_folder: bool = True) -> FolderConfig:
     listed = {spec[0] for spec in added}
     vocab: set[str] = set()
     by_role = [(config.get(name), True) for name in (*_FRAMING, "unk_token")]
-    for value, is_role in [*by_role, *((t, False) for t in _extra_specials(config))]:
+    for value, is_role in [*by_role, *((t, False) for t in _extra_specials(config, path))]:
         if value is None or (isinstance(value, str) and value in options["special_tokens"]):
             continue
         spec = _special_spec(value, path, is_role)
@@ -190,5 +234,16 @@ def folder_config(folder: Path, given_folder: bool = True) -> FolderConfig:
             raise _refuse(folder, f"special token {spec[0]!r} has no id (not in vocab.txt)")
         added.append(spec)
         listed.add(spec[0])
-    clean_up = config.get("clean_up_tokenization_spaces", False) is True
+    clean_up = bool(config.get("clean_up_tokenization_spaces", False))
     return FolderConfig(options, added, clean_up)
+
+
+def call_flags(folder: Path) -> tuple[bool, bool]:
+    """``split_special_tokens`` and ``clean_up_tokenization_spaces`` as the
+    config of ``folder`` (if any) sets them."""
+    path = folder / CONFIG_FILE
+    if not path.is_file():
+        return False, False
+    config = _read_json(path)
+    split, clean = config.get("split_special_tokens"), config.get("clean_up_tokenization_spaces")
+    return bool(split), bool(clean)
