@@ -16,8 +16,10 @@ from ._args import _flag, _id_lists, _ids
 
 __all__ = ["Decoding", "clean_up_tokenization"]
 
-# transformers' clean_up_tokenization, in its order (figures from its
-# PreTrainedTokenizerBase.clean_up_tokenization, transformers 5.23).
+# transformers' clean_up_tokenization, in its order (from its
+# PreTrainedTokenizerBase.clean_up_tokenization, transformers 5.23). Not the
+# core decoder's cleanup (src/decoder.rs, HF tokenizers'): that one applies
+# its own list (with " do not") to each token; this one, to the whole text.
 _CLEAN_UP = (
     (" .", "."),
     (" ?", "?"),
