@@ -180,6 +180,9 @@ def test_what_the_trainer_saves_without_special_tokens_loads_as_hf() -> None:
     # Saved and loaded again, still the same.
     again = wpiece.Tokenizer.from_str(wp.to_json())
     assert again.encode(known[0]).ids == hf.encode(known[0]).ids
+    # The stats count the words that would need it: what they are for.
+    assert wp.stats(known).unknown_words == 0
+    assert wp.stats(bad).unknown_words > 0
 
 
 @pytest.mark.parametrize(

@@ -635,7 +635,9 @@ class Tokenizer(Decoding):
         one string): tokens per word, characters per token, the share of words
         kept whole and of unknown words. Judge a vocabulary by this on text it
         was not trained on. Words are split as :meth:`encode` splits them
-        (added tokens in the text count as plain text).
+        (added tokens in the text count as plain text). Words that need the
+        unknown token count as unknown even when it is missing from the
+        vocabulary (encoding them raises): what the stats are for.
 
         >>> tok = Tokenizer(["[UNK]", "the", "cat", "sat", "s", "##at"])
         >>> s = tok.stats(["the cat sat", "the sat hat"])
