@@ -77,6 +77,16 @@ fn without_assertions(source: &str) -> Option<String> {
                 }
                 Some('K' | 'g' | 'k') => return None,
                 Some(d) if d.is_ascii_digit() && class_depth == 0 => return None,
+                Some(d @ ('p' | 'P')) if chars.peek() == Some(&'{') => {
+                    out.push('\\');
+                    out.push(d);
+                    for c in chars.by_ref() {
+                        out.push(c);
+                        if c == '}' {
+                            break;
+                        }
+                    }
+                }
                 Some(d) => {
                     out.push('\\');
                     out.push(d);
@@ -188,6 +198,10 @@ fn depends_on_context(source: &str) -> bool {
                     return true
                 }
                 Some(d) if d.is_ascii_digit() => return true,
+                // A property's name (`\p{^L}`) holds no anchor.
+                Some('p' | 'P') if chars.peek() == Some(&'{') => {
+                    chars.find(|&c| c == '}');
+                }
                 _ => {}
             },
             '[' => class_depth += 1,
@@ -376,6 +390,7 @@ mod tests {
             "\\M-\\C-[|(?=a)",
             "(?ix:#[\n)^",
             "(?{[})\\bx?\\b",
+            "\\p{^L}?\\b",
         ] {
             assert!(RegexPattern::new(p).unwrap().may_match_empty(), "{p}");
         }
@@ -397,6 +412,8 @@ mod tests {
             "\\Bing\\b",
             "(?<n>a)",
             "[\\b^$]",
+            "\\p{^L}\\b",
+            "\\b\\P{^Lu}+$",
         ] {
             assert!(!RegexPattern::new(p).unwrap().may_match_empty(), "{p}");
         }

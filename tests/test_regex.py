@@ -141,6 +141,7 @@ REPLACE_PATTERNS = [
     r"\s+$",
     r"(?<=\d),(?=\d)",
     r"\Bb\b",
+    r"\p{^L}\b",
 ]
 CONTENTS = ["", "-", " ", "  x  ", "中"]
 
