@@ -76,14 +76,18 @@ def core_from_hf(tokenizer: Any) -> Any:
     return core
 
 
+def _is_transformers(tokenizer: Any) -> bool:
+    """A transformers tokenizer (over a backend), not a ``tokenizers.Tokenizer``."""
+    return getattr(tokenizer, "backend_tokenizer", tokenizer) is not tokenizer
+
+
 def cleans_up_spaces(tokenizer: Any) -> bool:
     """Whether a transformers tokenizer's ``decode`` ends with its clean-up
-    of spaces (``clean_up_tokenization_spaces``); a ``tokenizers.Tokenizer``
-    has none."""
-    backend = getattr(tokenizer, "backend_tokenizer", tokenizer)
-    if backend is tokenizer:
-        return False
-    return getattr(tokenizer, "clean_up_tokenization_spaces", False) is True
+    of spaces (``clean_up_tokenization_spaces``, by truth, as transformers
+    reads it); a ``tokenizers.Tokenizer`` has none."""
+    return _is_transformers(tokenizer) and bool(
+        getattr(tokenizer, "clean_up_tokenization_spaces", False)
+    )
 
 
 def splits_special_tokens(tokenizer: Any) -> bool:
@@ -91,10 +95,8 @@ def splits_special_tokens(tokenizer: Any) -> bool:
     a ``tokenizers.Tokenizer``'s ``encode_special_tokens``, a transformers
     tokenizer's own ``split_special_tokens`` (its backend's flag is what its
     last call left). tokenizer.json does not hold it."""
-    backend = getattr(tokenizer, "backend_tokenizer", tokenizer)
-    if backend is tokenizer:
-        return getattr(tokenizer, "encode_special_tokens", False) is True
-    return getattr(tokenizer, "split_special_tokens", False) is True
+    flag = "split_special_tokens" if _is_transformers(tokenizer) else "encode_special_tokens"
+    return bool(getattr(tokenizer, flag, False))
 
 
 def _framing_roles(post_processor: Optional[dict[str, Any]]) -> dict[str, str]:

@@ -191,7 +191,8 @@ impl Tokenizer {
         tok.truncation = self.truncation.clone();
         tok.padding = self.padding.clone();
         tok.set_fast_paths(self.fast_paths());
-        tok.encoding_special_as(self)
+        tok.set_encode_special_tokens(self.added_tokens().encode_special());
+        Ok(tok)
     }
 
     /// The same pipeline (normalizers, pre-tokenizers, added tokens,
@@ -258,16 +259,8 @@ impl Tokenizer {
             p.pad_id = pad_id.unwrap_or(p.pad_id);
             p
         });
-        tok.encoding_special_as(self)
-    }
-
-    /// This tokenizer (rebuilt from `other`'s parts) encoding special tokens
-    /// typed in a text as `other` does.
-    fn encoding_special_as(self, other: &Self) -> Result<Self> {
-        match other.added_tokens().encode_special() {
-            true => self.with_encode_special_tokens(true),
-            false => Ok(self),
-        }
+        tok.set_encode_special_tokens(self.added_tokens().encode_special());
+        Ok(tok)
     }
 
     /// Chooses the fast paths encoding may take (all by default); the output
@@ -326,30 +319,22 @@ impl Tokenizer {
         if let Some(PostProcessor::Roberta(r)) = &mut post_processor {
             r.note_added(&added, &self.vocab);
         }
+        let e = &self.encoder;
+        let (model, splitter) = (e.model.clone(), e.splitter.clone());
+        let encoder = Encoder::new(&self.vocab, model, splitter, added, e.fast_paths());
         let tok = Self {
-            encoder: self.encoder_with(added),
+            encoder,
             post_processor,
             ..self.clone()
         };
         Ok((tok, n))
     }
 
-    /// This tokenizer's encoder over another added vocabulary.
-    fn encoder_with(&self, added: AddedVocabulary) -> Encoder {
-        let e = &self.encoder;
-        let (model, splitter) = (e.model.clone(), e.splitter.clone());
-        Encoder::new(&self.vocab, model, splitter, added, e.fast_paths())
-    }
-
-    /// This tokenizer with special tokens typed in a text encoded as text
-    /// (`on`) or matched (HF's `encode_special_tokens`).
-    pub fn with_encode_special_tokens(&self, on: bool) -> Result<Self> {
-        let mut added = self.encoder.added.clone();
-        added.set_encode_special(on);
-        Ok(Self {
-            encoder: self.encoder_with(added),
-            ..self.clone()
-        })
+    /// Encodes special tokens typed in a text as text (`on`) or matches
+    /// them (HF's `encode_special_tokens`). Only the matches kept change:
+    /// the encoder's tables, built from every added token, stay.
+    pub fn set_encode_special_tokens(&mut self, on: bool) {
+        self.encoder.added.set_encode_special(on);
     }
 
     /// Number of ids: the vocab's, and with `with_added` the added tokens

@@ -676,10 +676,8 @@ impl PyTokenizer {
     }
 
     #[setter]
-    fn set_encode_special_tokens(&self, on: bool) -> PyResult<()> {
-        let mut guard = self.inner.write().unwrap_or_else(PoisonError::into_inner);
-        *guard = Arc::new(guard.with_encode_special_tokens(on)?);
-        Ok(())
+    fn set_encode_special_tokens(&self, on: bool) {
+        self.change(|t| t.set_encode_special_tokens(on));
     }
 
     fn token_to_id(&self, token: Cow<'_, str>) -> Option<u32> {
