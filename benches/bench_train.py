@@ -1,14 +1,19 @@
 """Whole-run training benchmark: wpiece vs HF WordPieceTrainer vs the pure-Python reference.
 
     python benches/bench_train.py [--repeats 3] [--quick]
+    python benches/bench_train.py --scaling-only [--repeats 7]
 
 Each run is its own process; engines alternate; the table shows medians of wall
-time and peak RSS. Writes benches/results/train.md.
+time and peak RSS. Writes benches/results/train.md. `--scaling-only` times
+counting alone (`WordCounter.add_file`) on one thread and on two, alternating,
+and reports the speed-up of each round (two threads' speed over one's, runs
+seconds apart) as median and min-max; writes benches/results/count_scaling.md.
 """
 
 from __future__ import annotations
 
 import argparse
+import statistics
 from pathlib import Path
 
 from _common import ROOT, ensure_corpus, head_bytes, med, median_runs, run_child
@@ -91,6 +96,53 @@ def run_trainer(engine: str, path: Path, threads: int) -> dict:
     return run_child(code, env)
 
 
+# Counting alone, as the first phase of `wpiece.train` runs it.
+COUNTING = """
+import os
+from wpiece import _core
+t = time.perf_counter()
+c = _core.WordCounter(num_threads={threads}); c.add_file({path!r})
+seconds = time.perf_counter() - t
+RESULT = {{"seconds": seconds, "words": len(c), "mb_s": os.path.getsize({path!r}) / seconds / 1e6}}
+"""
+
+
+def counting_scaling(corpus: Path, repeats: int) -> None:
+    """Counting on one thread and on two, alternating in fresh processes."""
+    rows = []
+    for label, path in [("en 103 MB", corpus / "en.txt"), ("multi 49 MB", corpus / "multi.txt")]:
+
+        def count(threads: str, path: Path = path) -> dict:
+            env = {"RAYON_NUM_THREADS": threads, "OPENBLAS_NUM_THREADS": "1"}
+            return run_child(COUNTING.format(path=str(path), threads=int(threads)), env)
+
+        res = median_runs(count, ["1", "2"], repeats)
+        one, two = res["1"], res["2"]
+        assert all(r["words"] == one[0]["words"] for r in one + two)
+        ratios = [b["mb_s"] / a["mb_s"] for a, b in zip(one, two)]
+        rows.append(
+            f"| {label} | {med(one, 'seconds'):.3f} ({min(r['seconds'] for r in one):.3f}-"
+            f"{max(r['seconds'] for r in one):.3f}) | {med(two, 'seconds'):.3f} "
+            f"({min(r['seconds'] for r in two):.3f}-{max(r['seconds'] for r in two):.3f}) | "
+            f"{statistics.median(ratios):.2f}x ({min(ratios):.2f}-{max(ratios):.2f}) |"
+        )
+        print(rows[-1], flush=True)
+    text = (
+        f"## Counting words, one thread and two ({repeats} alternating rounds, each run "
+        "in its own process)\n\n"
+        "`WordCounter.add_file` on the whole file (normalize, pre-tokenize, count), "
+        "BERT's options. Seconds: median (min-max). Speed-up: two threads' speed over one "
+        "thread's in the same round, median (min-max).\n\n"
+        "| corpus | one thread s | two threads s | speed-up |\n|---|---|---|---|\n"
+        + "\n".join(rows)
+        + f"\n\nCommand: `python benches/bench_train.py --scaling-only --repeats {repeats}`\n"
+    )
+    out = ROOT / "benches" / "results"
+    out.mkdir(exist_ok=True)
+    (out / "count_scaling.md").write_text(text, encoding="utf-8")
+    print(text)
+
+
 def run_reference(engine: str, path: Path, vocab: int) -> dict:
     template = REFERENCE if engine == "reference" else WPIECE_COUNTS
     tests = str(ROOT / "tests")
@@ -99,10 +151,17 @@ def run_reference(engine: str, path: Path, vocab: int) -> dict:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--repeats", type=int, help="rounds (default 3; 7 with --scaling-only)")
     ap.add_argument("--quick", action="store_true", help="10 MB and reference rows only")
+    ap.add_argument(
+        "--scaling-only", action="store_true", help="counting on one thread against two only"
+    )
     args = ap.parse_args()
     corpus = ensure_corpus()
+    if args.scaling_only:
+        counting_scaling(corpus, args.repeats or 7)
+        return
+    args.repeats = args.repeats or 3
     work = corpus / "bench"
     work.mkdir(exist_ok=True)
     en10 = corpus / "en10.txt"

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 import wpiece
 from wpiece import WordCounts, count_words
 
-from conftest import EN_FIXTURE, examples
+from conftest import EN_FIXTURE, VOCAB_TXT, examples
 
 LINES = EN_FIXTURE.read_text(encoding="utf-8").splitlines()[:3000]
 
@@ -490,3 +490,59 @@ def test_a_file_claiming_2_to_the_60_words_is_refused_as_cut_short() -> None:
     refused = [line for line in stdout.splitlines() if line.startswith("refused:")]
     assert len(refused) == 2, stdout
     assert all("cut short" in line for line in refused), refused
+
+
+def large_hostile_file(path: Path) -> bytes:
+    """About 7 MB of lines, so that counting on two threads or more cuts the
+    file into pieces (1 MiB and up): real lines, CRLF and blank lines, a
+    1.5 MiB line that several cuts fall in, multi-byte chars all along (a cut
+    lands in a char as often as not), no newline at the end."""
+    real = "\n".join(LINES).encode()
+    long_line = ("Ünïcode 日本語 " * 60_000).encode()
+    parts = [real, b"\r\n\r\n", real.replace(b"\n", b"\r\n"), b"\n", long_line, b"\n\n", real]
+    data = b"\n".join(parts * 3) + b"\nlast line without its newline"
+    path.write_bytes(data)
+    return data
+
+
+@pytest.mark.parametrize("threads", [2, 3])
+def test_a_large_file_counted_in_pieces_counts_as_on_one_thread(
+    tmp_path: Path, threads: int
+) -> None:
+    path = tmp_path / "large.txt"
+    data = large_hostile_file(path)
+    assert len(data) > 6_000_000
+    one = count_words(path, num_threads=1)
+    many = count_words(path, num_threads=threads)
+    assert many.items() == one.items()  # counts and first-appearance order
+    # A plain reference: whitespace splitting, no normalizer, is str.split.
+    text = data.decode()
+    raw = count_words(path, num_threads=threads, normalize=False, pre_tokenizer="whitespace")
+    assert raw.items() == list(Counter(text.split()).items())
+    # Through a tokenizer's pipeline with added tokens, and by byte ranges.
+    tok = wpiece.Tokenizer.from_file(str(VOCAB_TXT))
+    tok.add_tokens(["日本", "line without"])
+    via = count_words(path, num_threads=threads, tokenizer=tok)
+    assert via.items() == count_words(path, num_threads=1, tokenizer=tok).items()
+    ranges = wpiece.WordCounts(num_threads=threads)
+    cut = len(data) // 3
+    for start, end in [(0, cut), (cut, len(data) + 5)]:
+        ranges._count(lambda part, r=(start, end): part.add_file(str(path), None, r))
+    assert ranges.items() == one.items()
+
+
+def test_a_large_file_with_bad_utf8_gives_the_first_error_on_any_thread_count(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "bad.txt"
+    data = bytearray(large_hostile_file(path))
+    first = len(data) // 4
+    for at in (first, len(data) // 2, len(data) - 40):
+        data[at] = 0xFF
+    path.write_bytes(bytes(data))
+    messages = set()
+    for threads in (1, 2, 3, 2, 2):
+        with pytest.raises(ValueError, match="invalid UTF-8") as e:
+            count_words(path, num_threads=threads)
+        messages.add(str(e.value))
+    assert messages == {f"{path}: invalid UTF-8 at byte offset {first}"}

@@ -58,10 +58,12 @@ def test_file_encode_stops_on_ctrl_c(tmp_path: Path) -> None:
     assert elapsed < BOUND_S
 
 
-def test_counting_a_file_stops_on_ctrl_c(tmp_path: Path) -> None:
+@pytest.mark.parametrize("threads", [1, 2])
+def test_counting_a_file_stops_on_ctrl_c(tmp_path: Path, threads: int) -> None:
+    # On two threads the file is read in pieces, each thread reading its own.
     path = big_file(tmp_path)
     elapsed, _ = interrupt(
-        "", f"wpiece.train({str(path)!r}, vocab_size=1000, num_threads=1)", tmp_path
+        "", f"wpiece.train({str(path)!r}, vocab_size=1000, num_threads={threads})", tmp_path
     )
     assert elapsed < BOUND_S
 

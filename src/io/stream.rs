@@ -292,7 +292,7 @@ pub fn open_documents_range(
     Ok((Box::new(file.take(span.end - span.start)), begin))
 }
 
-fn is_gz(path: &Path) -> bool {
+pub(super) fn is_gz(path: &Path) -> bool {
     path.extension().is_some_and(|e| e == "gz")
 }
 

@@ -1,24 +1,30 @@
 //! Counting the words of documents on every thread, in first-appearance
 //! order, whatever the number of threads.
 //!
-//! Each block of documents (a call's list, or one read of a file) is cut
-//! into one part per thread, of similar byte size. Part t of every block is
-//! counted on a thread into map t, which lives as long as the input: its
-//! table and its front table of short words keep what earlier blocks taught
-//! them, and no block's words are hashed again to merge them. A word's place
-//! in the result is its first appearance: its first block, then the first
-//! part of that block, then its place in that part. Each map remembers
-//! where each block began, and `finish` merges the maps once, block by block
-//! and part by part, which gives exactly that order.
+//! The input comes as segments in order: each block of documents (a call's
+//! list, or one read of a file) cut into one part per thread, of similar
+//! byte size, or the pieces of a large file (`LinePieces`) that the threads
+//! claim in turn. Each thread counts its segments into a map of its own,
+//! which lives as long as the input: its table and its front table of short
+//! words keep what earlier segments taught them, and no segment's words are
+//! hashed again to merge them. A word's place in the result is its first
+//! appearance: its first segment, then its place in that segment. Each map
+//! remembers where each of its segments began and its place in the input,
+//! and `finish` merges the maps once, segment by segment, which gives
+//! exactly that order.
 //!
 //! One thread counts straight into the result: there is nothing to merge.
+
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::sync::Mutex;
 
 use rayon::prelude::*;
 
 use super::counts::WordCounts;
 use super::short_words::ShortWords;
 use crate::cancel::{Cancel, CHECKPOINT_STEPS};
-use crate::error::Result;
+use crate::error::{Error, Result};
+use crate::io::{DocBlock, LinePieces};
 use crate::splitter::{SplitBuffers, Splitter, PIECE_BYTES};
 
 /// What one counting thread keeps from document to document.
@@ -29,13 +35,31 @@ pub(super) struct CountScratch {
     pub(super) split: SplitBuffers,
 }
 
-/// One thread's share of the input: part t of every block.
+/// One thread's share of the input: part t of every block, or the pieces
+/// it claimed.
 #[derive(Default)]
 struct Part {
     counts: WordCounts,
     scratch: CountScratch,
-    /// `counts.len()` when each block began.
-    block_starts: Vec<usize>,
+    /// Each segment's place in the input, and `counts.len()` when it began
+    /// (places rise: a thread's segments come in input order).
+    segments: Vec<(usize, usize)>,
+}
+
+impl Part {
+    /// Counts the segment at `place` of the input, by `count`.
+    fn segment<T>(
+        &mut self,
+        place: usize,
+        count: impl FnOnce(&mut Self) -> Result<T>,
+    ) -> Result<T> {
+        self.segments.push((place, self.counts.len()));
+        let counted = count(self);
+        // A segment's words must all be in before the next one's start is
+        // marked (the last few short ones wait for their slot until then).
+        self.scratch.short.settle(&mut self.counts);
+        counted
+    }
 }
 
 /// Counting in progress over the blocks of one input, into `into` (whose
@@ -46,6 +70,8 @@ pub(super) struct ParallelCounting<'a> {
     direct: CountScratch,
     /// Several threads: one part each.
     parts: Vec<Part>,
+    /// The place in the input of the next segment.
+    next_place: usize,
 }
 
 impl<'a> ParallelCounting<'a> {
@@ -60,7 +86,13 @@ impl<'a> ParallelCounting<'a> {
             into,
             direct: CountScratch::default(),
             parts,
+            next_place: 0,
         }
+    }
+
+    /// Whether counting runs on several threads.
+    pub(super) fn is_parallel(&self) -> bool {
+        !self.parts.is_empty()
     }
 
     /// Counts the next block of documents, each by `count_doc`; stops with
@@ -100,10 +132,6 @@ impl<'a> ParallelCounting<'a> {
         F: Fn(&str, &mut WordCounts, &mut CountScratch) -> Result<()> + Sync,
         I: Iterator<Item = &'d str>,
     {
-        // After each block, the counts hold every word counted so far in
-        // order (the last few short ones wait for their slot until `settle`):
-        // a part's words must all be in before the next block's start is
-        // marked.
         if self.parts.is_empty() {
             for range in ranges {
                 for d in docs_of(range) {
@@ -114,20 +142,77 @@ impl<'a> ParallelCounting<'a> {
             self.direct.short.settle(self.into);
             return Ok(());
         }
-        for part in &mut self.parts {
-            part.block_starts.push(part.counts.len());
-        }
+        let first = self.next_place;
+        self.next_place += self.parts.len();
         self.parts
             .par_iter_mut()
             .zip(ranges)
-            .try_for_each(|(part, range)| {
-                for d in docs_of(range) {
-                    cancel.check()?;
-                    count_doc(d, &mut part.counts, &mut part.scratch)?;
-                }
-                part.scratch.short.settle(&mut part.counts);
-                Ok(())
+            .enumerate()
+            .try_for_each(|(t, (part, range))| {
+                part.segment(first + t, |part| {
+                    for d in docs_of(range) {
+                        cancel.check()?;
+                        count_doc(d, &mut part.counts, &mut part.scratch)?;
+                    }
+                    Ok(())
+                })
             })
+    }
+
+    /// Counts the lines of a file's pieces, each claimed by the next thread
+    /// free (several threads only: see [`ParallelCounting::is_parallel`]).
+    /// The error returned is the first piece's that fails (the one reading
+    /// the file in turn meets first), whichever thread meets it first.
+    pub(super) fn add_pieces<F>(
+        &mut self,
+        pieces: &LinePieces,
+        cancel: &Cancel,
+        count_doc: &F,
+    ) -> Result<()>
+    where
+        F: Fn(&str, &mut WordCounts, &mut CountScratch) -> Result<()> + Sync,
+    {
+        debug_assert!(self.is_parallel());
+        let first = self.next_place;
+        self.next_place += pieces.len();
+        let next = AtomicUsize::new(0);
+        // The first failing piece so far: the pieces after it are left.
+        let failed: Mutex<Option<(usize, Error)>> = Mutex::new(None);
+        let first_failed = AtomicUsize::new(usize::MAX);
+        let count_lines = |k: usize, lines: &mut dyn Iterator<Item = &str>, part: &mut Part| {
+            if k > first_failed.load(Relaxed) {
+                return Err(Error::Interrupted);
+            }
+            for d in lines {
+                cancel.check()?;
+                count_doc(d, &mut part.counts, &mut part.scratch)?;
+            }
+            Ok(())
+        };
+        self.parts.par_iter_mut().for_each(|part| loop {
+            let k = next.fetch_add(1, Relaxed);
+            if k >= pieces.len() || k > first_failed.load(Relaxed) {
+                return;
+            }
+            let read = part.segment(first + k, |part| {
+                pieces.read(k, cancel, &mut |block| match block {
+                    DocBlock::Lines(text) => count_lines(k, &mut text.lines(), part),
+                    DocBlock::Docs(docs) => count_lines(k, &mut docs.iter().copied(), part),
+                })
+            });
+            if let Err(e) = read {
+                let mut failed = failed.lock().unwrap_or_else(|p| p.into_inner());
+                if failed.as_ref().is_none_or(|(f, _)| k < *f) {
+                    first_failed.store(k, Relaxed);
+                    *failed = Some((k, e));
+                }
+                return;
+            }
+        });
+        match failed.into_inner().unwrap_or_else(|p| p.into_inner()) {
+            Some((_, e)) => Err(e),
+            None => Ok(()),
+        }
     }
 
     /// Completes `into`: the parts' words in first-appearance order.
@@ -140,30 +225,40 @@ impl<'a> ParallelCounting<'a> {
             .into_par_iter()
             .map(|mut part| {
                 std::mem::take(&mut part.scratch.short).flush_into(&mut part.counts);
-                part.block_starts.push(part.counts.len());
-                (part.block_starts, part.counts.into_entries())
+                let ends = part.segments.iter().skip(1).map(|&(_, start)| start);
+                let ends: Vec<usize> = ends.chain([part.counts.len()]).collect();
+                let sizes: Vec<(usize, usize)> = part
+                    .segments
+                    .iter()
+                    .zip(ends)
+                    .map(|(&(place, start), end)| (place, end - start))
+                    .collect();
+                (sizes, part.counts.into_entries())
             })
             .collect();
-        let Some(most) = parts
+        // Every segment, in input order: (place, its part, its words).
+        let mut order: Vec<(usize, usize, usize)> = parts
             .iter()
-            .map(|(starts, _)| starts[starts.len() - 1])
-            .max()
-        else {
+            .enumerate()
+            .flat_map(|(t, (sizes, _))| sizes.iter().map(move |&(place, n)| (place, t, n)))
+            .collect();
+        order.sort_unstable();
+        let most = parts
+            .iter()
+            .map(|(sizes, _)| sizes.iter().map(|s| s.1).sum::<usize>());
+        let Some(most) = most.max() else {
             return Ok(());
         };
         self.into.try_reserve(most)?;
-        let blocks = parts[0].0.len() - 1;
         let mut since_check = 0;
-        for b in 0..blocks {
-            for (starts, entries) in &mut parts {
-                for (word, count) in entries.take(starts[b + 1] - starts[b]) {
-                    since_check += 1;
-                    if since_check == CHECKPOINT_STEPS {
-                        cancel.check()?;
-                        since_check = 0;
-                    }
-                    self.into.absorb(word, count);
+        for (_, t, n) in order {
+            for (word, count) in parts[t].1.by_ref().take(n) {
+                since_check += 1;
+                if since_check == CHECKPOINT_STEPS {
+                    cancel.check()?;
+                    since_check = 0;
                 }
+                self.into.absorb(word, count);
             }
         }
         Ok(())
@@ -390,6 +485,155 @@ mod tests {
             // in the same order.
             assert!(count(true).same_as(&want), "lines, {threads} threads");
         }
+    }
+
+    /// Documents of random words, some first met late in the text.
+    fn random_docs(n: usize, seed: u64) -> Vec<String> {
+        let mut state = seed;
+        let mut next = |m: u64| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) % m
+        };
+        (0..n)
+            .map(|i| {
+                let words = (0..next(8))
+                    .map(|_| {
+                        format!(
+                            "w{}x{}",
+                            next(1 + i as u64 / 4),
+                            "y".repeat(next(20) as usize)
+                        )
+                    })
+                    .collect::<Vec<_>>();
+                words.join(if i % 5 == 0 { "\r\n" } else { " " })
+            })
+            .collect()
+    }
+
+    fn pool(threads: usize) -> rayon::ThreadPool {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+    }
+
+    #[test]
+    fn pieces_claimed_by_any_thread_keep_first_appearance_order() {
+        use crate::io::{DocSource, LinePieces};
+        let docs = random_docs(20_000, 5);
+        let text = docs.join("\n");
+        let dir = std::env::temp_dir().join(format!("wpiece-counting-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("pieces.txt");
+        std::fs::write(&path, &text).unwrap();
+        let splitter = Splitter::default();
+        let count_doc = |d: &str, out: &mut WordCounts, s: &mut CountScratch| {
+            splitter.count_into(d, out, s, Cancel::never())
+        };
+        // Counted one document after another, after "first" (and `head`).
+        let sequential = |head: &[&str]| {
+            let mut want = WordCounts::default();
+            want.add("first", 1);
+            let mut short = ShortWords::default();
+            for d in head.iter().copied().chain(text.lines()) {
+                splitter.count_general(d, &mut want, &mut short);
+            }
+            short.flush_into(&mut want);
+            want
+        };
+        // A block counted before the pieces stays before them.
+        let head = ["w0xy w1x head", "first"];
+        let (want, want_after_head) = (sequential(&[]), sequential(&head));
+        for threads in [2, 3, 4] {
+            for smallest in [1, 100, 5000, 1 << 20] {
+                let source = DocSource::of(None);
+                let pieces = LinePieces::plan_sized(
+                    &path,
+                    &source,
+                    None,
+                    threads,
+                    Cancel::never(),
+                    0,
+                    smallest,
+                )
+                .unwrap()
+                .unwrap();
+                for with_head in [false, true] {
+                    let mut into = WordCounts::default();
+                    into.add("first", 1);
+                    pool(threads).install(|| {
+                        let mut counting = ParallelCounting::new(&mut into);
+                        if with_head {
+                            counting.add(&head, Cancel::never(), &count_doc).unwrap();
+                        }
+                        counting
+                            .add_pieces(&pieces, Cancel::never(), &count_doc)
+                            .unwrap();
+                        counting.finish(Cancel::never()).unwrap();
+                    });
+                    let want = if with_head { &want_after_head } else { &want };
+                    assert!(
+                        into.same_as(want),
+                        "{threads} threads, pieces of {smallest}"
+                    );
+                }
+            }
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_first_failing_piece_gives_the_error_whichever_thread_fails_first() {
+        use crate::io::{read_file_blocks, DocSource, LinePieces};
+        let mut bytes = random_docs(30_000, 9).join("\n").into_bytes();
+        // Bad UTF-8 early, in the middle and at the end: reading in turn
+        // meets the first; so must the pieces, though the thread with a
+        // later one may fail first.
+        let n = bytes.len();
+        for at in [n / 3, n / 2, n - 2] {
+            bytes[at] = 0xFF;
+        }
+        let dir = std::env::temp_dir().join(format!("wpiece-counting-err-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("bad.txt");
+        std::fs::write(&path, &bytes).unwrap();
+        let source = DocSource::of(None);
+        let want = read_file_blocks(&path, &source, None, 1 << 16, Cancel::never(), &mut |_| {
+            Ok(())
+        })
+        .unwrap_err()
+        .to_string();
+        assert!(want.contains(&format!("byte offset {}", n / 3)), "{want}");
+        let splitter = Splitter::default();
+        let count_doc = |d: &str, out: &mut WordCounts, s: &mut CountScratch| {
+            splitter.count_into(d, out, s, Cancel::never())
+        };
+        for threads in [2, 3, 4] {
+            for smallest in [1000, 20_000, 200_000] {
+                for _ in 0..10 {
+                    let pieces = LinePieces::plan_sized(
+                        &path,
+                        &source,
+                        None,
+                        threads,
+                        Cancel::never(),
+                        0,
+                        smallest,
+                    )
+                    .unwrap()
+                    .unwrap();
+                    let mut into = WordCounts::default();
+                    let got = pool(threads).install(|| {
+                        let mut counting = ParallelCounting::new(&mut into);
+                        counting.add_pieces(&pieces, Cancel::never(), &count_doc)
+                    });
+                    assert_eq!(got.unwrap_err().to_string(), want, "{threads} threads");
+                }
+            }
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -17,7 +17,7 @@ use crate::cancel::Cancel;
 use crate::encode::piece_cuts;
 use crate::error::{Error, Result};
 use crate::hf_json;
-use crate::io::{read_file_blocks, ByteRange, DocBlock, DocSource};
+use crate::io::{read_file_blocks, ByteRange, DocBlock, DocSource, LinePieces};
 use crate::pipeline::Tokenizer;
 use crate::splitter::{SplitBuffers, Splitter, PIECE_BYTES};
 
@@ -120,7 +120,8 @@ impl WordSplitting {
 
     /// Counts the words of a text file (plain or `.gz`), or of the lines of a
     /// byte `range` of a plain file, its documents as `source` says, read in
-    /// blocks so memory stays bounded.
+    /// blocks so memory stays bounded: a large file of lines in pieces
+    /// that each thread reads on its own, any other block by block.
     pub fn count_file(
         &self,
         path: &Path,
@@ -134,6 +135,13 @@ impl WordSplitting {
         let count_doc = |doc: &str, out: &mut WordCounts, scratch: &mut CountScratch| {
             self.count_doc(doc, out, scratch, cancel)
         };
+        if counting.is_parallel() {
+            let threads = rayon::current_num_threads();
+            if let Some(pieces) = LinePieces::plan(path, source, range, threads, cancel)? {
+                counting.add_pieces(&pieces, cancel, &count_doc)?;
+                return counting.finish(cancel);
+            }
+        }
         read_file_blocks(
             path,
             source,
