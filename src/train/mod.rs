@@ -4,7 +4,8 @@
 //! | file | concern |
 //! |------|---------|
 //! | `counts.rs` | word types and their counts, in first-appearance order |
-//! | `counting.rs`, `short_words.rs` | counting the words of documents on every thread (short words in a front table) |
+//! | `counting.rs`, `short_words.rs` | counting the words of documents on every thread, block by block or a file's pieces (short words in a front table) |
+//! | `splitter_counting.rs` | counting words as the encoder's splitter finds them |
 //! | `word_splitting.rs` | how counting makes words: BERT's options, or a tokenizer's whole pipeline |
 //! | `counting_options.rs` | the counting options as counts files and Python name them |
 //! | `counts_file.rs` | the word counts file format |
@@ -32,6 +33,7 @@ pub mod pairs;
 pub mod queue;
 mod record;
 mod short_words;
+mod splitter_counting;
 mod state;
 mod trainer;
 pub mod word_splitting;
