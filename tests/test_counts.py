@@ -546,3 +546,24 @@ def test_a_large_file_with_bad_utf8_gives_the_first_error_on_any_thread_count(
             count_words(path, num_threads=threads)
         messages.add(str(e.value))
     assert messages == {f"{path}: invalid UTF-8 at byte offset {first}"}
+
+
+def bytes_read() -> int:
+    """Bytes this process has read so far (Linux's /proc/self/io rchar)."""
+    io = Path("/proc/self/io").read_text()
+    return int(next(line for line in io.splitlines() if line.startswith("rchar:")).split()[1])
+
+
+@pytest.mark.skipif(not Path("/proc/self/io").exists(), reason="Linux's /proc/self/io")
+def test_a_byte_range_inside_a_long_line_is_searched_once(tmp_path: Path) -> None:
+    # The range holds no line start: finding that takes reading from each
+    # of its ends to the line's end (30 MB and 25 MB). Counting on two
+    # threads searched again when it fell back to reading in turn.
+    path = tmp_path / "long.txt"
+    path.write_bytes(b"x" * 30_000_000 + b"\nsecond line\n")
+    counts = wpiece.WordCounts(num_threads=2)
+    before = bytes_read()
+    counts._count(lambda part: part.add_file(str(path), None, (10, 5 << 20)))
+    read = bytes_read() - before
+    assert len(counts) == 0
+    assert read < 65_000_000, read

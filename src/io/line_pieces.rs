@@ -8,11 +8,15 @@
 //! wherever the cuts fall. A piece looks for its first line start only
 //! inside its own span: a line longer than many pieces is searched once in
 //! all, then read once by the piece it starts in.
+//!
+//! Memory: a thread holds the line it is reading whole, as reading in turn
+//! does; with several threads each may hold one, so a file of several lines
+//! of hundreds of megabytes peaks at about threads times the longest.
 
 use std::io::Read;
 use std::path::Path;
 
-use super::byte_range::{check_rangeable, ByteRange};
+use super::byte_range::ByteRange;
 use super::documents::{range_name, DocSource};
 use super::files::open_regular;
 use super::stream::{is_gz, DocBlock, DocumentReader};
@@ -37,22 +41,42 @@ pub struct LinePieces {
     name: String,
     /// Piece k spans bytes `cuts[k]..cuts[k + 1]`.
     cuts: Vec<u64>,
-    /// Whether the last piece reads on to the file's end (a whole file: text
-    /// appended meanwhile is read, as reading it in turn would).
+    /// Whether the pieces read on past the end the file had when planned (a
+    /// whole file: text appended meanwhile is read, as reading it in turn
+    /// reads it): the last piece's span then has no end.
     to_end: bool,
 }
 
+/// How to read a file: in pieces, or in turn, block by block (all of it,
+/// or the lines of a range: the range asked for, its ends moved to line
+/// starts if they were found already).
+pub enum Plan {
+    Pieces(LinePieces),
+    InTurn(Option<ByteRange>),
+}
+
+impl Plan {
+    /// The pieces, if that is the plan (for the tests).
+    #[cfg(test)]
+    pub(crate) fn pieces(self) -> Option<LinePieces> {
+        match self {
+            Plan::Pieces(p) => Some(p),
+            Plan::InTurn(_) => None,
+        }
+    }
+}
+
 impl LinePieces {
-    /// The pieces of `path` (of the lines of `range`, if given) for
-    /// `threads` threads, or None where they do not apply: `.gz` files,
-    /// documents not one per line, files under `MIN_PIECES_FILE`.
+    /// How to read `path` (the lines of `range`, if given) on `threads`
+    /// threads: in pieces, unless they do not apply (`.gz` files, documents
+    /// not one per line, fewer than `MIN_PIECES_FILE` bytes, one thread).
     pub fn plan(
         path: &Path,
         source: &DocSource,
         range: Option<ByteRange>,
         threads: usize,
         cancel: &Cancel,
-    ) -> Result<Option<Self>> {
+    ) -> Result<Plan> {
         Self::plan_sized(
             path,
             source,
@@ -74,21 +98,27 @@ impl LinePieces {
         cancel: &Cancel,
         min_file: u64,
         smallest: u64,
-    ) -> Result<Option<Self>> {
+    ) -> Result<Plan> {
         let lines = matches!(source, DocSource::Separated(sep) if sep == "\n");
-        if !lines || is_gz(path) || threads < 2 {
-            return Ok(None);
+        let too_short = range.is_some_and(|r| r.end - r.start < min_file);
+        if !lines || is_gz(path) || threads < 2 || too_short {
+            return Ok(Plan::InTurn(range));
         }
-        check_rangeable(path, range)?;
         let (mut file, meta) = open_regular(path)?;
         let (span, to_end) = match range {
             Some(r) => (r.lines_in_file(&mut file, meta.len(), path, cancel)?, false),
             None => (0..meta.len(), true),
         };
         if span.end - span.start < min_file {
-            return Ok(None);
+            // Its ends are line starts now: reading it in turn finds them
+            // at once, where a long line was searched again.
+            let aligned = range.map(|_| ByteRange {
+                start: span.start,
+                end: span.end,
+            });
+            return Ok(Plan::InTurn(aligned));
         }
-        Ok(Some(Self {
+        Ok(Plan::Pieces(Self {
             file,
             name: range_name(path, span.start),
             cuts: cuts(span.clone(), threads, smallest),
@@ -114,27 +144,35 @@ impl LinePieces {
         cancel: &Cancel,
         docs: &mut dyn FnMut(DocBlock) -> Result<()>,
     ) -> Result<()> {
-        let (lo, hi) = (self.cuts[k], self.cuts[k + 1]);
+        let (lo, hi) = (self.cuts[k], self.span_end(k));
         let Some(start) = self.first_line_start(lo, hi, cancel)? else {
             return Ok(());
         };
-        let last = k + 1 == self.len();
         let mut input = PieceInput {
             file: &self.file,
             at: start,
-            // A whole file's last piece reads on to the file's end; any
-            // other ends with the line that holds its span's last byte.
-            limit: match last && self.to_end {
+            // A piece ends with the line that holds its span's last byte,
+            // never past the range's end; a whole file's, wherever that is.
+            limit: match self.to_end {
                 true => u64::MAX,
                 false => self.cuts[self.len()],
             },
-            ends_after: hi,
+            ends_after: self.span_end(k),
             done: false,
         };
         let reader = DocumentReader::new(DocSource::Separated("\n".into()), self.name.clone())?;
         reader
             .starting_at(start)
             .read_all(&mut input, false, PIECE_BLOCK, cancel, docs)
+    }
+
+    /// Where piece k's span ends: the next piece's start, or for a whole
+    /// file's last piece, nowhere (`u64::MAX`: the file may have grown).
+    fn span_end(&self, k: usize) -> u64 {
+        match k + 2 == self.cuts.len() && self.to_end {
+            true => u64::MAX,
+            false => self.cuts[k + 1],
+        }
     }
 
     /// The first line start in `lo..hi`, if any: the piece's span's first
@@ -199,7 +237,7 @@ impl Read for PieceInput<'_> {
         let mut n = read_at(self.file, &mut buf[..want], self.at)?;
         // Where the piece's last newline may be, within what was just read.
         let from = self.ends_after.saturating_sub(1).max(self.at) - self.at;
-        if self.limit != u64::MAX && (from as usize) < n {
+        if from < n as u64 {
             let from = from as usize;
             if let Some(i) = memchr::memchr(b'\n', &buf[from..n]) {
                 n = from + i + 1;
@@ -288,6 +326,7 @@ mod tests {
         let source = DocSource::of(None);
         LinePieces::plan_sized(path, &source, range, threads, Cancel::never(), 0, smallest)
             .unwrap()
+            .pieces()
             .unwrap()
     }
 
@@ -396,7 +435,9 @@ mod tests {
         let lines = DocSource::of(None);
         let never = Cancel::never();
         let plan = |p: &Path, s: &DocSource, t, min| {
-            LinePieces::plan_sized(p, s, None, t, never, min, 1).unwrap()
+            LinePieces::plan_sized(p, s, None, t, never, min, 1)
+                .unwrap()
+                .pieces()
         };
         assert!(plan(path, &lines, 2, 0).is_some());
         assert!(plan(path, &lines, 2, 5).is_none());
@@ -411,6 +452,65 @@ mod tests {
             .err()
             .unwrap();
         assert!(matches!(err, Error::NotFound(_)), "{err}");
+    }
+
+    #[test]
+    fn text_appended_after_planning_is_read_as_reading_in_turn_reads_it() {
+        // The last pieces are a byte or a few, inside the last line: the
+        // last piece finds no line start where the file ended when planned,
+        // and must look on past that end for lines appended since.
+        let bodies: [&[u8]; 4] = [
+            b"a b\nlast line",
+            b"a b\nlast line\n",
+            b"x\n",
+            b"no newline",
+        ];
+        let appended: [&[u8]; 4] = [b"", b" more", b" more\nZZ appended\n", b"\n\nZZ\r\nend"];
+        for body in bodies {
+            for extra in appended {
+                for threads in [2, 3] {
+                    let file = TempFile::new("grows.txt", &body.repeat(7));
+                    let pieces = plan(&file.0, None, threads, 1);
+                    let mut f = std::fs::OpenOptions::new()
+                        .append(true)
+                        .open(&file.0)
+                        .unwrap();
+                    std::io::Write::write_all(&mut f, extra).unwrap();
+                    let want = in_turn(&file.0, None).unwrap();
+                    assert_eq!(pieces_docs(&pieces).unwrap(), want, "{body:?} + {extra:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_short_range_is_read_in_turn_with_its_ends_found_once() {
+        let mut bytes = vec![b'x'; 1 << 16];
+        bytes.extend_from_slice(b"\nsecond\nthird line\n");
+        let file = TempFile::new("short.txt", &bytes);
+        let source = DocSource::of(None);
+        let never = Cancel::never();
+        let plan = |r: ByteRange, min| {
+            LinePieces::plan_sized(&file.0, &source, Some(r), 2, never, min, 1).unwrap()
+        };
+        // Shorter than the least file for pieces: not looked at, as asked.
+        let short = ByteRange::new(10, 20).unwrap();
+        assert!(matches!(plan(short, 11), Plan::InTurn(Some(r)) if r == short));
+        // Long enough to look at, too short once its ends are line starts:
+        // read in turn from those starts, which hold the same lines.
+        let inside = ByteRange::new(10, (1 << 16) + 5).unwrap();
+        let Plan::InTurn(Some(aligned)) = plan(inside, 100) else {
+            panic!("not read in turn")
+        };
+        assert_eq!((aligned.start, aligned.end), ((1 << 16) + 1, (1 << 16) + 8));
+        assert_eq!(
+            in_turn(&file.0, Some(aligned)).unwrap(),
+            in_turn(&file.0, Some(inside)).unwrap()
+        );
+        assert_eq!(
+            in_turn(&file.0, Some(aligned)).unwrap(),
+            vec!["second".to_string()]
+        );
     }
 
     #[test]

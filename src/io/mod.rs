@@ -21,7 +21,7 @@ pub use files::{
     open_regular, read_text, write_atomic, write_atomic_watched, write_set_atomic, KeepGoing,
     MAX_TOKENIZER_FILE,
 };
-pub use line_pieces::LinePieces;
+pub use line_pieces::{LinePieces, Plan};
 pub use stream::{
     open_documents, open_documents_range, read_file_blocks, DocBlock, DocumentReader,
 };

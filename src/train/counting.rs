@@ -472,6 +472,7 @@ mod tests {
                     smallest,
                 )
                 .unwrap()
+                .pieces()
                 .unwrap();
                 for with_head in [false, true] {
                     let mut into = WordCounts::default();
@@ -536,6 +537,7 @@ mod tests {
                         smallest,
                     )
                     .unwrap()
+                    .pieces()
                     .unwrap();
                     let mut into = WordCounts::default();
                     let got = pool(threads).install(|| {

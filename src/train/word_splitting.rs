@@ -17,7 +17,7 @@ use crate::cancel::Cancel;
 use crate::encode::piece_cuts;
 use crate::error::{Error, Result};
 use crate::hf_json;
-use crate::io::{read_file_blocks, ByteRange, DocBlock, DocSource, LinePieces};
+use crate::io::{read_file_blocks, ByteRange, DocBlock, DocSource, LinePieces, Plan};
 use crate::pipeline::Tokenizer;
 use crate::splitter::{SplitBuffers, Splitter, PIECE_BYTES};
 
@@ -135,11 +135,15 @@ impl WordSplitting {
         let count_doc = |doc: &str, out: &mut WordCounts, scratch: &mut CountScratch| {
             self.count_doc(doc, out, scratch, cancel)
         };
+        let mut range = range;
         if counting.is_parallel() {
             let threads = rayon::current_num_threads();
-            if let Some(pieces) = LinePieces::plan(path, source, range, threads, cancel)? {
-                counting.add_pieces(&pieces, cancel, &count_doc)?;
-                return counting.finish(cancel);
+            match LinePieces::plan(path, source, range, threads, cancel)? {
+                Plan::Pieces(pieces) => {
+                    counting.add_pieces(&pieces, cancel, &count_doc)?;
+                    return counting.finish(cancel);
+                }
+                Plan::InTurn(in_turn) => range = in_turn,
             }
         }
         read_file_blocks(
