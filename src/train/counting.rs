@@ -425,6 +425,15 @@ mod tests {
             .collect()
     }
 
+    /// The pieces of a whole file of lines, however small.
+    fn pieces_of(path: &std::path::Path, threads: usize, smallest: u64) -> LinePieces {
+        let source = crate::io::DocSource::of(None);
+        LinePieces::plan_sized(path, &source, None, threads, Cancel::never(), 0, smallest)
+            .unwrap()
+            .pieces()
+            .unwrap()
+    }
+
     fn pool(threads: usize) -> rayon::ThreadPool {
         rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
@@ -434,7 +443,6 @@ mod tests {
 
     #[test]
     fn pieces_claimed_by_any_thread_keep_first_appearance_order() {
-        use crate::io::{DocSource, LinePieces};
         let docs = random_docs(20_000, 5);
         let text = docs.join("\n");
         let dir = std::env::temp_dir().join(format!("wpiece-counting-{}", std::process::id()));
@@ -461,19 +469,7 @@ mod tests {
         let (want, want_after_head) = (sequential(&[]), sequential(&head));
         for threads in [2, 3, 4] {
             for smallest in [1, 100, 5000, 1 << 20] {
-                let source = DocSource::of(None);
-                let pieces = LinePieces::plan_sized(
-                    &path,
-                    &source,
-                    None,
-                    threads,
-                    Cancel::never(),
-                    0,
-                    smallest,
-                )
-                .unwrap()
-                .pieces()
-                .unwrap();
+                let pieces = pieces_of(&path, threads, smallest);
                 for with_head in [false, true] {
                     let mut into = WordCounts::default();
                     into.add("first", 1);
@@ -500,7 +496,7 @@ mod tests {
 
     #[test]
     fn the_first_failing_piece_gives_the_error_whichever_thread_fails_first() {
-        use crate::io::{read_file_blocks, DocSource, LinePieces};
+        use crate::io::{read_file_blocks, DocSource};
         let mut bytes = random_docs(30_000, 9).join("\n").into_bytes();
         // Bad UTF-8 early, in the middle and at the end: reading in turn
         // meets the first; so must the pieces, though the thread with a
@@ -527,18 +523,7 @@ mod tests {
         for threads in [2, 3, 4] {
             for smallest in [1000, 20_000, 200_000] {
                 for _ in 0..10 {
-                    let pieces = LinePieces::plan_sized(
-                        &path,
-                        &source,
-                        None,
-                        threads,
-                        Cancel::never(),
-                        0,
-                        smallest,
-                    )
-                    .unwrap()
-                    .pieces()
-                    .unwrap();
+                    let pieces = pieces_of(&path, threads, smallest);
                     let mut into = WordCounts::default();
                     let got = pool(threads).install(|| {
                         let mut counting = ParallelCounting::new(&mut into);
