@@ -25,14 +25,14 @@ use crate::error::{Error, Result};
 
 /// Files smaller than this are read block by block: pieces would save
 /// less than they cost.
-pub const MIN_PIECES_FILE: u64 = 4 << 20;
+const MIN_PIECES_FILE: u64 = 4 << 20;
 /// Piece sizes: each is the bytes left over twice the threads (so the last
 /// pieces, small, even out the threads' ends), within these bounds.
 const LARGEST_PIECE: u64 = 16 << 20;
 const SMALLEST_PIECE: u64 = 1 << 20;
 /// Bytes read at a time within a piece: a block is counted while it is
 /// still in the core's cache.
-pub const PIECE_BLOCK: usize = 512 << 10;
+const PIECE_BLOCK: usize = 512 << 10;
 
 /// The pieces of one file (or of one byte range of it).
 pub struct LinePieces {
@@ -157,7 +157,7 @@ impl LinePieces {
                 true => u64::MAX,
                 false => self.cuts[self.len()],
             },
-            ends_after: self.span_end(k),
+            ends_after: hi,
             done: false,
         };
         let reader = DocumentReader::new(DocSource::Separated("\n".into()), self.name.clone())?;
