@@ -94,11 +94,11 @@ impl State<'_> {
             // In this order, so that new pairs take the same ids as ever.
             if p != NONE {
                 let left = self.nodes[p as usize].unit;
-                self.nodes[p as usize].pair = self.add_occurrence(left, c, p, count);
+                self.nodes[p as usize].pair = self.add_occurrence(left, c, true, p, count);
             }
             if n != NONE {
                 let right = self.nodes[n as usize].unit;
-                self.nodes[i].pair = self.add_occurrence(c, right, node, count);
+                self.nodes[i].pair = self.add_occurrence(right, c, false, node, count);
             }
             self.freq[a as usize] -= count;
             self.freq[b as usize] -= count;
@@ -156,7 +156,7 @@ impl State<'_> {
                 }
             }
         }
-        // One entry per occurrence changed (requeue skips repeats).
+        // Each pair changed, once.
         let touched = std::mem::take(&mut self.touched);
         for &id in &touched {
             tick(2)?;

@@ -72,7 +72,7 @@ use rustc_hash::FxHashMap;
 
 use super::config::{Score, TrainerConfig};
 use super::gain;
-use super::pairs::{PairTable, Tier, NO_PAIR, NO_UNIT};
+use super::pairs::{PairTable, Tier, NOT_YET, NO_PAIR, NO_UNIT};
 use super::queue::{Entry, Key, Queue};
 use crate::error::Result;
 
@@ -113,8 +113,11 @@ pub(super) struct State<'a> {
     pub(super) nodes: Vec<Node>,
     pub(super) pairs: PairTable,
     pub(super) heap: Queue,
-    /// Per pair: the merge step that last queued it (dedups pushes).
-    pub(super) queued_at: Vec<u32>,
+    /// By unit x: the pairs (x, c) and (c, x) of the merge step in hand's
+    /// unit c, once looked up (`(step, [(x, c), (c, x)])`, `NO_PAIR` for not
+    /// yet). A merge meets the same few neighbours of c again and again,
+    /// and this small table stays in cache where the pair table does not.
+    pub(super) beside_merged: Vec<(u32, [u32; 2])>,
     pub(super) step: u32,
     pub(super) total_tokens: u64,
     /// N: Σ f(unit) (characters outside the alphabet are no units).
@@ -139,7 +142,8 @@ pub(super) struct State<'a> {
     /// Likelihood score only: the gain of the last merge; pairs whose looser
     /// bound falls below it get that bound, as they are unlikely to win soon.
     pub(super) reference_gain: f64,
-    /// Pairs whose frequency or first occurrence changed in this merge.
+    /// Pairs whose frequency or first occurrence changed in this merge, each
+    /// once.
     pub(super) touched: Vec<u32>,
     /// Pairs whose first occurrence was merged away in this merge.
     pub(super) lost_first: Vec<u32>,
@@ -346,17 +350,51 @@ impl State<'_> {
         n.unit == left && n.next != NONE && self.nodes[n.next as usize].unit == right
     }
 
-    /// Counts the pair `(left, right)` at `node` (a word counted `count`
-    /// times) and returns it (`NO_PAIR` if a unit is a barrier).
-    pub(super) fn add_occurrence(&mut self, left: u32, right: u32, node: u32, count: u64) -> u32 {
-        let id = self.count_pair(left, right, node, count);
-        if id != NO_PAIR {
-            let s = &mut self.pairs.states[id as usize];
-            s.replaced = None;
-            s.occurrences.push(Reverse(node));
+    /// Counts the pair of the merged unit `c` and its neighbour `other` (on
+    /// its left when `c_right`) at `node`, a word counted `count` times, and
+    /// returns it (`NO_PAIR` if `other` is a barrier).
+    pub(super) fn add_occurrence(
+        &mut self,
+        other: u32,
+        c: u32,
+        c_right: bool,
+        node: u32,
+        count: u64,
+    ) -> u32 {
+        if other == BARRIER {
+            return NO_PAIR;
+        }
+        let (id, created) = self.pair_beside_merged(other, c, c_right);
+        self.count_pair_id(id, created, node, count);
+        let step = self.step;
+        let s = &mut self.pairs.states[id as usize];
+        s.replaced = None;
+        s.occurrences.push(Reverse(node));
+        if std::mem::replace(&mut s.touched_at, step) != step {
             self.touched.push(id);
         }
         id
+    }
+
+    /// The id of the pair `(other, c)` (`c_right`) or `(c, other)`, made if
+    /// new, and whether it was made now.
+    fn pair_beside_merged(&mut self, other: u32, c: u32, c_right: bool) -> (u32, bool) {
+        let o = other as usize;
+        if self.beside_merged.len() <= o {
+            self.beside_merged.resize(o + 1, (NOT_YET, [NO_PAIR; 2]));
+        }
+        let slot = &mut self.beside_merged[o];
+        if slot.0 != self.step {
+            *slot = (self.step, [NO_PAIR; 2]);
+        }
+        let known = slot.1[usize::from(c_right)];
+        if known != NO_PAIR {
+            return (known, false);
+        }
+        let (left, right) = if c_right { (other, c) } else { (c, other) };
+        let (id, created) = self.pairs.get_or_create(left, right);
+        self.beside_merged[o].1[usize::from(c_right)] = id;
+        (id, created)
     }
 
     /// Counts the pair `(left, right)` at `node` in its frequency and first
@@ -369,6 +407,13 @@ impl State<'_> {
             return NO_PAIR;
         }
         let (id, created) = self.pairs.get_or_create(left, right);
+        self.count_pair_id(id, created, node, count);
+        id
+    }
+
+    /// `count_pair` once the pair's id is known (`created`: made just now).
+    #[inline]
+    fn count_pair_id(&mut self, id: u32, created: bool, node: u32, count: u64) {
         if created && self.config.score == Score::Likelihood {
             self.resolve_makes(id);
         }
@@ -376,7 +421,6 @@ impl State<'_> {
         s.freq += count;
         s.first = s.first.min(node);
         self.pairs.list(id);
-        id
     }
 
     /// Uncounts the pair standing at `node` (`NO_PAIR`: none), about to be
@@ -386,26 +430,27 @@ impl State<'_> {
         if id == NO_PAIR {
             return;
         }
+        let step = self.step;
         let s = &mut self.pairs.states[id as usize];
         s.freq -= count;
         s.replaced = None;
         if s.first == node {
             self.lost_first.push(id);
         }
-        self.touched.push(id);
+        if std::mem::replace(&mut s.touched_at, step) != step {
+            self.touched.push(id);
+        }
     }
 
     /// Gives `pair` a new version and, if it can still be merged, a fresh entry.
     pub(super) fn requeue(&mut self, pair: u32) {
         let p = pair as usize;
-        if self.queued_at.len() <= p {
-            self.queued_at.resize(p + 1, u32::MAX);
-        }
-        if self.queued_at[p] == self.step {
+        let step = self.step;
+        let s = &mut self.pairs.states[p];
+        if std::mem::replace(&mut s.queued_at, step) == step {
             return;
         }
-        self.queued_at[p] = self.step;
-        self.pairs.states[p].version = self.pairs.states[p].version.wrapping_add(1);
+        s.version = s.version.wrapping_add(1);
         if self.mergeable(pair) {
             let e = if self.config.score == Score::Likelihood {
                 let s = &self.pairs.states[p];

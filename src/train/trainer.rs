@@ -165,7 +165,7 @@ fn train_from<W: AsRef<str>>(
         nodes: Vec::new(),
         pairs: PairTable::default(),
         heap: Queue::default(),
-        queued_at: Vec::new(),
+        beside_merged: Vec::new(),
         step: 0,
         total_tokens: 0,
         total_units: 0,
