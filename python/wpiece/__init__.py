@@ -13,16 +13,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-# numpy (and the module whose C API the core uses) imported here, in Python:
-# a Ctrl-C or a missing numpy is then a KeyboardInterrupt or an ImportError,
-# where the core's own lookup of that API would panic.
-import numpy  # noqa: F401, I001
-
-try:
-    import numpy._core.multiarray  # noqa: F401 - numpy 2
-except ImportError:  # pragma: no cover - numpy 1
-    import numpy.core.multiarray  # noqa: F401
-
 from ._core import UnsupportedComponentError
 from .added_tokens import AddedToken
 from .counts import WordCounts, count_words

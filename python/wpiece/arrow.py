@@ -10,13 +10,16 @@ the core gives for them into Arrow list arrays.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
-import numpy as np
+# numpy is imported by the functions that use it: `import wpiece` (which
+# imports this module) stays without it (see src/python/numpy_api.rs).
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["ArrowChunk", "arrow_column", "encode_arrow", "one_chunk_type", "string_chunks"]
 
-ArrowChunk = tuple[np.ndarray, np.ndarray, Optional[np.ndarray], int, int]
+ArrowChunk = tuple["np.ndarray", "np.ndarray", Optional["np.ndarray"], int, int]
 """``(offsets, data, validity, offset, length)`` of one string array chunk."""
 
 
@@ -98,6 +101,8 @@ def string_chunks(array: Any, name: str = "array") -> Iterator[ArrowChunk]:
     >>> [(o.tolist(), bytes(d), v, off, n) for o, d, v, off, n in chunks]
     [([0, 2, 3], b'abc', None, 0, 2)]
     """
+    import numpy as np
+
     pa = _pyarrow()
     array = arrow_column(array, name)
     chunks = array.chunks if isinstance(array, pa.ChunkedArray) else [array]
@@ -167,6 +172,8 @@ def encode_arrow(
     >>> encode_arrow(tok._core, pa.array(["a", None]), True, False, None).to_pylist()
     [[2, 4, 3], None]
     """
+    import numpy as np
+
     pa = _pyarrow()
     array = arrow_column(array)
     padding = core.padding

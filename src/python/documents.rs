@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use numpy::{IntoPyArray, PyArray1};
 use pyo3::prelude::*;
 
+use super::numpy_api::numpy_ready;
 use super::run::{run, Run};
 use crate::error::Error;
 use crate::io::{open_documents, read_documents, ByteRange, DocBlock, DocSource, DocumentReader};
@@ -124,6 +125,7 @@ pub fn documents_arrow<'py>(
     jsonl_field: Option<String>,
     byte_range: Option<(u64, u64)>,
 ) -> PyResult<StringBuffers<'py>> {
+    numpy_ready(py)?;
     let range = byte_range
         .map(|(start, end)| ByteRange::new(start, end))
         .transpose()?;

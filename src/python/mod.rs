@@ -7,6 +7,7 @@ mod documents;
 mod encoding;
 mod errors;
 mod files;
+mod numpy_api;
 mod run;
 mod specs;
 mod text;
@@ -67,11 +68,6 @@ fn check_names(
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    // numpy's C API is looked up on first use, and a failed lookup panics:
-    // a Ctrl-C arriving during the first call that makes an array failed
-    // the import inside it, which surfaced as PanicException. Looked up now,
-    // a failure is this import's error.
-    numpy::PyArray1::<u32>::zeros(m.py(), 0, false);
     m.add_class::<PyTokenizer>()?;
     m.add_class::<PyEncoding>()?;
     m.add_class::<PyWordCounter>()?;

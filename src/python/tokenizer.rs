@@ -16,6 +16,7 @@ use pyo3::types::{PyDict, PyString, PyTuple};
 use super::arrow::ArrowChunk;
 use super::encoding::{PyEncoding, Source, TokenStrings};
 use super::errors::guard;
+use super::numpy_api::numpy_ready;
 use super::run::{run, watched_string_lists, watched_strings, Run};
 use super::specs::{
     call_settings, objects_call, padding_setting, truncation_setting, AddedTokenSpec,
@@ -468,6 +469,7 @@ impl PyTokenizer {
         return_word_ids: bool,
         pad_to_multiple_of: Option<usize>,
     ) -> PyResult<Bound<'py, PyDict>> {
+        numpy_ready(py)?;
         let tok = self.tokenizer();
         let call = call_settings(padding, truncation, max_length, pad_to_multiple_of)?;
         let trunc = tok.call_truncation(&call)?;
@@ -516,6 +518,7 @@ impl PyTokenizer {
         return_offsets: bool,
         return_word_ids: bool,
     ) -> PyResult<Bound<'py, PyTuple>> {
+        numpy_ready(py)?;
         let flat = self.over_texts(py, texts, num_threads, |tok, t, c| {
             let mut flat = tok.encode_batch_flat(
                 t,
@@ -570,6 +573,7 @@ impl PyTokenizer {
         num_threads: Option<usize>,
         return_offsets: bool,
     ) -> PyResult<Bound<'py, PyTuple>> {
+        numpy_ready(py)?;
         let chunk = ArrowChunk::extract(offsets, data, validity, offset, length)?;
         let rows = chunk.rows()?;
         let texts: Vec<&str> = rows.iter().flatten().copied().collect();
@@ -622,6 +626,7 @@ impl PyTokenizer {
         num_threads: Option<usize>,
         mmap: bool,
     ) -> PyResult<Bound<'py, PyTuple>> {
+        numpy_ready(py)?;
         let tok = self.tokenizer();
         let source = match jsonl_field {
             Some(f) => io::DocSource::JsonlField(f),
