@@ -180,6 +180,33 @@ def test_files_globs_gzip_and_jsonl_agree(tmp_path) -> None:
     assert from_files == from_iter == from_glob == from_jsonl
 
 
+def test_merges_are_read_from_the_core_when_first_used() -> None:
+    # Made into Python objects as training returned, 30,000 merges took a
+    # twelfth of training 103 MB; the record now holds the core's rows.
+    tok = wpiece.train(EN_FIXTURE, 1200)
+    merges = tok.training_record.merges
+    assert isinstance(merges, wpiece.MergeList)
+    n = len(merges)  # from the core's rows, before any merge is made
+    assert n == 1200 - tok.training_record.base_vocab_size
+    listed = list(merges)
+    assert len(listed) == n == len(merges)
+    assert all(isinstance(m, wpiece.Merge) for m in listed)
+    assert merges[0] is listed[0] and merges[-1] is listed[-1]
+    assert merges[3:6] == listed[3:6] and merges == listed and listed == merges
+    assert merges != listed[:-1] and merges != listed[::-1]
+    assert (merges == "abc") is False
+    # Training again gives the same merges (nothing in the record depends on reading it).
+    again = wpiece.train(EN_FIXTURE, 1200).training_record.merges
+    assert [(m.left, m.right, m.merged, m.tokens_after) for m in again] == [
+        (m.left, m.right, m.merged, m.tokens_after) for m in listed
+    ]
+    with pytest.raises(TypeError):
+        hash(merges)
+    copy = pickle.loads(pickle.dumps(merges))
+    assert isinstance(copy, wpiece.MergeList) and copy == merges
+    assert wpiece.MergeList() == [] and len(wpiece.MergeList()) == 0
+
+
 def test_trained_tokenizer_encodes_and_saves_record(tmp_path) -> None:
     tok = wpiece.train(EN_FIXTURE, 2000)
     rec = tok.training_record

@@ -19,6 +19,7 @@ from .counts import WordCounts, count_words
 from .tokenizer import BERT_SPECIAL_TOKENS, Encoding, Tokenizer
 from .training import (
     Merge,
+    MergeList,
     TrainingOptions,
     TrainingRecord,
     train,
@@ -31,6 +32,7 @@ __all__ = [
     "BERT_SPECIAL_TOKENS",
     "Encoding",
     "Merge",
+    "MergeList",
     "Tokenizer",
     "TrainingOptions",
     "TrainingRecord",

@@ -6,13 +6,14 @@ from typing import Any, Callable, Literal, Optional, Union, final
 import numpy as np
 import numpy.typing as npt
 
-from ._rows import BertOptions, PaddingSpec, StatsRow, TrainRow, TruncationSpec
+from ._rows import BertOptions, MergeRow, PaddingSpec, StatsRow, TrainRow, TruncationSpec
 
 __all__ = [
     "BERT_SPECIAL_TOKENS",
     "DocumentReader",
     "Encoding",
     "FileDocuments",
+    "MergeRows",
     "Tokenizer",
     "UnsupportedComponentError",
     "WordCounter",
@@ -158,6 +159,11 @@ class WordCounter:
         extend: bool = False,
         fit: bool = False,
     ) -> tuple[Tokenizer, TrainRow]: ...
+
+@final
+class MergeRows:
+    def __len__(self) -> int: ...
+    def dicts(self) -> list[MergeRow]: ...
 
 @final
 class FileDocuments:

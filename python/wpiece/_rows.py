@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
-from typing import Optional, TypedDict
+from typing import TYPE_CHECKING, Optional, TypedDict
+
+if TYPE_CHECKING:
+    from ._core import MergeRows
 
 
 class TruncationSpec(TypedDict):
@@ -72,7 +75,7 @@ class MergeRow(TypedDict):
 class TrainRow(TypedDict):
     """A training run's result (beside the tokenizer it trained)."""
 
-    merges: list[MergeRow]
+    merges: MergeRows
     base_vocab_size: int
     initial_tokens: int
     total_words: int

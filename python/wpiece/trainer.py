@@ -13,7 +13,7 @@ from . import _core
 from ._args import _check_threads, _str_items
 from .counts import COUNTING_OPTIONS, check_not_one_str, feed_texts
 from .training_options import TrainingOptions, _training_options
-from .training_record import TrainingRecord, merge_of_row
+from .training_record import MergeList, TrainingRecord
 
 
 class _Progress:
@@ -86,7 +86,7 @@ def run_training(
         base_vocab_size=run["base_vocab_size"],
         initial_tokens=run["initial_tokens"],
         total_words=run["total_words"],
-        merges=[merge_of_row(m) for m in run["merges"]],
+        merges=MergeList(run["merges"]),
         extended_from=through.get_vocab_size(True) if extend and through is not None else 0,
         removed=[(token, cost) for token, cost in run["removed"]],
     )

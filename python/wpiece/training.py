@@ -32,11 +32,12 @@ from .training_options import (
     TrainingOptions,
     _training_options,
 )
-from .training_record import CurvePoint, Merge, TrainingRecord
+from .training_record import CurvePoint, Merge, MergeList, TrainingRecord
 
 __all__ = [
     "CurvePoint",
     "Merge",
+    "MergeList",
     "TrainingOptions",
     "TrainingRecord",
     "read_lines",

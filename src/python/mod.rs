@@ -7,6 +7,7 @@ mod documents;
 mod encoding;
 mod errors;
 mod files;
+mod merge_rows;
 mod numpy_api;
 mod run;
 mod specs;
@@ -71,6 +72,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyTokenizer>()?;
     m.add_class::<PyEncoding>()?;
     m.add_class::<PyWordCounter>()?;
+    m.add_class::<merge_rows::PyMergeRows>()?;
     m.add_class::<documents::PyFileDocuments>()?;
     m.add_class::<documents::PyDocumentReader>()?;
     m.add_function(wrap_pyfunction!(documents::documents_arrow, m)?)?;

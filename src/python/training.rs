@@ -8,6 +8,7 @@ use pyo3::types::{PyBytes, PyList};
 
 use super::arrow::ArrowChunk;
 use super::errors::guard;
+use super::merge_rows::PyMergeRows;
 use super::run::{run, watched_list, Run};
 use super::specs::BertOptions;
 use super::text::{text_bytes, TextList};
@@ -49,38 +50,11 @@ struct StatsRow {
     unknown_words: u64,
 }
 
-/// One merge of a training run as a dict of these keys (`train::MergeRecord`):
-/// exactly the fields of Python's `Merge`, which takes the dict as its own
-/// (`training_record.merge_of_row`; tests/test_train.py checks the keys).
-#[derive(IntoPyObject)]
-struct MergeRow {
-    #[pyo3(item)]
-    left: String,
-    #[pyo3(item)]
-    right: String,
-    #[pyo3(item)]
-    merged: String,
-    #[pyo3(item)]
-    pair_frequency: u64,
-    #[pyo3(item)]
-    left_frequency: u64,
-    #[pyo3(item)]
-    right_frequency: u64,
-    #[pyo3(item)]
-    tokens_after: u64,
-    #[pyo3(item)]
-    added: bool,
-    #[pyo3(item)]
-    score: f64,
-    #[pyo3(item)]
-    gain: f64,
-}
-
 /// A training run's result as a dict of these keys (`train::TrainOutput`).
 #[derive(IntoPyObject)]
 struct TrainRow {
     #[pyo3(item)]
-    merges: Vec<MergeRow>,
+    merges: PyMergeRows,
     #[pyo3(item)]
     base_vocab_size: usize,
     #[pyo3(item)]
@@ -423,7 +397,7 @@ impl PyWordCounter {
 
     /// Trains a vocabulary on the counted words; returns the tokenizer over
     /// it, a BERT-like one with the `tokenizer` settings or the pipeline of
-    /// `through`, and the run as a dict (`TrainRow`, merges as `MergeRow`).
+    /// `through`, and the run as a dict (`TrainRow`, merges as `MergeRows`).
     /// `progress(merges_done, vocab_len)` is called every 50 ms or so.
     #[pyo3(signature = (*, vocab_size, min_frequency=0, special_tokens, limit_alphabet=None,
         initial_alphabet=Vec::new(), continuing_subword_prefix=Cow::Borrowed("##"), end_of_word_suffix=Cow::Borrowed(""),
@@ -524,22 +498,7 @@ impl PyWordCounter {
             (None, Some(options)) => options.build(out.vocab)?,
             (None, None) => unreachable!("checked above"),
         };
-        let merges = out
-            .merges
-            .into_iter()
-            .map(|m| MergeRow {
-                left: m.left,
-                right: m.right,
-                merged: m.merged,
-                pair_frequency: m.pair_frequency,
-                left_frequency: m.left_frequency,
-                right_frequency: m.right_frequency,
-                tokens_after: m.tokens_after,
-                added: m.added,
-                score: m.score,
-                gain: m.gain,
-            })
-            .collect();
+        let merges = PyMergeRows::new(out.merges);
         let row = TrainRow {
             merges,
             base_vocab_size: out.base_vocab_size,

@@ -29,6 +29,7 @@ pub mod fit;
 pub mod gain;
 mod longest_match;
 mod merge;
+mod occurrences;
 pub mod pairs;
 pub mod queue;
 mod record;
