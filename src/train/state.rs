@@ -373,8 +373,7 @@ impl State<'_> {
                     }
                     _ => {
                         let k = self.replaced(pair);
-                        let g = self.gain_if(pair, k);
-                        self.classify(pair, k, g)
+                        self.classify(pair, k, None)
                     }
                 };
                 Entry {
@@ -390,12 +389,13 @@ impl State<'_> {
         }
     }
 
-    /// Likelihood score: the bound for a pair of exact gain `g` (replacing
-    /// `k`) to hold in the queue, the loosest of the three kinds that still
-    /// lies below the last merge's gain (so the pair is unlikely to be
-    /// popped soon) and otherwise the tight one; the pair is listed for the
-    /// count changes its kind must hear of.
-    pub(super) fn classify(&mut self, pair: u32, k: u64, g: f64) -> f64 {
+    /// Likelihood score: the bound for a pair replacing `k` (of exact gain
+    /// `g`, computed here if not given and only if needed: most pairs get a
+    /// looser bound) to hold in the queue, the loosest of the three kinds
+    /// that still lies below the last merge's gain (so the pair is unlikely
+    /// to be popped soon) and otherwise the tight one; the pair is listed for
+    /// the count changes its kind must hear of.
+    pub(super) fn classify(&mut self, pair: u32, k: u64, g: Option<f64>) -> f64 {
         let cap = gain::cap(self.pairs.states[pair as usize].freq, self.total_units);
         let (tier, key) = if cap < self.reference_gain {
             (Tier::Cap, cap)
@@ -408,6 +408,7 @@ impl State<'_> {
             if floor < self.reference_gain {
                 (Tier::Floor, floor)
             } else {
+                let g = g.unwrap_or_else(|| self.gain_if(pair, k));
                 (Tier::Tight, g + gain::slack(k))
             }
         };
@@ -521,7 +522,7 @@ impl State<'_> {
         let (g, _, winner) = best?;
         self.reference_gain = g;
         for (g, k, e) in beaten {
-            let key = self.classify(e.pair, k, g);
+            let key = self.classify(e.pair, k, Some(g));
             self.heap.push(Entry {
                 key: Key::GainBound(key),
                 ..e
