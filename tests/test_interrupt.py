@@ -258,6 +258,27 @@ def test_without_numpy_only_the_calls_that_make_arrays_fail() -> None:
     ], (run.stdout, run.stderr)
 
 
+def test_arrow_buffers_given_to_the_core_first_import_numpy() -> None:
+    # The core's Arrow methods took numpy arrays as arguments: converted
+    # before numpy_ready, rust-numpy imported numpy itself (a panic on Ctrl-C).
+    code = (
+        "import sys, wpiece\n"
+        "tok = wpiece.Tokenizer(['[PAD]', '[UNK]', '[CLS]', '[SEP]', 'a'])\n"
+        "for call in (lambda: wpiece.WordCounts()._core.add_arrow(b'x', b'y', None, 0, 0),\n"
+        "             lambda: tok._core.encode_arrow_flat(b'x', b'y', None, 0, 0)):\n"
+        "    try:\n"
+        "        call()\n"
+        "    except TypeError as e:\n"
+        "        print('TypeError', 'numpy' in sys.modules)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert run.stdout.split("\n")[:2] == ["TypeError True", "TypeError True"], (
+        run.stdout,
+        run.stderr,
+    )
+    assert "Panic" not in run.stderr
+
+
 def test_import_wpiece_leaves_numpy_unimported() -> None:
     code = "import sys, wpiece\nprint('numpy' in sys.modules)"
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)

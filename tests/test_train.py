@@ -186,9 +186,15 @@ def test_merges_are_read_from_the_core_when_first_used() -> None:
     tok = wpiece.train(EN_FIXTURE, 1200)
     merges = tok.training_record.merges
     assert isinstance(merges, wpiece.MergeList)
+    # Training's own look at the first merges (the hapax warning) made none.
+    assert merges._rows is not None
     n = len(merges)  # from the core's rows, before any merge is made
     assert n == 1200 - tok.training_record.base_vocab_size
+    # Slices read before the whole are made from their rows alone.
+    early, late, empty = merges[:1000], merges[-5:], merges[7:3]
+    assert merges._rows is not None and empty == []
     listed = list(merges)
+    assert early == listed[:1000] and late == listed[-5:] and len(late) == 5
     assert len(listed) == n == len(merges)
     assert all(isinstance(m, wpiece.Merge) for m in listed)
     assert merges[0] is listed[0] and merges[-1] is listed[-1]

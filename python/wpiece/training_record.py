@@ -55,7 +55,9 @@ class MergeList(Sequence[Merge]):
 
     The core keeps them until they are first read (made into Python objects
     as training returned, 30,000 merges took a twelfth of training 103 MB
-    of English). It compares equal to a list of the same merges.
+    of English). It compares equal to a list (or tuple) of the same merges.
+    Not a ``list``: ``dataclasses.asdict`` copies it as it is, where
+    :meth:`TrainingRecord.to_dict` gives each merge as a dict.
 
     >>> import wpiece
     >>> merges = wpiece.train(wpiece.sample_text_path(), vocab_size=300).training_record.merges
@@ -88,6 +90,11 @@ class MergeList(Sequence[Merge]):
     @overload
     def __getitem__(self, index: slice) -> list[Merge]: ...
     def __getitem__(self, index: Union[int, slice]) -> Union[Merge, list[Merge]]:
+        # A run of merges read before the whole (training's own look at the
+        # first thousand) is made from those rows alone.
+        if self._rows is not None and isinstance(index, slice) and index.step in (None, 1):
+            start, stop, _ = index.indices(len(self._rows))
+            return [merge_of_row(row) for row in self._rows.dicts(start, max(start, stop))]
         return self._all()[index]
 
     def __iter__(self) -> Iterator[Merge]:

@@ -5,6 +5,8 @@
 use numpy::{PyReadonlyArray1, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 
+use super::numpy_api::numpy_ready;
+
 use crate::arrow::{string_rows, Offsets};
 use crate::error::Error;
 
@@ -20,13 +22,19 @@ pub(crate) struct ArrowChunk<'py> {
 }
 
 impl<'py> ArrowChunk<'py> {
+    /// The buffers, taken as numpy arrays once numpy is imported (so that
+    /// rust-numpy never imports it itself: see `numpy_api.rs`).
     pub(crate) fn extract(
         offsets: &Bound<'py, PyAny>,
-        data: PyReadonlyArray1<'py, u8>,
-        validity: Option<PyReadonlyArray1<'py, u8>>,
+        data: &Bound<'py, PyAny>,
+        validity: Option<&Bound<'py, PyAny>>,
         offset: usize,
         length: usize,
     ) -> PyResult<Self> {
+        numpy_ready(offsets.py())?;
+        let data: PyReadonlyArray1<'py, u8> = data.extract()?;
+        let validity: Option<PyReadonlyArray1<'py, u8>> =
+            validity.map(|v| v.extract()).transpose()?;
         let (offsets32, offsets64) = match offsets.extract::<PyReadonlyArray1<'py, i32>>() {
             Ok(o) => (Some(o), None),
             Err(_) => (None, Some(offsets.extract::<PyReadonlyArray1<'py, i64>>()?)),

@@ -28,10 +28,18 @@ impl PyMergeRows {
         self.rows.len()
     }
 
-    /// Every merge as a dict (keys shared by all of them).
-    fn dicts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+    /// The merges `start..stop` (all by default; clamped to the merges) as
+    /// dicts, keys shared by all of them.
+    #[pyo3(signature = (start=0, stop=None))]
+    fn dicts<'py>(
+        &self,
+        py: Python<'py>,
+        start: usize,
+        stop: Option<usize>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let stop = stop.unwrap_or(usize::MAX).min(self.rows.len());
         let list = PyList::empty(py);
-        for m in &self.rows {
+        for m in self.rows.get(start..stop).unwrap_or_default() {
             let d = PyDict::new(py);
             d.set_item(pyo3::intern!(py, "left"), &m.left)?;
             d.set_item(pyo3::intern!(py, "right"), &m.right)?;

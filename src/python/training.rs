@@ -178,8 +178,8 @@ impl PyWordCounter {
         &mut self,
         py: Python<'py>,
         offsets: &Bound<'py, PyAny>,
-        data: numpy::PyReadonlyArray1<'py, u8>,
-        validity: Option<numpy::PyReadonlyArray1<'py, u8>>,
+        data: &Bound<'py, PyAny>,
+        validity: Option<&Bound<'py, PyAny>>,
         offset: usize,
         length: usize,
     ) -> PyResult<()> {

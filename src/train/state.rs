@@ -114,8 +114,8 @@ pub(super) struct State<'a> {
     pub(super) nodes: Vec<Node>,
     pub(super) pairs: PairTable,
     pub(super) heap: Queue,
-    /// By unit x: the pairs (x, c) and (c, x) of the merge step in hand's
-    /// unit c, once looked up (`(step, [(x, c), (c, x)])`, `NO_PAIR` for not
+    /// By unit x: the pairs (c, x) and (x, c) of the merge step in hand's
+    /// unit c, once looked up (`(step, [(c, x), (x, c)])`, `NO_PAIR` for not
     /// yet). A merge meets the same few neighbours of c again and again,
     /// and this small table stays in cache where the pair table does not.
     pub(super) beside_merged: Vec<(u32, [u32; 2])>,
