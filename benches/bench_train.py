@@ -184,7 +184,7 @@ def main() -> None:
                 f"| {label} | {threads} | {med(w, 'seconds'):.2f} | "
                 f"{med(w, 'seconds') / med(f, 'seconds'):.2f}x | {med(ph, 'seconds'):.2f} "
                 f"({med(ph, 'mb_s') / threads:.0f} MB/s a thread) | {med(ph, 'merging'):.2f} | "
-                f"{med(h, 'seconds'):.2f} | {med(w, 'seconds') / med(h, 'seconds'):.2f}x | "
+                f"{med(h, 'seconds'):.2f} | {med(w, 'seconds') / med(h, 'seconds'):.3f}x | "
                 f"{med(w, 'peak_rss_mb'):.0f} | {med(h, 'peak_rss_mb'):.0f} |"
             )
             print(rows[-1], flush=True)
