@@ -726,6 +726,7 @@ NOT_CALLED = {
     "UnsupportedComponentError",  # an exception
     "Encoding",  # made by encode; its methods are in the table
     "Merge",  # a record that training returns
+    "MergeList",  # training's record of merges (its own checks: test_train.py)
     "sample_text_path",  # no arguments
     "sample_vocab_path",
 }

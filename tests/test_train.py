@@ -211,6 +211,11 @@ def test_merges_are_read_from_the_core_when_first_used() -> None:
     copy = pickle.loads(pickle.dumps(merges))
     assert isinstance(copy, wpiece.MergeList) and copy == merges
     assert wpiece.MergeList() == [] and len(wpiece.MergeList()) == 0
+    for wrong in (["a"], "ab", [listed[0], 3]):
+        with pytest.raises(TypeError, match="Merge objects"):
+            wpiece.MergeList(wrong)
+    with pytest.raises(TypeError):
+        wpiece.MergeList(5)  # type: ignore[arg-type]
 
 
 def test_trained_tokenizer_encodes_and_saves_record(tmp_path) -> None:

@@ -73,7 +73,11 @@ class MergeList(Sequence[Merge]):
         if isinstance(merges, _core.MergeRows):
             self._rows = merges
         else:
-            self._merges = list(merges)
+            items = list(merges)
+            bad = next((m for m in items if not isinstance(m, Merge)), None)
+            if bad is not None:
+                raise TypeError(f"a MergeList holds Merge objects, got {type(bad).__name__}")
+            self._merges = items
 
     def _all(self) -> list[Merge]:
         if self._merges is None:
