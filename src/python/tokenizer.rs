@@ -573,7 +573,6 @@ impl PyTokenizer {
         num_threads: Option<usize>,
         return_offsets: bool,
     ) -> PyResult<Bound<'py, PyTuple>> {
-        numpy_ready(py)?;
         let chunk = ArrowChunk::extract(offsets, data, validity, offset, length)?;
         let rows = chunk.rows()?;
         let texts: Vec<&str> = rows.iter().flatten().copied().collect();
