@@ -10,8 +10,8 @@
 //! hashed again to merge them. A word's place in the result is its first
 //! appearance: its first segment, then its place in that segment. Each map
 //! remembers where each of its segments began and its place in the input,
-//! and `finish` merges the maps once, segment by segment, which gives
-//! exactly that order.
+//! and `finish` merges the maps once, on every thread (`part_merge.rs`),
+//! which gives exactly that order.
 //!
 //! One thread counts straight into the result: there is nothing to merge.
 
@@ -21,8 +21,9 @@ use std::sync::Mutex;
 use rayon::prelude::*;
 
 use super::counts::WordCounts;
+use super::part_merge::{merge_parts, CountedPart};
 use super::short_words::ShortWords;
-use crate::cancel::{Cancel, CHECKPOINT_STEPS};
+use crate::cancel::Cancel;
 use crate::error::{Error, Result};
 use crate::io::{DocBlock, LinePieces};
 use crate::splitter::SplitBuffers;
@@ -218,49 +219,27 @@ impl<'a> ParallelCounting<'a> {
     /// Completes `into`: the parts' words in first-appearance order.
     pub(super) fn finish(mut self, cancel: &Cancel) -> Result<()> {
         std::mem::take(&mut self.direct.short).flush_into(self.into);
+        if self.parts.is_empty() {
+            return Ok(());
+        }
         // Each part's front table (megabytes of slots to scan) is flushed
         // and dropped on its own thread.
-        let mut parts: Vec<_> = self
+        let parts: Vec<CountedPart> = self
             .parts
             .into_par_iter()
             .map(|mut part| {
                 std::mem::take(&mut part.scratch.short).flush_into(&mut part.counts);
-                let ends = part.segments.iter().skip(1).map(|&(_, start)| start);
-                let ends: Vec<usize> = ends.chain([part.counts.len()]).collect();
-                let sizes: Vec<(usize, usize)> = part
-                    .segments
-                    .iter()
-                    .zip(ends)
-                    .map(|(&(place, start), end)| (place, end - start))
-                    .collect();
-                (sizes, part.counts.into_entries())
+                let (words, hashes) = part.counts.into_hashed();
+                CountedPart {
+                    segments: part.segments,
+                    words,
+                    hashes,
+                }
             })
             .collect();
-        // Every segment, in input order: (place, its part, its words).
-        let mut order: Vec<(usize, usize, usize)> = parts
-            .iter()
-            .enumerate()
-            .flat_map(|(t, (sizes, _))| sizes.iter().map(move |&(place, n)| (place, t, n)))
-            .collect();
-        order.sort_unstable();
-        let most = parts
-            .iter()
-            .map(|(sizes, _)| sizes.iter().map(|s| s.1).sum::<usize>());
-        let Some(most) = most.max() else {
-            return Ok(());
-        };
-        self.into.try_reserve(most)?;
-        let mut since_check = 0;
-        for (_, t, n) in order {
-            for (word, count) in parts[t].1.by_ref().take(n) {
-                since_check += 1;
-                if since_check == CHECKPOINT_STEPS {
-                    cancel.check()?;
-                    since_check = 0;
-                }
-                self.into.absorb(word, count);
-            }
-        }
+        let (words, hashes) = merge_parts(parts, cancel)?;
+        let counted = WordCounts::from_distinct(words, hashes, false)?;
+        self.into.merge(counted);
         Ok(())
     }
 }

@@ -1,17 +1,26 @@
 //! Word types in first-appearance order with their counts (counting
 //! documents into them is `counting.rs`).
 
-use indexmap::IndexMap;
+use std::hash::BuildHasher;
+
+use hashbrown::HashTable;
 use rustc_hash::FxBuildHasher;
 
 use super::short_words::IndexedCounts;
 use crate::cancel::{self, CHECKPOINT_STEPS};
 use crate::error::{Error, Result};
 
-/// Word types in first-appearance order with their counts (each word stored once).
+/// Word types in first-appearance order with their counts (each word stored
+/// once), indexed by word.
 #[derive(Clone, Debug, Default)]
 pub struct WordCounts {
-    map: IndexMap<Box<str>, u64, FxBuildHasher>,
+    /// The words and their counts, in first-appearance order.
+    words: Vec<(Box<str>, u64)>,
+    /// Each word's hash: the index grows, and counts built elsewhere with
+    /// their hashes (`from_distinct`) are indexed, without hashing a string.
+    hashes: Vec<u64>,
+    /// Each word's position in `words`, by word.
+    index: HashTable<usize>,
     /// Whether a count may be at or past `NEAR_MAX`: only counts given by a
     /// caller (or loaded) get there, and only then must sums be checked.
     near_max: bool,
@@ -21,36 +30,77 @@ pub struct WordCounts {
 /// so below it two counts always add without overflow.
 const NEAR_MAX: u64 = 1 << 62;
 
+/// Words and their counts in order, with each word's hash (`hash_word`).
+pub(super) type HashedWords = (Vec<(Box<str>, u64)>, Vec<u64>);
+
+/// The hash words are indexed by (the part merge shards by it too).
+pub(super) fn hash_word(word: &str) -> u64 {
+    FxBuildHasher.hash_one(word)
+}
+
+fn out_of_memory() -> Error {
+    Error::Memory("word counts: out of memory".into())
+}
+
 impl WordCounts {
     pub fn len(&self) -> usize {
-        self.map.len()
+        self.words.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.map.is_empty()
+        self.words.is_empty()
+    }
+
+    /// The position of `word` (whose hash is `hash`), if present.
+    fn find(&self, word: &str, hash: u64) -> Option<usize> {
+        let words = &self.words;
+        self.index.find(hash, |&i| &*words[i].0 == word).copied()
+    }
+
+    /// Appends a word not present, with its hash; its position.
+    fn push(&mut self, word: Box<str>, count: u64, hash: u64) -> usize {
+        let at = self.words.len();
+        self.words.push((word, count));
+        self.hashes.push(hash);
+        let hashes = &self.hashes;
+        self.index.insert_unique(hash, at, |&i| hashes[i]);
+        at
+    }
+
+    /// The index made again from `hashes` (after words were dropped).
+    fn reindex(&mut self) {
+        let hashes = &self.hashes;
+        self.index.clear();
+        self.index.reserve(hashes.len(), |&i| hashes[i]);
+        for (i, &hash) in hashes.iter().enumerate() {
+            self.index.insert_unique(hash, i, |&j| hashes[j]);
+        }
     }
 
     /// Adds `count` occurrences of `word` (appended if new).
     pub fn add(&mut self, word: &str, count: u64) {
-        match self.map.get_mut(word) {
-            Some(c) => *c += count,
+        let hash = hash_word(word);
+        match self.find(word, hash) {
+            Some(i) => self.words[i].1 += count,
             None => {
-                self.map.insert(word.into(), count);
+                self.push(word.into(), count, hash);
             }
         }
     }
 
     /// `add`, for counts given by a caller: a total past 2^64-1 is an error.
     pub fn try_add(&mut self, word: &str, count: u64) -> Result<()> {
-        let total = match self.map.get_mut(word) {
-            Some(c) => {
+        let hash = hash_word(word);
+        let total = match self.find(word, hash) {
+            Some(i) => {
+                let c = &mut self.words[i].1;
                 *c = c.checked_add(count).ok_or_else(|| {
                     Error::Overflow(format!("the count of {word:?} exceeds 2^64-1"))
                 })?;
                 *c
             }
             None => {
-                self.map.insert(word.into(), count);
+                self.push(word.into(), count, hash);
                 count
             }
         };
@@ -62,12 +112,17 @@ impl WordCounts {
     /// counting run, whose sums cannot overflow (see `add_counted`).
     pub fn merge(&mut self, other: WordCounts) {
         debug_assert!(!self.near_max && !other.near_max);
-        if self.map.is_empty() {
-            self.map = other.map;
+        if self.words.is_empty() {
+            *self = other;
             return;
         }
-        for (w, c) in other.map {
-            *self.map.entry(w).or_insert(0) += c;
+        for ((w, c), hash) in other.words.into_iter().zip(other.hashes) {
+            match self.find(&w, hash) {
+                Some(i) => self.words[i].1 += c,
+                None => {
+                    self.push(w, c, hash);
+                }
+            }
         }
     }
 
@@ -87,32 +142,34 @@ impl WordCounts {
     /// flag as it goes (millions of words take seconds); stopped, it undoes
     /// what it did, so nothing changes then either.
     pub fn try_merge(&mut self, other: &WordCounts) -> Result<()> {
-        for (k, (w, &c)) in other.map.iter().enumerate() {
+        let theirs = || other.words.iter().zip(&other.hashes).enumerate();
+        for (k, ((w, c), &hash)) in theirs() {
             if k % CHECKPOINT_STEPS == CHECKPOINT_STEPS - 1 {
                 cancel::checkpoint()?;
             }
-            if let Some(&mine) = self.map.get(w) {
-                mine.checked_add(c).ok_or_else(|| {
+            if let Some(i) = self.find(w, hash) {
+                self.words[i].1.checked_add(*c).ok_or_else(|| {
                     Error::Overflow(format!("the count of {w:?} would exceed 2^64-1"))
                 })?;
             }
         }
-        let (old_len, old_near_max) = (self.map.len(), self.near_max);
+        let (old_len, old_near_max) = (self.len(), self.near_max);
         self.try_reserve(other.len().min(1 << 20))?;
-        for (k, (w, &c)) in other.map.iter().enumerate() {
+        for (k, ((w, c), &hash)) in theirs() {
+            let c = *c;
             if k % CHECKPOINT_STEPS == CHECKPOINT_STEPS - 1 {
                 if let Err(stopped) = cancel::checkpoint() {
                     self.undo_merge(other, k, old_len, old_near_max);
                     return Err(stopped);
                 }
             }
-            let total = match self.map.get_mut(&**w) {
-                Some(mine) => {
-                    *mine += c;
-                    *mine
+            let total = match self.find(w, hash) {
+                Some(i) => {
+                    self.words[i].1 += c;
+                    self.words[i].1
                 }
                 None => {
-                    self.map.insert(w.clone(), c);
+                    self.push(w.clone(), c, hash);
                     c
                 }
             };
@@ -124,10 +181,15 @@ impl WordCounts {
     /// Takes back the first `done` words of `other` added by `try_merge` to
     /// counts that held `old_len` words.
     fn undo_merge(&mut self, other: &WordCounts, done: usize, old_len: usize, near_max: bool) {
-        self.map.truncate(old_len);
-        for (w, &c) in other.map.iter().take(done) {
-            if let Some(mine) = self.map.get_mut(&**w) {
-                *mine -= c;
+        if self.len() > old_len {
+            self.words.truncate(old_len);
+            self.hashes.truncate(old_len);
+            self.index.retain(|&mut i| i < old_len);
+        }
+        for ((w, c), &hash) in other.words.iter().zip(&other.hashes).take(done) {
+            let c = *c;
+            if let Some(i) = self.find(w, hash) {
+                self.words[i].1 -= c;
             }
         }
         self.near_max = near_max;
@@ -135,65 +197,77 @@ impl WordCounts {
 
     /// A copy, looking at the call's ambient flag as it goes.
     pub fn try_copy(&self) -> Result<WordCounts> {
-        let mut map = IndexMap::with_hasher(FxBuildHasher);
-        map.try_reserve(self.len())
-            .map_err(|_| Error::Memory("word counts: out of memory".into()))?;
-        for (k, (w, &c)) in self.map.iter().enumerate() {
+        let mut words = Vec::new();
+        words
+            .try_reserve_exact(self.len())
+            .map_err(|_| out_of_memory())?;
+        for (k, (w, c)) in self.words.iter().enumerate() {
             if k % CHECKPOINT_STEPS == CHECKPOINT_STEPS - 1 {
                 cancel::checkpoint()?;
             }
-            map.insert(w.clone(), c);
+            words.push((w.clone(), *c));
         }
-        Ok(WordCounts {
-            map,
-            near_max: self.near_max,
-        })
+        WordCounts::from_distinct(words, self.hashes.clone(), self.near_max)
     }
 
     /// Room for `n` more words, or `Error::Memory`.
     pub fn try_reserve(&mut self, n: usize) -> Result<()> {
-        self.map
-            .try_reserve(n)
-            .map_err(|_| Error::Memory("word counts: out of memory".into()))
+        self.words.try_reserve(n).map_err(|_| out_of_memory())?;
+        self.hashes.try_reserve(n).map_err(|_| out_of_memory())?;
+        let hashes = &self.hashes;
+        self.index
+            .try_reserve(n, |&i| hashes[i])
+            .map_err(|_| out_of_memory())
     }
 
     /// Adds a word not yet present; false (and nothing changes) if it is.
     pub fn insert_new(&mut self, word: String, count: u64) -> bool {
-        match self.map.entry(word.into_boxed_str()) {
-            indexmap::map::Entry::Occupied(_) => false,
-            indexmap::map::Entry::Vacant(v) => {
-                v.insert(count);
-                self.near_max |= count >= NEAR_MAX;
-                true
-            }
+        let hash = hash_word(&word);
+        if self.find(&word, hash).is_some() {
+            return false;
         }
+        self.push(word.into_boxed_str(), count, hash);
+        self.near_max |= count >= NEAR_MAX;
+        true
     }
 
     pub fn contains(&self, word: &str) -> bool {
-        self.map.contains_key(word)
+        self.find(word, hash_word(word)).is_some()
     }
 
     /// The count of `word` (0 if never seen).
     pub fn get(&self, word: &str) -> u64 {
-        self.map.get(word).copied().unwrap_or(0)
+        self.find(word, hash_word(word))
+            .map_or(0, |i| self.words[i].1)
     }
 
     /// The sum of all counts (past 2^64 for huge corpora, hence u128).
     pub fn total(&self) -> u128 {
-        self.map.values().map(|&c| c as u128).sum()
+        self.words.iter().map(|&(_, c)| c as u128).sum()
     }
 
     /// Drops the words counted fewer than `min_count` times; the others keep
     /// their order.
     pub fn prune(&mut self, min_count: u64) {
-        self.map.retain(|_, c| *c >= min_count);
+        if self.words.iter().all(|&(_, c)| c >= min_count) {
+            return;
+        }
+        let kept = self.words.iter().map(|&(_, c)| c >= min_count);
+        let kept: Vec<bool> = kept.collect();
+        let mut k = 0;
+        self.hashes.retain(|_| {
+            k += 1;
+            kept[k - 1]
+        });
+        self.words.retain(|&(_, c)| c >= min_count);
+        self.reindex();
     }
 
     /// The `n` most frequent words (all when `n` is None), most frequent
     /// first, ties in first-appearance order.
     pub fn most_common(&self, n: Option<usize>) -> Vec<(&str, u64)> {
-        let mut order: Vec<usize> = (0..self.map.len()).collect();
-        let rank = |&i: &usize| (std::cmp::Reverse(self.map[i]), i);
+        let mut order: Vec<usize> = (0..self.len()).collect();
+        let rank = |&i: &usize| (std::cmp::Reverse(self.words[i].1), i);
         let n = n.unwrap_or(order.len()).min(order.len());
         if n < order.len() && n > 0 {
             order.select_nth_unstable_by_key(n - 1, rank);
@@ -202,7 +276,7 @@ impl WordCounts {
         order.sort_unstable_by_key(rank);
         order
             .into_iter()
-            .filter_map(|i| self.map.get_index(i).map(|(w, &c)| (&**w, c)))
+            .map(|i| (&*self.words[i].0, self.words[i].1))
             .collect()
     }
 
@@ -213,24 +287,41 @@ impl WordCounts {
 
     /// `(word, count)` pairs in first-appearance order.
     pub fn iter(&self) -> impl Iterator<Item = (&str, u64)> {
-        self.map.iter().map(|(w, &c)| (&**w, c))
+        self.words.iter().map(|(w, c)| (&**w, *c))
     }
 
-    /// Adds `count` to `word`, taking the word's allocation if it is new. For
-    /// parts of one counting run (see `merge`).
-    pub(super) fn absorb(&mut self, word: Box<str>, count: u64) {
-        debug_assert!(!self.near_max);
-        *self.map.entry(word).or_insert(0) += count;
+    /// Counts of words given once each, in their order, with their hashes
+    /// (`hash_word`): for parts of one counting run (see `merge`), and copies.
+    pub(super) fn from_distinct(
+        words: Vec<(Box<str>, u64)>,
+        hashes: Vec<u64>,
+        near_max: bool,
+    ) -> Result<WordCounts> {
+        debug_assert_eq!(words.len(), hashes.len());
+        let mut index = HashTable::new();
+        index
+            .try_reserve(words.len(), |&i: &usize| hashes[i])
+            .map_err(|_| out_of_memory())?;
+        for (i, &hash) in hashes.iter().enumerate() {
+            index.insert_unique(hash, i, |&j| hashes[j]);
+        }
+        Ok(WordCounts {
+            words,
+            hashes,
+            index,
+            near_max,
+        })
     }
 
-    /// `(word, count)` pairs in first-appearance order, consuming the map.
-    pub(super) fn into_entries(self) -> impl Iterator<Item = (Box<str>, u64)> {
-        self.map.into_iter()
+    /// `(word, count)` pairs in first-appearance order, with each word's
+    /// hash, consuming the map.
+    pub(super) fn into_hashed(self) -> HashedWords {
+        (self.words, self.hashes)
     }
 
     /// Words and counts as two parallel vectors, consuming the map.
     pub fn into_parts(self) -> (Vec<Box<str>>, Vec<u64>) {
-        self.map.into_iter().unzip()
+        self.words.into_iter().unzip()
     }
 }
 
@@ -240,18 +331,19 @@ impl IndexedCounts for WordCounts {
     }
 
     fn add_indexed(&mut self, word: &str, count: u64) -> usize {
-        match self.map.get_full_mut(word) {
-            Some((i, _, c)) => {
-                *c += count;
+        let hash = hash_word(word);
+        match self.find(word, hash) {
+            Some(i) => {
+                self.words[i].1 += count;
                 i
             }
-            None => self.map.insert_full(word.into(), count).0,
+            None => self.push(word.into(), count, hash),
         }
     }
 
     #[inline]
     fn add_at(&mut self, index: usize, count: u64) {
-        if let Some((_, c)) = self.map.get_index_mut(index) {
+        if let Some((_, c)) = self.words.get_mut(index) {
             *c += count;
         }
     }
@@ -346,5 +438,38 @@ mod tests {
             [("a", 2), ("b", 5), ("c", 2), ("d", 5)]
         );
         assert_eq!(c.total(), 14);
+    }
+
+    #[test]
+    fn lookups_follow_pruning_undoing_copying_and_growth() {
+        // Thousands of words: the index grows many times over.
+        let mut c = WordCounts::default();
+        for k in 0..5000u64 {
+            c.add(&format!("w{k}"), k % 4);
+        }
+        c.prune(2);
+        assert_eq!(c.len(), 2500);
+        for k in 0..5000u64 {
+            let want = if k % 4 >= 2 { k % 4 } else { 0 };
+            assert_eq!(c.get(&format!("w{k}")), want, "w{k}");
+            assert_eq!(c.contains(&format!("w{k}")), want > 0);
+        }
+        // A word dropped and added again goes last, at its new position.
+        c.add("w0", 9);
+        assert_eq!(c.iter().last(), Some(("w0", 9)));
+        assert_eq!(c.get("w0"), 9);
+        let copy = c.try_copy().unwrap();
+        assert!(copy.same_as(&c));
+        assert_eq!(copy.get("w4999"), 3);
+        // Undone new words are gone from the index too.
+        let before = c.clone();
+        let other = counts(&[("new", 1), ("w3", 2), ("newer", 4)]);
+        c.try_merge(&other).unwrap();
+        c.undo_merge(&other, other.len(), before.len(), false);
+        assert!(c.same_as(&before));
+        assert!(!c.contains("new") && !c.contains("newer"));
+        assert_eq!(c.get("w3"), 3);
+        c.add("newer", 1);
+        assert_eq!(c.iter().last(), Some(("newer", 1)));
     }
 }

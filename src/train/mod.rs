@@ -5,6 +5,7 @@
 //! |------|---------|
 //! | `counts.rs` | word types and their counts, in first-appearance order |
 //! | `counting.rs`, `short_words.rs` | counting the words of documents on every thread, block by block or a file's pieces (short words in a front table) |
+//! | `part_merge.rs` | merging the counting threads' maps, shard by shard on every thread |
 //! | `splitter_counting.rs` | counting words as the encoder's splitter finds them |
 //! | `word_splitting.rs` | how counting makes words: BERT's options, or a tokenizer's whole pipeline |
 //! | `counting_options.rs` | the counting options as counts files and Python name them |
@@ -31,6 +32,7 @@ mod longest_match;
 mod merge;
 mod occurrences;
 pub mod pairs;
+mod part_merge;
 pub mod queue;
 mod record;
 mod short_words;
