@@ -67,7 +67,8 @@ impl WordCounts {
         at
     }
 
-    /// The index made again from `hashes` (after words were dropped).
+    /// The index made again from `hashes` (after words were dropped: the
+    /// table already has room, so nothing is allocated).
     fn reindex(&mut self) {
         let hashes = &self.hashes;
         self.index.clear();
@@ -207,7 +208,12 @@ impl WordCounts {
             }
             words.push((w.clone(), *c));
         }
-        WordCounts::from_distinct(words, self.hashes.clone(), self.near_max)
+        let mut hashes = Vec::new();
+        hashes
+            .try_reserve_exact(self.len())
+            .map_err(|_| out_of_memory())?;
+        hashes.extend_from_slice(&self.hashes);
+        WordCounts::from_distinct(words, hashes, self.near_max)
     }
 
     /// Room for `n` more words, or `Error::Memory`.
