@@ -38,7 +38,7 @@ pub(super) fn hash_word(word: &str) -> u64 {
     FxBuildHasher.hash_one(word)
 }
 
-fn out_of_memory() -> Error {
+pub(super) fn out_of_memory() -> Error {
     Error::Memory("word counts: out of memory".into())
 }
 
@@ -258,12 +258,11 @@ impl WordCounts {
         if self.words.iter().all(|&(_, c)| c >= min_count) {
             return;
         }
-        let kept = self.words.iter().map(|&(_, c)| c >= min_count);
-        let kept: Vec<bool> = kept.collect();
-        let mut k = 0;
+        // The hashes first, each kept as its word will be.
+        let (words, mut i) = (&self.words, 0);
         self.hashes.retain(|_| {
-            k += 1;
-            kept[k - 1]
+            i += 1;
+            words[i - 1].1 >= min_count
         });
         self.words.retain(|&(_, c)| c >= min_count);
         self.reindex();

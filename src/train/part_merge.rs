@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use hashbrown::HashTable;
 use rayon::prelude::*;
 
-use super::counts::HashedWords;
+use super::counts::{out_of_memory, HashedWords};
 use crate::cancel::Cancel;
 use crate::error::{Error, Result};
 
@@ -109,9 +109,12 @@ pub(super) fn merge_parts(parts: Vec<CountedPart>, cancel: &Cancel) -> Result<Ha
     order.sort_unstable();
     let size = kept.iter().map(|k| k.0.len()).sum();
     let (mut merged, mut merged_hashes) = (Vec::new(), Vec::new());
-    let no_memory = |_| Error::Memory("word counts: out of memory".into());
-    merged.try_reserve_exact(size).map_err(no_memory)?;
-    merged_hashes.try_reserve_exact(size).map_err(no_memory)?;
+    merged
+        .try_reserve_exact(size)
+        .map_err(|_| out_of_memory())?;
+    merged_hashes
+        .try_reserve_exact(size)
+        .map_err(|_| out_of_memory())?;
     let mut parts: Vec<_> = kept
         .into_iter()
         .map(|(w, h, _)| (w.into_iter(), h.into_iter()))
