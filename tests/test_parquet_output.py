@@ -133,35 +133,73 @@ def test_bad_targets_are_refused_before_anything_is_made(tmp_path: Path) -> None
     assert os.listdir(tmp_path) == ["file"]
 
 
+# Every column a part's encoder makes, with null and empty rows, beside a
+# column of the caller's (a DataFrame's) that is a list of integers too.
+ENCODED = pa.table(
+    {
+        "score": pa.array([[7, 8], None, []], pa.list_(pa.int64())),
+        "input_ids": pa.array([[101, 30521, 102], None, []], pa.list_(pa.int32())),
+        "attention_mask": pa.array([[1, 1, 1], None, []], pa.list_(pa.int8())),
+        "offsets": pa.array(
+            [[[0, 0], [0, 4], [0, 0]], None, []], pa.list_(pa.list_(pa.int32(), 2))
+        ),
+    }
+)
+
+
+def encodings(part: Path) -> dict[str, str]:
+    """Each column's value encoding (the one besides the levels' RLE)."""
+    meta = pq.ParquetFile(part).metadata.row_group(0)
+    found = {}
+    for i in range(meta.num_columns):
+        column = meta.column(i)
+        values = [e for e in column.encodings if e != "RLE"]
+        assert len(values) == 1, column.encodings
+        found[column.path_in_schema.split(".")[0]] = values[0]
+    return found
+
+
 @pytest.mark.parametrize(
-    ("compression", "codec"),
+    ("compression", "codec", "packed"),
     [
-        ("lz4", "LZ4"),
-        ("zstd", "ZSTD"),
-        ("snappy", "SNAPPY"),
-        ("gzip", "GZIP"),
-        ("brotli", "BROTLI"),
-        ("none", "UNCOMPRESSED"),
+        ("lz4", "LZ4", True),
+        ("zstd", "ZSTD", False),
+        ("snappy", "SNAPPY", True),
+        ("gzip", "GZIP", False),
+        ("brotli", "BROTLI", False),
+        ("none", "UNCOMPRESSED", True),
     ],
 )
 def test_parts_are_written_with_the_codec_asked(
-    tmp_path: Path, compression: str, codec: str
+    tmp_path: Path, compression: str, codec: str, packed: bool
 ) -> None:
+    """The encoder's integer columns are bit-packed (DELTA_BINARY_PACKED)
+    without a codec or with a fast one, plain for the entropy coders; the
+    caller's columns always as pyarrow writes them."""
     target = tmp_path / "ids"
     folder = ParquetFolder(target, overwrite=False, compression=compression)
-    write_part(folder.destination, 0, TABLE)
+    write_part(folder.destination, 0, ENCODED)
     folder.commit([0])
-    part = pq.ParquetFile(target / "part-00000.parquet")
-    assert part.metadata.row_group(0).column(0).compression == codec
-    assert part.read().equals(TABLE)
+    part = target / "part-00000.parquet"
+    meta = pq.ParquetFile(part).metadata.row_group(0)
+    assert {meta.column(i).compression for i in range(meta.num_columns)} == {codec}
+    ours = "DELTA_BINARY_PACKED" if packed else "PLAIN"
+    assert encodings(part) == {
+        "score": "PLAIN",
+        "input_ids": ours,
+        "attention_mask": ours,
+        "offsets": ours,
+    }
+    assert pq.read_table(part).equals(ENCODED)
 
 
-def test_lz4_is_the_default_codec(tmp_path: Path) -> None:
+def test_parts_are_packed_without_a_codec_by_default(tmp_path: Path) -> None:
     folder = ParquetFolder(tmp_path / "ids", overwrite=False)
-    write_part(folder.destination, 0, TABLE)
+    write_part(folder.destination, 0, ENCODED)
     folder.commit([0])
-    part = pq.ParquetFile(tmp_path / "ids" / "part-00000.parquet")
-    assert part.metadata.row_group(0).column(0).compression == "LZ4"
+    part = tmp_path / "ids" / "part-00000.parquet"
+    assert pq.ParquetFile(part).metadata.row_group(0).column(1).compression == "UNCOMPRESSED"
+    assert encodings(part)["input_ids"] == "DELTA_BINARY_PACKED"
 
 
 def test_ids_and_offsets_become_int32_by_reading_the_same_buffers() -> None:

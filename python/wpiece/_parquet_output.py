@@ -25,11 +25,20 @@ PART_NAME = "part-{:05d}.parquet"
 # save (measured on 51 MB of English: 0.51 s to write with pyarrow's
 # defaults, 0.33 s so, for 32 MB instead of 27).
 WRITE_OPTIONS = {"use_dictionary": False, "write_statistics": False}
-# The codecs a part may be written with (pyarrow's names). lz4 by default:
-# writing without a codec takes about two thirds of the time for files twice
-# as large (README, "Beyond one process"); zstd makes the smallest files.
+# The columns a part's encoder makes (lists of integers). With no codec or
+# a fast one their values are written DELTA_BINARY_PACKED: bit-packed
+# differences take half the bytes of plain ones and pack faster than a
+# codec compresses, so a part without a codec is as small as lz4 made plain
+# values (benches/bench_parquet_codecs.py). Not BYTE_STREAM_SPLIT, which
+# would pack smaller still: Spark 4.0's vectorized reader refuses it for
+# integers. The entropy coders (zstd, gzip, brotli) find more in plain
+# values than in packed ones, so theirs stay plain.
+ENCODED_COLUMNS = ("input_ids", "attention_mask", "offsets")
+PACKED_WITH = ("none", "lz4", "snappy")
+# The codecs a part may be written with (pyarrow's names). None by default:
+# the packed ids are as small as lz4's plain ones were, written fastest.
 COMPRESSIONS = ("lz4", "zstd", "snappy", "gzip", "brotli", "none")
-DEFAULT_COMPRESSION = "lz4"
+DEFAULT_COMPRESSION = "none"
 # Spark's mark of a complete output folder, for the tools that look for it.
 SUCCESS = "_SUCCESS"
 
@@ -167,11 +176,40 @@ def write_part(destination: tuple[str, str, str], index: int, table: Any) -> int
         raise FileNotFoundError(f"the job's staging folder {staging} is gone (the job ended)")
     tmp = work / f"{part_name(index)}.{uuid.uuid4().hex}.tmp"
     try:
-        pq.write_table(table, tmp, compression=compression, **WRITE_OPTIONS)
+        pq.write_table(
+            table,
+            tmp,
+            compression=compression,
+            column_encoding=delta_encoded(table.schema) if compression in PACKED_WITH else None,
+            **WRITE_OPTIONS,
+        )
         os.replace(tmp, staging / part_name(index))
     finally:
         tmp.unlink(missing_ok=True)
     return int(table.num_rows)
+
+
+def delta_encoded(schema: Any) -> dict[str, str]:
+    """``column_encoding`` for pyarrow's writer: each integer leaf of the
+    encoded columns in ``schema``, by its Parquet path (pyarrow ignores a
+    path it does not know, so the path must be the one written)."""
+    import pyarrow as pa
+
+    encodings = {}
+    for field in schema:
+        if field.name not in ENCODED_COLUMNS:
+            continue
+        path, kind = field.name, field.type
+        # Lists of every kind are written as Parquet's LIST: `name.list.element`.
+        while (
+            pa.types.is_list(kind)
+            or pa.types.is_large_list(kind)
+            or pa.types.is_fixed_size_list(kind)
+        ):
+            path, kind = path + ".list.element", kind.value_type
+        if pa.types.is_integer(kind):
+            encodings[path] = "DELTA_BINARY_PACKED"
+    return encodings
 
 
 def _remove(path: Path) -> None:

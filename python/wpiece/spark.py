@@ -282,9 +282,11 @@ def encode_files_to_parquet(
     truncation as set. Every part is written under a temporary name and
     renamed, and the folder appears (or replaces the old one, with
     ``overwrite``) only once every part is there; a failed job leaves
-    nothing. ``compression``: the parts' codec, one of ``lz4`` (default),
-    ``zstd`` (smallest files), ``snappy``, ``gzip``, ``brotli`` or ``none``
-    (fastest to write, files about twice as large as lz4's). Returns the
+    nothing. ``compression``: the parts' codec, one of ``none`` (default:
+    the integer columns are bit-packed, DELTA_BINARY_PACKED, fastest to
+    write and about half the plain size), ``lz4`` and ``snappy`` (packed too,
+    a little smaller), ``zstd`` (smallest files, plain values), ``gzip`` or
+    ``brotli``; Spark, pyarrow and HF datasets read them all. Returns the
     number of rows (documents) written.
 
     >>> wpiece.spark.encode_files_to_parquet(spark, "corpus/*.txt", tok, "ids")  # doctest: +SKIP
