@@ -257,3 +257,30 @@ def test_encoding_tasks_run_on_the_cores_their_task_was_given(monkeypatch: Any) 
     # A null row has null offsets too (they were an empty list).
     assert columns["offsets"].to_pylist() == [[[0, 1], [2, 3]], None]
     assert asked == [3, 3]
+
+
+def test_row_groups_hold_about_the_same_number_of_ids(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Parts are cut into row groups of about ``ROW_GROUP_IDS`` ids (rows at
+    their mean length), not one group a part; a sliced, chunked table with
+    null and empty rows reads back equal."""
+    import wpiece._parquet_output as parquet_output
+
+    monkeypatch.setattr(parquet_output, "ROW_GROUP_IDS", 100)
+    rows = [[k % 7] * (k % 13) if k % 5 else None for k in range(400)]
+    ids = pa.array(rows, pa.list_(pa.int32()))
+    table = pa.table({"input_ids": pa.chunked_array([ids.slice(3, 200), ids.slice(203)])})
+    folder = ParquetFolder(tmp_path / "ids", overwrite=False)
+    write_part(folder.destination, 0, table)
+    # A table without ids (nothing to size groups by) is one group.
+    write_part(folder.destination, 1, pa.table({"x": [1, 2]}))
+    folder.commit([0, 1])
+    assert pq.ParquetFile(tmp_path / "ids" / "part-00001.parquet").metadata.num_row_groups == 1
+    part = pq.ParquetFile(tmp_path / "ids" / "part-00000.parquet")
+    total = sum(len(r) for r in rows[3:] if r)
+    per_row = len(rows[3:]) * 100 // total  # rows at the mean length
+    groups = [part.metadata.row_group(g).num_rows for g in range(part.metadata.num_row_groups)]
+    assert groups[:-1] == [per_row] * (len(groups) - 1) and 0 < groups[-1] <= per_row
+    assert len(groups) >= 10
+    assert part.read().equals(pa.table({"input_ids": ids.slice(3)}))
