@@ -1,7 +1,7 @@
 """Files cut into parts for a cluster (no engine): the parts of every file
-cover it once, in order; reading every part gives the documents of the
-whole file; paths are absolute; a file that changed size since planning is
-refused before it is read."""
+cover it once, in order; encoding every part as it is read gives the
+documents of the whole file, encoded; paths are absolute; a file that
+changed size since planning is refused before it is read."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import wpiece
-from wpiece._distributed import count_file_part, merge_parts
-from wpiece._file_parts import FilePart, plan_parts, read_part
+from wpiece._distributed import count_file_part, encode_file_part_table, merge_parts, ship
+from wpiece._file_parts import FilePart, plan_parts
 
 from conftest import examples
 
@@ -25,6 +25,27 @@ from conftest import examples
 LINE = st.text(
     st.sampled_from(list("ab ##\r\t") + ["é", "日", "🙂", "\u00a0", "\u3000"]), max_size=12
 )
+
+
+# Every character LINE draws is a token (accents stripped, as BERT's
+# normalizer does): each document's ids and offsets show its text.
+TOK = wpiece.Tokenizer(["[PAD]", "[UNK]", "[CLS]", "[SEP]", *"ab#e日🙂", "##a", "##b", "###"])
+
+
+def encoded(parts: list[FilePart]) -> list[tuple[list[int], list[list[int]]]]:
+    """Each document's ids and char offsets, part after part, as a cluster
+    task encodes a part (read and encoded by the core in one call)."""
+    payload = ship(TOK, unpadded=True)
+    rows = []
+    for part in parts:
+        table = encode_file_part_table(payload, part, None, True, True, True)
+        ids, offsets = table.column("input_ids"), table.column("offsets")
+        rows += list(zip(ids.to_pylist(), offsets.to_pylist()))
+    return rows
+
+
+def encoded_documents(docs: list[str]) -> list[tuple[list[int], list[list[int]]]]:
+    return [(e.ids, [list(o) for o in e.offsets]) for e in TOK.encode_batch(docs)]
 
 
 def documents(data: bytes) -> list[str]:
@@ -57,8 +78,7 @@ def test_the_parts_of_a_file_hold_its_documents_once_in_order(
         assert all(a[1] == b[0] for a, b in zip(ranges, ranges[1:]))
         assert ranges[-1][1] == len(data)
     assert [p.byte_range for p in parts if p.path == str(packed)] == [None]  # whole
-    got = [d for p in parts for d in read_part(p, None).to_pylist()]
-    assert got == documents(data) * 2
+    assert encoded(parts) == encoded_documents(documents(data) * 2)
     counts = merge_parts([count_file_part(p, None, {}) for p in parts])
     assert counts == wpiece.count_words([plain, packed])
 
@@ -74,12 +94,12 @@ def test_parts_name_absolute_paths_and_refuse_a_changed_file(
     with open(tmp_path / "a.txt", "a") as f:
         f.write("appended\n")
     with pytest.raises(ValueError, match="changed while the job ran"):
-        read_part(parts[-1], None)
+        encoded(parts[-1:])
     with pytest.raises(ValueError, match="changed while the job ran"):
         count_file_part(parts[0], None, {})
     gone = FilePart(str(tmp_path / "gone.txt"), None, 1)
     with pytest.raises(FileNotFoundError):
-        read_part(gone, None)
+        encoded([gone])
 
 
 def test_planning_sizes_parts_by_workers_and_refuses_bad_arguments(tmp_path: Path) -> None:
@@ -217,7 +237,7 @@ def test_default_parts_hold_the_documents_once_in_order(
         ranges = [p.byte_range or (0, p.size) for p in parts if p.path == str(f)]
         assert ranges[0][0] == 0 and ranges[-1][1] == f.stat().st_size
         assert all(x[1] == y[0] for x, y in zip(ranges, ranges[1:]))
-    got = [d for p in parts for d in read_part(p, None).to_pylist()]
-    assert got == documents(a.read_bytes()) + documents(b.read_bytes())
+    docs = documents(a.read_bytes()) + documents(b.read_bytes())
+    assert encoded(parts) == encoded_documents(docs)
     counts = merge_parts([count_file_part(p, None, {}) for p in parts])
     assert counts == wpiece.count_words([a, b])

@@ -18,7 +18,7 @@ __all__ = [
     "UnsupportedComponentError",
     "WordCounter",
     "check_names",
-    "documents_arrow",
+    "encode_file_part",
     "read_text",
     "read_vocab_txt",
     "write_atomic",
@@ -173,11 +173,15 @@ class FileDocuments:
     def __iter__(self) -> FileDocuments: ...
     def __next__(self) -> list[str]: ...
 
-def documents_arrow(
+def encode_file_part(
+    tok: Tokenizer,
     path: Union[str, PathLike[str]],
     jsonl_field: Optional[str] = None,
     byte_range: Optional[tuple[int, int]] = None,
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8]]: ...
+    add_special_tokens: bool = True,
+    num_threads: Optional[int] = None,
+    return_offsets: bool = False,
+) -> tuple[npt.NDArray[Any], ...]: ...
 
 @final
 class DocumentReader:

@@ -10,9 +10,8 @@ import math
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Optional, Union
+from typing import Optional, Union
 
-from . import _core
 from ._args import _check_str
 from .documents import Files, resolve_files
 
@@ -163,15 +162,3 @@ def cut_files(sizes: list[int], whole: list[bool], workers: int) -> list[list[in
 
 def check_jsonl_field(jsonl_field: object) -> None:
     _check_str(jsonl_field, "jsonl_field", optional=True)
-
-
-def read_part(part: FilePart, jsonl_field: Optional[str]) -> Any:
-    """The documents of a part as a pyarrow ``LargeStringArray``, read by the
-    core (one copy of the text, no Python ``str`` per document)."""
-    import pyarrow as pa
-
-    part.check_unchanged()
-    offsets, data = _core.documents_arrow(part.path, jsonl_field, part.byte_range)
-    return pa.LargeStringArray.from_buffers(
-        len(offsets) - 1, pa.py_buffer(offsets), pa.py_buffer(data)
-    )

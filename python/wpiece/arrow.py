@@ -156,6 +156,32 @@ def one_chunk_type(chunks: list[Any]) -> list[Any]:
     return [c if c.type == large else c.cast(large) for c in chunks]
 
 
+def flat_lists(ids: Any, rows: Any, char_offsets: Any, mask: Any = None) -> Any:
+    """Flat ids (uint32), row bounds (int64, one more than the rows) and,
+    if given (a list of one (n, 2) uint32 array), char offsets, as the
+    Arrow array :meth:`wpiece.Tokenizer.encode_arrow` returns: lists of ids
+    (large lists past 2^31 ids), or with offsets a struct of the two lists;
+    ``mask`` marks null rows.
+
+    >>> import numpy as np
+    >>> rows = np.array([0, 2, 3])
+    >>> flat_lists(np.array([5, 6, 7], np.uint32), rows, []).to_pylist()
+    [[5, 6], [7]]
+    """
+    pa = _pyarrow()
+    large = bool(rows[-1] >= 2**31)  # row bounds past int32
+    list_type = pa.LargeListArray if large else pa.ListArray
+    row_bounds = pa.array(rows, pa.int64() if large else pa.int32())
+    id_lists = list_type.from_arrays(row_bounds, pa.array(ids), mask=mask)
+    if not char_offsets:
+        return id_lists
+    pairs = pa.FixedSizeListArray.from_arrays(pa.array(char_offsets[0].reshape(-1)), 2)
+    offset_lists = list_type.from_arrays(row_bounds, pairs, mask=mask)
+    return pa.StructArray.from_arrays(
+        [id_lists, offset_lists], names=["input_ids", "offsets"], mask=mask
+    )
+
+
 def encode_arrow(
     core: Any,
     array: Any,
@@ -208,22 +234,7 @@ def encode_arrow(
             return_offsets,
         )
         mask = chunk.is_null() if chunk.null_count else None
-        large = bool(rows[-1] >= 2**31)  # row bounds past int32
-        list_type = pa.LargeListArray if large else pa.ListArray
-        row_bounds = pa.array(rows, pa.int64() if large else pa.int32())
-        id_lists = list_type.from_arrays(row_bounds, pa.array(ids), mask=mask)
-        if not return_offsets:
-            results.append(id_lists)
-            continue
-        pairs = pa.FixedSizeListArray.from_arrays(pa.array(char_offsets[0].reshape(-1)), 2)
-        offset_lists = list_type.from_arrays(row_bounds, pairs, mask=mask)
-        results.append(
-            pa.StructArray.from_arrays(
-                [id_lists, offset_lists],
-                names=["input_ids", "offsets"],
-                mask=mask,
-            )
-        )
+        results.append(flat_lists(ids, rows, char_offsets, mask))
     if isinstance(array, pa.ChunkedArray):
         if not results:
             kind = pa.list_(pa.uint32())

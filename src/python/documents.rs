@@ -1,17 +1,21 @@
 //! The documents of files and streams for Python, read by the core's one
 //! reader (`io::DocumentReader`): Python only resolves paths and hands on
-//! the bytes of streams it holds (standard input).
+//! the bytes of streams it holds (standard input). A cluster task's part of
+//! a file is encoded as it is read.
 
 use std::io::Read;
 use std::path::PathBuf;
 
-use numpy::{IntoPyArray, PyArray1};
+use numpy::{IntoPyArray, PyArrayMethods};
 use pyo3::prelude::*;
+use pyo3::types::PyTuple;
 
 use super::numpy_api::numpy_ready;
 use super::run::{run, Run};
+use super::tokenizer::PyTokenizer;
 use crate::error::Error;
 use crate::io::{open_documents, read_documents, ByteRange, DocBlock, DocSource, DocumentReader};
+use crate::pipeline::pad_flat;
 
 /// Bytes read per block of a file.
 const BLOCK: usize = 1 << 20;
@@ -110,52 +114,51 @@ impl PyDocumentReader {
     }
 }
 
-/// An Arrow large string array's buffers: int64 row offsets, UTF-8 bytes.
-type StringBuffers<'py> = (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<u8>>);
-
-/// The documents of a file, or of the lines of a byte range of a plain file,
-/// as the buffers of an Arrow large string array: `(offsets, data)`, int64
-/// row offsets into the UTF-8 bytes of the documents laid end to end. One
-/// copy of the text, made in Rust; no Python `str` per document.
+/// The documents of a file, or of the lines of a byte range of a plain
+/// file, encoded by `tok` as they are read (mapped, not copied): flat ids,
+/// row bounds (int64) and, with `return_offsets`, an (n, 2) array of char
+/// offsets, as `Tokenizer.encode_arrow_flat` gives for a column of them.
 #[pyfunction]
-#[pyo3(signature = (path, jsonl_field=None, byte_range=None))]
-pub fn documents_arrow<'py>(
+#[pyo3(signature = (tok, path, jsonl_field=None, byte_range=None, add_special_tokens=true, num_threads=None, return_offsets=false))]
+#[allow(clippy::too_many_arguments)]
+pub fn encode_file_part<'py>(
     py: Python<'py>,
+    tok: PyRef<'py, PyTokenizer>,
     path: PathBuf,
     jsonl_field: Option<String>,
     byte_range: Option<(u64, u64)>,
-) -> PyResult<StringBuffers<'py>> {
+    add_special_tokens: bool,
+    num_threads: Option<usize>,
+    return_offsets: bool,
+) -> PyResult<Bound<'py, PyTuple>> {
     numpy_ready(py)?;
     let range = byte_range
         .map(|(start, end)| ByteRange::new(start, end))
         .transpose()?;
     let source = DocSource::of(jsonl_field);
-    // What is read: watched for Ctrl-C when large (a `.gz` of any size is).
-    let size = std::fs::metadata(&path).map_or(u64::MAX, |m| m.len());
-    let bytes = match range {
-        _ if path.extension().is_some_and(|e| e == "gz") => u64::MAX,
-        Some(r) => r.end.min(size).saturating_sub(r.start),
-        None => size,
-    };
-    let how = Run::serial(usize::try_from(bytes).unwrap_or(usize::MAX));
-    let (offsets, data) = run(py, how, |cancel| {
+    let tok = tok.tokenizer();
+    // A part is of any size: always watch for Ctrl-C.
+    let flat = run(py, Run::parallel(usize::MAX, num_threads), |cancel| {
         let docs = read_documents(&path, &source, true, range, cancel)?;
-        let docs = docs.as_strs()?;
-        let bytes: usize = docs.iter().map(|d| d.len()).sum();
-        let mut data: Vec<u8> = Vec::new();
-        let mut offsets: Vec<i64> = Vec::new();
-        data.try_reserve_exact(bytes)
-            .and_then(|()| offsets.try_reserve_exact(docs.len() + 1))
-            .map_err(|_| Error::Memory(format!("{}: out of memory", path.display())))?;
-        offsets.push(0);
-        for (k, d) in docs.iter().enumerate() {
-            if k % 65_536 == 0 {
-                cancel.check()?;
-            }
-            data.extend_from_slice(d.as_bytes());
-            offsets.push(data.len() as i64);
-        }
-        Ok((offsets, data))
+        let texts = docs.as_strs()?;
+        let mut flat = tok.encode_batch_flat(
+            &texts,
+            add_special_tokens,
+            tok.truncation.as_ref(),
+            return_offsets,
+            false,
+            cancel,
+        )?;
+        pad_flat(&mut flat, tok.padding.as_ref(), return_offsets, false)?;
+        Ok(flat)
     })?;
-    Ok((offsets.into_pyarray(py), data.into_pyarray(py)))
+    let rows: Vec<i64> = flat.rows.into_iter().map(|r| r as i64).collect();
+    let ids = flat.ids.into_pyarray(py).into_any();
+    let rows = rows.into_pyarray(py).into_any();
+    if !return_offsets {
+        return PyTuple::new(py, [ids, rows]);
+    }
+    let n = flat.offsets.len() / 2;
+    let offsets = flat.offsets.into_pyarray(py).reshape([n, 2])?.into_any();
+    PyTuple::new(py, [ids, rows, offsets])
 }

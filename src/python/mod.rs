@@ -75,7 +75,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<merge_rows::PyMergeRows>()?;
     m.add_class::<documents::PyFileDocuments>()?;
     m.add_class::<documents::PyDocumentReader>()?;
-    m.add_function(wrap_pyfunction!(documents::documents_arrow, m)?)?;
+    m.add_function(wrap_pyfunction!(documents::encode_file_part, m)?)?;
     m.add_function(wrap_pyfunction!(read_text, m)?)?;
     m.add_function(wrap_pyfunction!(read_vocab_txt, m)?)?;
     m.add_function(wrap_pyfunction!(write_set_atomic, m)?)?;
