@@ -284,3 +284,40 @@ def test_row_groups_hold_about_the_same_number_of_ids(
     assert groups[:-1] == [per_row] * (len(groups) - 1) and 0 < groups[-1] <= per_row
     assert len(groups) >= 10
     assert part.read().equals(pa.table({"input_ids": ids.slice(3)}))
+
+
+def test_an_empty_part_has_no_row_group_and_hf_datasets_loads_the_folder(tmp_path: Path) -> None:
+    """An empty part (an empty file, a range without a line, an empty
+    frame) is written with its columns and no row group: HF datasets takes
+    its batch size from a folder's first row group and refuses one of 0
+    rows, which pyarrow writes for an empty table."""
+    datasets = pytest.importorskip("datasets")
+    folder = ParquetFolder(tmp_path / "ids", overwrite=False)
+    write_part(folder.destination, 0, ENCODED.slice(0, 0))
+    write_part(folder.destination, 1, ENCODED)
+    folder.commit([0, 1])
+    empty = pq.ParquetFile(tmp_path / "ids" / "part-00000.parquet")
+    assert empty.metadata.num_row_groups == 0
+    assert empty.read().equals(ENCODED.slice(0, 0))
+    loaded = datasets.load_dataset(
+        "parquet",
+        data_files=str(tmp_path / "ids" / "part-*.parquet"),
+        split="train",
+        cache_dir=str(tmp_path / "hf"),
+    )
+    assert loaded.to_dict() == ENCODED.to_pydict()
+
+
+def test_columns_the_output_adds_are_refused_in_any_case_or_as_a_path() -> None:
+    """A frame's column named like one the output adds is refused: the same
+    name, one differing in case (Spark reading the parts takes them for the
+    same), or a dotted name that is the Parquet path of their values (the
+    writer would pack that column as ours)."""
+    import re
+
+    from wpiece._distributed import check_free_columns
+
+    check_free_columns(["text", "ids", "input", "offsets_x", "mask.input_ids"], "DataFrame")
+    for name in ["input_ids", "Input_Ids", "OFFSETS", "input_ids.list.element", "attention_mask.x"]:
+        with pytest.raises(ValueError, match=re.escape(f"already has a column {name!r}")):
+            check_free_columns(["text", name], "DataFrame")

@@ -182,14 +182,19 @@ def write_part(destination: tuple[str, str, str], index: int, table: Any) -> int
         raise FileNotFoundError(f"the job's staging folder {staging} is gone (the job ended)")
     tmp = work / f"{part_name(index)}.{uuid.uuid4().hex}.tmp"
     try:
-        pq.write_table(
-            table,
-            tmp,
-            compression=compression,
-            column_encoding=delta_encoded(table.schema) if compression in PACKED_WITH else None,
-            row_group_size=row_group_rows(table),
-            **WRITE_OPTIONS,
-        )
+        if table.num_rows == 0:
+            # No row group at all: pyarrow writes an empty table as one group
+            # of no rows, which HF datasets refuses (its batch size is 0).
+            pq.ParquetWriter(tmp, table.schema, compression=compression).close()
+        else:
+            pq.write_table(
+                table,
+                tmp,
+                compression=compression,
+                column_encoding=delta_encoded(table.schema) if compression in PACKED_WITH else None,
+                row_group_size=row_group_rows(table),
+                **WRITE_OPTIONS,
+            )
         os.replace(tmp, staging / part_name(index))
     finally:
         tmp.unlink(missing_ok=True)

@@ -285,8 +285,9 @@ def encode_files_to_parquet(
     nothing. ``compression``: the parts' codec, one of ``none`` (default:
     the integer columns are bit-packed, DELTA_BINARY_PACKED, fastest to
     write and about half the plain size), ``lz4`` and ``snappy`` (packed too,
-    a little smaller), ``zstd`` (smallest files, plain values), ``gzip`` or
-    ``brotli``; Spark, pyarrow and HF datasets read them all. Returns the
+    a little smaller), ``zstd`` (smaller files, plain values, fast),
+    ``gzip`` or ``brotli`` (smallest, slow); Spark, pyarrow, Ray and HF
+    datasets read them all. Returns the
     number of rows (documents) written.
 
     >>> wpiece.spark.encode_files_to_parquet(spark, "corpus/*.txt", tok, "ids")  # doctest: +SKIP

@@ -6,16 +6,14 @@
 use std::io::Read;
 use std::path::PathBuf;
 
-use numpy::{IntoPyArray, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
 use super::numpy_api::numpy_ready;
 use super::run::{run, Run};
-use super::tokenizer::PyTokenizer;
+use super::tokenizer::{encode_flat_padded, flat_arrays, PyTokenizer};
 use crate::error::Error;
 use crate::io::{open_documents, read_documents, ByteRange, DocBlock, DocSource, DocumentReader};
-use crate::pipeline::pad_flat;
 
 /// Bytes read per block of a file.
 const BLOCK: usize = 1 << 20;
@@ -140,25 +138,14 @@ pub fn encode_file_part<'py>(
     // A part is of any size: always watch for Ctrl-C.
     let flat = run(py, Run::parallel(usize::MAX, num_threads), |cancel| {
         let docs = read_documents(&path, &source, true, range, cancel)?;
-        let texts = docs.as_strs()?;
-        let mut flat = tok.encode_batch_flat(
-            &texts,
+        encode_flat_padded(
+            &tok,
+            &docs.as_strs()?,
             add_special_tokens,
-            tok.truncation.as_ref(),
             return_offsets,
-            false,
             cancel,
-        )?;
-        pad_flat(&mut flat, tok.padding.as_ref(), return_offsets, false)?;
-        Ok(flat)
+        )
     })?;
     let rows: Vec<i64> = flat.rows.into_iter().map(|r| r as i64).collect();
-    let ids = flat.ids.into_pyarray(py).into_any();
-    let rows = rows.into_pyarray(py).into_any();
-    if !return_offsets {
-        return PyTuple::new(py, [ids, rows]);
-    }
-    let n = flat.offsets.len() / 2;
-    let offsets = flat.offsets.into_pyarray(py).reshape([n, 2])?.into_any();
-    PyTuple::new(py, [ids, rows, offsets])
+    flat_arrays(py, flat.ids, rows, return_offsets.then_some(flat.offsets))
 }

@@ -25,6 +25,7 @@ use super::specs::{
 use super::text::{as_strs, text_bytes, text_of, TextList};
 use crate::cancel::Cancel;
 use crate::decoder::DecoderKind;
+use crate::encode::FlatBatch;
 use crate::error::Error;
 use crate::hf_json;
 use crate::io;
@@ -579,16 +580,7 @@ impl PyTokenizer {
         let tok = self.tokenizer();
         let how = Run::parallel(text_bytes(&texts), num_threads);
         let flat = run(py, how, |cancel| {
-            let mut flat = tok.encode_batch_flat(
-                &texts,
-                add_special_tokens,
-                tok.truncation.as_ref(),
-                return_offsets,
-                false,
-                cancel,
-            )?;
-            pad_flat(&mut flat, tok.padding.as_ref(), return_offsets, false)?;
-            Ok(flat)
+            encode_flat_padded(&tok, &texts, add_special_tokens, return_offsets, cancel)
         })?;
         // Null rows take no tokens: their bounds repeat the one before.
         let mut bounds: Vec<i64> = Vec::with_capacity(rows.len() + 1);
@@ -601,14 +593,8 @@ impl PyTokenizer {
                 None => last,
             });
         }
-        let ids = flat.ids.into_pyarray(py).into_any();
-        let bounds = bounds.into_pyarray(py).into_any();
-        if !return_offsets {
-            return PyTuple::new(py, [ids, bounds]);
-        }
-        let n = flat.offsets.len() / 2;
-        let offsets = flat.offsets.into_pyarray(py).reshape([n, 2])?.into_any();
-        PyTuple::new(py, [ids, bounds, offsets])
+        let offsets = return_offsets.then_some(flat.offsets);
+        flat_arrays(py, flat.ids, bounds, offsets)
     }
 
     /// Encodes files read in Rust (no Python string per document): flat ids
@@ -760,4 +746,43 @@ impl PyTokenizer {
             direction: p.direction.name().to_owned(),
         })
     }
+}
+
+/// `encode_batch_flat` of `texts` with the tokenizer's truncation and
+/// padding: ids and, if asked, char offsets.
+pub(crate) fn encode_flat_padded(
+    tok: &Tokenizer,
+    texts: &[&str],
+    add_special_tokens: bool,
+    return_offsets: bool,
+    cancel: &Cancel,
+) -> Result<FlatBatch, Error> {
+    let mut flat = tok.encode_batch_flat(
+        texts,
+        add_special_tokens,
+        tok.truncation.as_ref(),
+        return_offsets,
+        false,
+        cancel,
+    )?;
+    pad_flat(&mut flat, tok.padding.as_ref(), return_offsets, false)?;
+    Ok(flat)
+}
+
+/// Flat ids, int64 row bounds and, if given, flat char offsets as numpy
+/// arrays `(ids, bounds[, offsets of shape (n, 2)])`.
+pub(crate) fn flat_arrays<'py>(
+    py: Python<'py>,
+    ids: Vec<u32>,
+    bounds: Vec<i64>,
+    offsets: Option<Vec<u32>>,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let ids = ids.into_pyarray(py).into_any();
+    let bounds = bounds.into_pyarray(py).into_any();
+    let Some(offsets) = offsets else {
+        return PyTuple::new(py, [ids, bounds]);
+    };
+    let n = offsets.len() / 2;
+    let offsets = offsets.into_pyarray(py).reshape([n, 2])?.into_any();
+    PyTuple::new(py, [ids, bounds, offsets])
 }
