@@ -624,13 +624,7 @@ impl PyTokenizer {
             Ok(flat)
         })?;
         let rows: Vec<i64> = flat.rows.into_iter().map(|r| r as i64).collect();
-        PyTuple::new(
-            py,
-            [
-                flat.ids.into_pyarray(py).into_any(),
-                rows.into_pyarray(py).into_any(),
-            ],
-        )
+        flat_arrays(py, flat.ids, rows, None)
     }
 
     #[pyo3(signature = (ids, skip_special_tokens=true))]
