@@ -153,21 +153,57 @@ impl PartialOrd for GainEntry {
 }
 
 /// Gain entries in buckets by the top 16 bits of their bound (sign,
-/// exponent and 4 bits of mantissa: a bucket spans about 4% of a gain),
-/// each bucket a heap. Popping only ever touches the highest bucket, a
-/// small heap of bounds near the best gain, while most entries (pairs far
-/// from winning, by the million) sit in lower buckets that pushes reach in
-/// constant time on average. A plain heap of all of them cost a cache miss
-/// at most of its 22 levels per pop. The order is exactly the heap's:
+/// exponent and 4 bits of mantissa: a bucket spans about 4% of a gain).
+/// Popping only ever touches the highest bucket, a small heap of bounds
+/// near the best gain, while most entries (pairs far from winning, by the
+/// million) sit in lower buckets in no order: a push there is an append,
+/// and a bucket is made a heap only when it becomes the highest (most never
+/// do). A plain heap of all of them cost a cache miss at most of its 22
+/// levels per pop, and heaps in every bucket a miss per push (the new
+/// entry's parent, half the bucket away). The order is exactly the heap's:
 /// buckets follow the bound's order, and within one the full order holds.
 #[derive(Debug)]
 pub struct BucketQueue {
-    buckets: Vec<BinaryHeap<GainEntry>>,
+    buckets: Vec<Bucket>,
     /// A bit per bucket, set while it holds entries.
     filled: Vec<u64>,
     /// No word of `filled` above this one has a bit set.
     top_word: usize,
     len: usize,
+}
+
+/// One bucket's entries: in no order until it is popped from, then a heap.
+#[derive(Debug)]
+enum Bucket {
+    Loose(Vec<GainEntry>),
+    Heap(BinaryHeap<GainEntry>),
+}
+
+impl Bucket {
+    fn push(&mut self, e: GainEntry) {
+        match self {
+            Bucket::Loose(v) => v.push(e),
+            Bucket::Heap(h) => h.push(e),
+        }
+    }
+
+    /// The bucket as a heap, ordered now if it was not (linear time).
+    fn heap(&mut self) -> &mut BinaryHeap<GainEntry> {
+        if let Bucket::Loose(v) = self {
+            *self = Bucket::Heap(BinaryHeap::from(std::mem::take(v)));
+        }
+        match self {
+            Bucket::Heap(h) => h,
+            Bucket::Loose(_) => unreachable!("ordered just above"),
+        }
+    }
+
+    fn entries(&self) -> &[GainEntry] {
+        match self {
+            Bucket::Loose(v) => v,
+            Bucket::Heap(h) => h.as_slice(),
+        }
+    }
 }
 
 const BUCKET_SHIFT: u32 = 48;
@@ -178,7 +214,7 @@ impl Default for BucketQueue {
     fn default() -> Self {
         let buckets = 1usize << (64 - BUCKET_SHIFT);
         Self {
-            buckets: (0..buckets).map(|_| BinaryHeap::new()).collect(),
+            buckets: (0..buckets).map(|_| Bucket::Loose(Vec::new())).collect(),
             filled: vec![0; buckets / 64],
             top_word: 0,
             len: 0,
@@ -196,7 +232,7 @@ impl BucketQueue {
             sizes[GainEntry::of(e).bucket()] += 1;
         }
         for (bucket, &n) in queue.buckets.iter_mut().zip(&sizes) {
-            bucket.reserve_exact(n);
+            *bucket = Bucket::Loose(Vec::with_capacity(n));
         }
         for e in entries {
             queue.push(GainEntry::of(e));
@@ -228,16 +264,20 @@ impl BucketQueue {
 
     fn pop(&mut self) -> Option<GainEntry> {
         let b = self.top()?;
-        let e = self.buckets[b].pop();
-        if self.buckets[b].is_empty() {
+        let heap = self.buckets[b].heap();
+        let e = heap.pop();
+        if heap.is_empty() {
             self.filled[b / 64] &= !(1 << (b % 64));
             // The top moves down through the buckets as gains fall: each
             // large one emptied gives its memory back for the ones below
             // (small ones keep theirs: the top one empties and refills
-            // at most merges).
-            if self.buckets[b].capacity() > KEEP_EMPTIED {
-                self.buckets[b] = BinaryHeap::new();
-            }
+            // at most merges). Emptied, it takes pushes in no order again.
+            let kept = if heap.capacity() > KEEP_EMPTIED {
+                Vec::new()
+            } else {
+                std::mem::take(heap).into_vec()
+            };
+            self.buckets[b] = Bucket::Loose(kept);
         }
         self.len -= 1;
         e
@@ -245,11 +285,11 @@ impl BucketQueue {
 
     fn peek(&mut self) -> Option<GainEntry> {
         let b = self.top()?;
-        self.buckets[b].peek().copied()
+        self.buckets[b].heap().peek().copied()
     }
 
     fn iter(&self) -> impl Iterator<Item = &GainEntry> {
-        self.buckets.iter().flat_map(|b| b.iter())
+        self.buckets.iter().flat_map(|b| b.entries())
     }
 }
 
@@ -509,6 +549,37 @@ mod tests {
             assert_eq!(queue.pop().map(|q| q.version), Some(e.version));
         }
         assert!(queue.is_empty() && queue.pop().is_none());
+    }
+
+    #[test]
+    fn only_the_bucket_popped_from_is_ordered() {
+        // Pushes to buckets below the top are appends; the top one becomes
+        // a heap when popped, and an emptied one takes appends again.
+        let entry = |bound: f64, version: u32| Entry {
+            key: Key::GainBound(bound),
+            first: version,
+            pair: version,
+            version,
+        };
+        // Two buckets: [1, 1.0625) and [1.0625, 1.125).
+        let mut q = BucketQueue::of((0..100).map(|v| entry(1.0 + v as f64 * 1e-3, v)).collect());
+        let heaps = |q: &BucketQueue| {
+            q.buckets
+                .iter()
+                .filter(|b| matches!(b, Bucket::Heap(_)))
+                .count()
+        };
+        assert_eq!(heaps(&q), 0);
+        q.push(GainEntry::of(entry(0.5, 100)));
+        assert_eq!(q.pop().map(|e| e.entry().pair), Some(99));
+        assert_eq!(heaps(&q), 1);
+        let top = GainEntry::of(entry(1.099, 0)).bucket();
+        assert!(matches!(q.buckets[top], Bucket::Heap(_)));
+        while q.peek().is_some_and(|e| e.bucket() == top) {
+            q.pop();
+        }
+        assert!(matches!(q.buckets[top], Bucket::Loose(_)));
+        assert_eq!(heaps(&q), 1, "the next bucket down, peeked");
     }
 
     #[test]
