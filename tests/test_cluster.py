@@ -269,8 +269,10 @@ def test_a_killed_ray_worker_is_retried_and_the_output_is_whole(
     out = tmp_path / "ids"
     rows = run_killing_a_worker(
         lambda: wpiece.ray.encode_files_to_parquet(files, wp_bert(), out, part_bytes=3000),
-        started=lambda: staged_parts(tmp_path) >= 2 and bool(pids_with("ray::write_file_part")),
-        kill=lambda: kill_one(pids_with("ray::write_file_part")),
+        started=lambda: (
+            staged_parts(tmp_path) >= 2 and bool(pids_with("ray::wpiece.write_file_part"))
+        ),
+        kill=lambda: kill_one(pids_with("ray::wpiece.write_file_part")),
     )
     check_whole(out, files, rows)
     no_staging_left(tmp_path)

@@ -33,6 +33,7 @@ from ._distributed import (
     count_part,
     encode_column,
     guarded,
+    in_worker,
     load_shipped,
     merge_in_order,
     merge_parts,
@@ -55,6 +56,12 @@ def _merge_task(to_driver: bool, *parts: bytes) -> bytes:
     """A merge task: consecutive parts' counts in order (Ray hands the
     parts' values, not their references); the root's go to the driver."""
     return merge_to_bytes(parts, to_driver)
+
+
+def _task(ray: Any, call: Any) -> Any:
+    """A one-CPU remote function running ``call`` (given as its first
+    argument) through :func:`in_worker`, named after it for Ray's tools."""
+    return ray.remote(num_cpus=1)(in_worker).options(name=f"wpiece.{call.__name__}")
 
 
 def _cluster_cpus(ray: Any) -> int:
@@ -230,15 +237,18 @@ def count_files(
     check_fanout(fanout)
     parts = plan_parts(files, lambda: _cluster_cpus(ray), part_bytes)
     shared = ray.put(options)
-    count = ray.remote(num_cpus=1)(count_file_part)
-    merge = ray.remote(num_cpus=1)(_merge_task)
+    count = _task(ray, count_file_part)
+    merge = _task(ray, _merge_task)
     alone = len(parts) == 1
-    counts = [count.remote(part, jsonl_field, shared, alone) for part in parts]
+    counts = [count.remote(count_file_part, part, jsonl_field, shared, alone) for part in parts]
     # Cancelled root first, each merge before its inputs, then the parts.
     refs, merges = counts, []
     while len(refs) > 1:
         root = len(refs) <= fanout
-        refs = [merge.remote(root, *refs[i : i + fanout]) for i in range(0, len(refs), fanout)]
+        refs = [
+            merge.remote(_merge_task, root, *refs[i : i + fanout])
+            for i in range(0, len(refs), fanout)
+        ]
         merges += refs
     [data] = _results(ray, refs, merges[::-1] + counts)
     return merge_parts([data])
@@ -272,10 +282,10 @@ def encode_files_to_parquet(
     parts = plan_parts(files, lambda: _cluster_cpus(ray), part_bytes)
     with ParquetFolder(path, overwrite, compression) as folder:
         payload = ray.put(ship(tokenizer, unpadded=True))
-        task = ray.remote(num_cpus=1)(write_file_part)
+        task = _task(ray, write_file_part)
         flags = (add_special_tokens, attention_mask, offsets)
         refs = [
-            task.remote(folder.destination, k, payload, part, jsonl_field, *flags)
+            task.remote(write_file_part, folder.destination, k, payload, part, jsonl_field, *flags)
             for k, part in enumerate(parts)
         ]
         rows = _results(ray, refs)
@@ -313,12 +323,14 @@ def encode_to_parquet(
     check_free_columns(dataset.schema().names, "Dataset")
     with ParquetFolder(path, overwrite, compression) as folder:
         payload = ray.put(ship(tokenizer, unpadded=True))
-        task = ray.remote(num_cpus=1)(write_table_part)
+        task = _task(ray, write_table_part)
         flags = (add_special_tokens, attention_mask, offsets)
         schema = getattr(dataset.schema(), "base_schema", None)
         blocks = dataset.to_arrow_refs()
         refs = [
-            task.remote(folder.destination, k, payload, block, column, *flags, schema)
+            task.remote(
+                write_table_part, folder.destination, k, payload, block, column, *flags, schema
+            )
             for k, block in enumerate(blocks)
         ]
         rows = _results(ray, refs)
