@@ -8,6 +8,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 
 def run_fresh(code: str) -> None:
@@ -58,5 +59,42 @@ def test_ray_tasks_go_through_in_worker_and_settle_it() -> None:
 
         assert in_worker(divmod, 7, 2) == (3, 1)
         assert gc.get_freeze_count() > 1000
+        """
+    )
+
+
+def test_zip_archives_on_the_path_are_read_again_only_once_changed(tmp_path: Path) -> None:
+    # PySpark's worker calls importlib.invalidate_caches() before each task;
+    # before Python 3.13 every zipimporter then read its archive again.
+    run_fresh(
+        f"""
+        import importlib, os, sys, zipfile, zipimport
+        from wpiece._distributed import guarded
+
+        archive = {str(tmp_path / "lib.zip")!r}
+        with zipfile.ZipFile(archive, "w") as z:
+            z.writestr("first_module.py", "VALUE = 1")
+        sys.path.insert(0, archive)
+        import first_module
+        [importer] = [i for i in sys.path_importer_cache.values()
+                      if isinstance(i, zipimport.zipimporter)]
+        reads = []
+        real = zipimport._read_directory
+        zipimport._read_directory = lambda path: reads.append(path) or real(path)
+        importlib.invalidate_caches()
+        assert len(reads) == (1 if sys.version_info < (3, 13) else 0), reads
+        assert guarded(abs, -1) == ("ok", 1)  # the first task settles the worker
+        reads.clear()
+        for _ in range(3):
+            importlib.invalidate_caches()
+        assert reads == []
+        # Changed (a module added, new size and time): read again, and seen.
+        with zipfile.ZipFile(archive, "a") as z:
+            z.writestr("second_module.py", "VALUE = 2")
+        os.utime(archive, ns=(1, 1))
+        importlib.invalidate_caches()
+        import second_module
+        assert second_module.VALUE == 2
+        assert reads == [archive], reads
         """
     )
