@@ -84,7 +84,10 @@ def reread_only_when_changed(importer: zipimport.zipimporter) -> None:
             return None
         return (st.st_mtime_ns, st.st_size, st.st_ino)
 
-    reread = importer.invalidate_caches
+    # Python 3.9's zipimporter has no such method: nothing to wrap.
+    reread = getattr(importer, "invalidate_caches", None)
+    if reread is None:
+        return
     seen = stat()
 
     def invalidate_caches() -> None:
@@ -94,7 +97,7 @@ def reread_only_when_changed(importer: zipimport.zipimporter) -> None:
             seen = now
             reread()
 
-    importer.invalidate_caches = invalidate_caches  # type: ignore[method-assign]
+    vars(importer)["invalidate_caches"] = invalidate_caches
 
 
 def in_worker(call: Any, *args: Any) -> Any:
