@@ -107,7 +107,8 @@ def counting_tasks():
                 return True
         return False
 
-    return sum(1 for p, t in title.items() if t.startswith(b"ray::wpiece.count_file_part") and ours(p))
+    task = b"ray::wpiece.count_file_part"
+    return sum(1 for p, t in title.items() if t.startswith(task) and ours(p))
 
 
 for _ in range({rounds}):
