@@ -97,7 +97,9 @@ def reread_only_when_changed(importer: zipimport.zipimporter) -> None:
             seen = now
             reread()
 
-    vars(importer)["invalidate_caches"] = invalidate_caches
+    # A zipimporter of a kind with no instance dictionary keeps its own.
+    if hasattr(importer, "__dict__"):
+        vars(importer)["invalidate_caches"] = invalidate_caches
 
 
 def in_worker(call: Any, *args: Any) -> Any:
@@ -114,14 +116,14 @@ def guarded(call: Any, *args: Any) -> tuple[Any, ...]:
     Runs in engines' tasks only: the worker is settled after a success
     (:func:`settle_worker`)."""
     try:
-        result = ("ok", call(*args))
-        settle_worker()
-        return result
+        value = call(*args)
     except Exception as e:  # noqa: BLE001 - handed to the driver
         kind = next((k for k in PASSED_ON if isinstance(e, k)), None)
         if kind is None:
             return ("error", "RuntimeError", f"{type(e).__name__}: {e}")
         return ("error", kind.__name__, str(e))
+    settle_worker()
+    return ("ok", value)
 
 
 def raise_failed(outcomes: Iterable[tuple[Any, ...]]) -> list[Any]:
