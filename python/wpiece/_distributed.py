@@ -70,32 +70,39 @@ def settle_worker() -> None:
 def reread_only_when_changed(importer: zipimport.zipimporter) -> None:
     """Makes ``importer`` re-read its archive's directory on
     ``importlib.invalidate_caches()`` only if the archive changed (its
-    modification time, size or inode). PySpark's worker calls
+    modification or change time, size or inode). PySpark's worker calls
     ``invalidate_caches`` before every task, and before Python 3.13 a
     zipimporter then re-reads its whole directory in Python: for the
     pyspark and py4j archives on a worker's path, about 65 ms a task, an
     eighth of an encoding task of 50 MB (py-spy on the workers). Python 3.13
     reads it again only when next needed."""
 
-    def stat() -> Optional[tuple[int, int, int]]:
+    def stat() -> Optional[tuple[int, int, int, int]]:
         try:
             st = os.stat(importer.archive)
         except OSError:
             return None
-        return (st.st_mtime_ns, st.st_size, st.st_ino)
+        # ctime too: the kernel sets it on every write or chmod, and no
+        # tool can set it back (cp -p, rsync -t restore only mtime).
+        return (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)
 
     # Python 3.9's zipimporter has no such method: nothing to wrap.
     reread = getattr(importer, "invalidate_caches", None)
     if reread is None:
         return
-    seen = stat()
+    # Not the archive now: it may have changed since the importer last read
+    # it (during the task that settles the worker). The first call reads.
+    seen: Optional[tuple[int, int, int, int]] = None
 
     def invalidate_caches() -> None:
         nonlocal seen
         now = stat()
         if now is None or now != seen:
-            seen = now
             reread()
+            # A read that failed (the importer then holds no files) is tried
+            # again at the next call, as without this wrapper.
+            read = getattr(zipimport, "_zip_directory_cache", {}).get(importer.archive)
+            seen = now if read else None
 
     # A zipimporter of a kind with no instance dictionary keeps its own.
     if hasattr(importer, "__dict__"):
