@@ -63,19 +63,26 @@ def test_ray_tasks_go_through_in_worker_and_settle_it() -> None:
     )
 
 
-def test_zip_archives_on_the_path_are_read_again_only_once_changed(tmp_path: Path) -> None:
-    # PySpark's worker calls importlib.invalidate_caches() before each task;
-    # before Python 3.13 every zipimporter then read its archive again.
-    run_fresh(
-        f"""
+# A fresh interpreter with a zip archive on its path, a module imported from it.
+# (Indented as the tests' own code, which follows it.)
+ON_PATH = """
         import importlib, os, sys, zipfile, zipimport
         from wpiece._distributed import guarded
 
-        archive = {str(tmp_path / "lib.zip")!r}
+        archive = {archive!r}
         with zipfile.ZipFile(archive, "w") as z:
             z.writestr("first_module.py", "VALUE = 1")
         sys.path.insert(0, archive)
         import first_module
+"""
+
+
+def test_zip_archives_on_the_path_are_read_again_only_once_changed(tmp_path: Path) -> None:
+    # PySpark's worker calls importlib.invalidate_caches() before each task;
+    # before Python 3.13 every zipimporter then read its archive again.
+    run_fresh(
+        ON_PATH.format(archive=str(tmp_path / "lib.zip"))
+        + """
         [importer] = [i for i in sys.path_importer_cache.values()
                       if isinstance(i, zipimport.zipimporter)]
         reads = []
@@ -107,15 +114,8 @@ def test_an_archive_changed_before_settling_or_read_in_vain_is_read_again(tmp_pa
     # Changed while the first task ran (before the wrapping), then a read
     # that fails (the archive unreadable for a moment): both seen later.
     run_fresh(
-        f"""
-        import importlib, os, sys, zipfile
-        from wpiece._distributed import guarded
-
-        archive = {str(tmp_path / "lib.zip")!r}
-        with zipfile.ZipFile(archive, "w") as z:
-            z.writestr("first_module.py", "VALUE = 1")
-        sys.path.insert(0, archive)
-        import first_module
+        ON_PATH.format(archive=str(tmp_path / "lib.zip"))
+        + """
         importlib.invalidate_caches()
         with zipfile.ZipFile(archive, "a") as z:
             z.writestr("second_module.py", "VALUE = 2")
