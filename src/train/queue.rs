@@ -1,4 +1,8 @@
 //! Priority-queue entries: best key first, then the earliest first occurrence.
+//!
+//! Why this file is long: the two queues (exact ratios in one heap, gain
+//! bounds in buckets) share one order, and about half the file is the tests
+//! that pop each against a plain heap.
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
