@@ -60,9 +60,10 @@ def settle_worker() -> None:
     if _SETTLED:
         return
     _SETTLED = True
-    for importer in list(sys.path_importer_cache.values()):
-        if isinstance(importer, zipimport.zipimporter) and sys.version_info < (3, 13):
-            reread_only_when_changed(importer)
+    if sys.version_info < (3, 13):
+        for importer in list(sys.path_importer_cache.values()):
+            if isinstance(importer, zipimport.zipimporter):
+                reread_only_when_changed(importer)
     gc.collect()
     gc.freeze()
 

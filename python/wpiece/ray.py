@@ -59,9 +59,11 @@ def _merge_task(to_driver: bool, *parts: bytes) -> bytes:
 
 
 def _task(ray: Any, call: Any) -> Any:
-    """A one-CPU remote function running ``call`` (given as its first
-    argument) through :func:`in_worker`, named after it for Ray's tools."""
-    return ray.remote(num_cpus=1)(in_worker).options(name=f"wpiece.{call.__name__}")
+    """Submits ``call(*args)`` as a one-CPU Ray task run through
+    :func:`in_worker`, named after ``call`` for Ray's tools; returns its
+    reference."""
+    remote = ray.remote(num_cpus=1)(in_worker).options(name=f"wpiece.{call.__name__}")
+    return lambda *args: remote.remote(call, *args)
 
 
 def _cluster_cpus(ray: Any) -> int:
@@ -240,15 +242,12 @@ def count_files(
     count = _task(ray, count_file_part)
     merge = _task(ray, _merge_task)
     alone = len(parts) == 1
-    counts = [count.remote(count_file_part, part, jsonl_field, shared, alone) for part in parts]
+    counts = [count(part, jsonl_field, shared, alone) for part in parts]
     # Cancelled root first, each merge before its inputs, then the parts.
     refs, merges = counts, []
     while len(refs) > 1:
         root = len(refs) <= fanout
-        refs = [
-            merge.remote(_merge_task, root, *refs[i : i + fanout])
-            for i in range(0, len(refs), fanout)
-        ]
+        refs = [merge(root, *refs[i : i + fanout]) for i in range(0, len(refs), fanout)]
         merges += refs
     [data] = _results(ray, refs, merges[::-1] + counts)
     return merge_parts([data])
@@ -285,7 +284,7 @@ def encode_files_to_parquet(
         task = _task(ray, write_file_part)
         flags = (add_special_tokens, attention_mask, offsets)
         refs = [
-            task.remote(write_file_part, folder.destination, k, payload, part, jsonl_field, *flags)
+            task(folder.destination, k, payload, part, jsonl_field, *flags)
             for k, part in enumerate(parts)
         ]
         rows = _results(ray, refs)
@@ -328,9 +327,7 @@ def encode_to_parquet(
         schema = getattr(dataset.schema(), "base_schema", None)
         blocks = dataset.to_arrow_refs()
         refs = [
-            task.remote(
-                write_table_part, folder.destination, k, payload, block, column, *flags, schema
-            )
+            task(folder.destination, k, payload, block, column, *flags, schema)
             for k, block in enumerate(blocks)
         ]
         rows = _results(ray, refs)
