@@ -299,3 +299,41 @@ tok = wpiece.Tokenizer.from_file({str(VOCAB_TXT)!r})
     )
     elapsed, _ = interrupt(setup, call, tmp_path)
     assert elapsed < BOUND_S
+
+
+# Ctrl-C seen after an in-place merge last looked at its flag: the handler
+# sleeps (holding the interpreter) while the merge, told nothing yet, runs to
+# its end; then it raises.
+LATE_CTRL_C_CHILD = """
+import os, signal, threading, time, wpiece
+words = " ".join(f"w{{k}}" for k in range({n}))
+counts = wpiece.count_words([words], num_threads=1)
+base = wpiece.count_words(["w1 w1 fresh"], num_threads=1)
+before = (len(base), base.total(), base.most_common())
+started = time.monotonic()
+base.copy().update(counts)
+merge_s = time.monotonic() - started
+def slow_handler(signum, frame):
+    time.sleep(3 * merge_s + 0.5)
+    raise KeyboardInterrupt
+signal.signal(signal.SIGINT, slow_handler)
+threading.Timer(0.01, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+try:
+    base.update(counts)
+    print("finished", flush=True)
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+print("merge_s", merge_s)
+print("unchanged", (len(base), base.total(), base.most_common()) == before)
+"""
+
+
+def test_ctrl_c_seen_after_an_update_finished_changes_nothing() -> None:
+    # The merge runs past the first look for signals (50 ms) and ends while
+    # the handler sleeps: it is taken back before KeyboardInterrupt.
+    child = LATE_CTRL_C_CHILD.format(n=3_000_000)
+    run = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, timeout=300)
+    lines = dict(line.split(" ", 1) for line in run.stdout.split("\n")[1:] if " " in line)
+    assert run.stdout.startswith("interrupted"), (run.stdout, run.stderr)
+    assert float(lines["merge_s"]) > 0.1, "the merge ended before the first look for signals"
+    assert lines["unchanged"] == "True", run.stdout

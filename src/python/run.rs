@@ -65,6 +65,41 @@ pub(crate) fn run<T: Send>(
     how: Run<'_>,
     work: impl FnOnce(&Cancel) -> Result<T, Error> + Send,
 ) -> PyResult<T> {
+    match watch(py, how, work) {
+        (_, Some(raised)) => Err(raised),
+        (result, None) => result,
+    }
+}
+
+/// [`run`] for work that changes `state` in place. Ctrl-C can be seen after
+/// the work last looked at its flag, and the work then finishes: its change
+/// is taken back (`undo` with what the work returned) before the exception
+/// is raised, so that an interrupted call changes nothing.
+pub(crate) fn run_in_place<S: Send, T: Send>(
+    py: Python<'_>,
+    how: Run<'_>,
+    state: &mut S,
+    work: impl FnOnce(&mut S, &Cancel) -> Result<T, Error> + Send,
+    undo: impl FnOnce(&mut S, T),
+) -> PyResult<()> {
+    let changing = &mut *state;
+    match watch(py, how, move |cancel| work(changing, cancel)) {
+        (Ok(done), Some(raised)) => {
+            undo(state, done);
+            Err(raised)
+        }
+        (_, Some(raised)) => Err(raised),
+        (result, None) => result.map(drop),
+    }
+}
+
+/// Runs `work` as [`run`] says; returns its result and, apart, the exception
+/// raised while it ran (Ctrl-C, or from `progress`), if any.
+fn watch<T: Send>(
+    py: Python<'_>,
+    how: Run<'_>,
+    work: impl FnOnce(&Cancel) -> Result<T, Error> + Send,
+) -> (PyResult<T>, Option<PyErr>) {
     let (parallel, threads) = (how.parallel, how.threads);
     // Loops deep in the work's own thread (loading, normalizing one huge
     // word) see the flag too: it is that thread's ambient flag.
@@ -79,7 +114,10 @@ pub(crate) fn run<T: Send>(
         }
     };
     if how.bytes < WATCHED_BYTES && how.progress.is_none() {
-        return py.allow_threads(|| guard(|| on_pool(Cancel::never(), None)));
+        return (
+            py.allow_threads(|| guard(|| on_pool(Cancel::never(), None))),
+            None,
+        );
     }
     let cancel = Arc::new(Cancel::new());
     let mut raised: Option<PyErr> = None;
@@ -123,10 +161,7 @@ pub(crate) fn run<T: Send>(
                 .unwrap_or_else(|_| Err(PyRuntimeError::new_err("wpiece internal error")))
         })
     });
-    match raised {
-        Some(e) => Err(e),
-        None => result,
-    }
+    (result, raised)
 }
 
 /// A Python list of `items`, looking for Ctrl-C every `SIGNAL_ITEMS` items:

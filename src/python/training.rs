@@ -9,10 +9,11 @@ use pyo3::types::{PyBytes, PyList};
 use super::arrow::ArrowChunk;
 use super::errors::guard;
 use super::merge_rows::PyMergeRows;
-use super::run::{run, watched_list, Run};
+use super::run::{run, run_in_place, watched_list, Run};
 use super::specs::BertOptions;
 use super::text::{text_bytes, TextList};
 use super::tokenizer::PyTokenizer;
+use crate::cancel::Cancel;
 use crate::encode::id_strings;
 use crate::error::Error;
 use crate::io;
@@ -263,9 +264,11 @@ impl PyWordCounter {
     /// would pass 2^64-1.
     fn update(&mut self, py: Python<'_>, other: &PyWordCounter) -> PyResult<()> {
         self.check_splits_as(other)?;
-        let counts = &mut self.counts;
-        let how = Run::serial(other.counts.len().saturating_mul(16));
-        run(py, how, |_| counts.try_merge(&other.counts))
+        let theirs = &other.counts;
+        let how = Run::serial(theirs.len().saturating_mul(16));
+        let merge = |counts: &mut WordCounts, _: &Cancel| counts.try_merge(theirs);
+        let take_back = |counts: &mut WordCounts, mark| counts.take_back(theirs, mark);
+        run_in_place(py, how, &mut self.counts, merge, take_back)
     }
 
     /// Moves `part`'s counts (just counted by a counter from `fresh`) into

@@ -10,6 +10,14 @@ use super::short_words::IndexedCounts;
 use crate::cancel::{self, CHECKPOINT_STEPS};
 use crate::error::{Error, Result};
 
+/// What a `try_merge` changed: enough to take it back (`take_back`).
+#[derive(Debug)]
+pub struct MergeMark {
+    /// Words held before the merge (the new ones come after).
+    old_len: usize,
+    near_max: bool,
+}
+
 /// Word types in first-appearance order with their counts (each word stored
 /// once), indexed by word.
 #[derive(Clone, Debug, Default)]
@@ -132,7 +140,7 @@ impl WordCounts {
     /// count is that high, the plain merge otherwise.
     pub fn add_counted(&mut self, part: WordCounts) -> Result<()> {
         if self.near_max || part.near_max {
-            return self.try_merge(&part);
+            return self.try_merge(&part).map(drop);
         }
         self.merge(part);
         Ok(())
@@ -142,7 +150,7 @@ impl WordCounts {
     /// sum first: on overflow nothing changes. Looks at the call's ambient
     /// flag as it goes (millions of words take seconds); stopped, it undoes
     /// what it did, so nothing changes then either.
-    pub fn try_merge(&mut self, other: &WordCounts) -> Result<()> {
+    pub fn try_merge(&mut self, other: &WordCounts) -> Result<MergeMark> {
         let theirs = || other.words.iter().zip(&other.hashes).enumerate();
         for (k, ((w, c), &hash)) in theirs() {
             if k % CHECKPOINT_STEPS == CHECKPOINT_STEPS - 1 {
@@ -176,7 +184,16 @@ impl WordCounts {
             };
             self.near_max |= total >= NEAR_MAX;
         }
-        Ok(())
+        Ok(MergeMark {
+            old_len,
+            near_max: old_near_max,
+        })
+    }
+
+    /// Takes back a whole `try_merge` of `other` (the call that made it was
+    /// stopped after its last look at the flag, so it must change nothing).
+    pub fn take_back(&mut self, other: &WordCounts, mark: MergeMark) {
+        self.undo_merge(other, other.len(), mark.old_len, mark.near_max);
     }
 
     /// Takes back the first `done` words of `other` added by `try_merge` to
@@ -407,6 +424,21 @@ mod tests {
             a.undo_merge(&other, done, base.len(), base.near_max);
             assert!(a.same_as(&base), "{done}");
         }
+    }
+
+    #[test]
+    fn a_finished_merge_is_taken_back_whole() {
+        let base = counts(&[("x", 1), ("y", u64::MAX - 9)]);
+        let other = counts(&[("z", 4), ("x", 2), ("y", 3), ("w", 1)]);
+        let mut a = base.clone();
+        let mark = a.try_merge(&other).unwrap();
+        assert_eq!((a.len(), a.get("y"), a.get("z")), (4, u64::MAX - 6, 4));
+        a.take_back(&other, mark);
+        assert!(a.same_as(&base));
+        assert_eq!(a.near_max, base.near_max);
+        // The counts merge again as the first time.
+        a.try_merge(&other).unwrap();
+        assert_eq!((a.len(), a.get("w")), (4, 1));
     }
 
     #[test]
