@@ -162,6 +162,47 @@ def test_json_lines_opening_with_a_byte_order_mark_read_as_arrow_reads_them(
     assert list(read_documents(plain, jsonl_field="text")) == texts
 
 
+def test_json_lines_without_their_field_are_refused_everywhere(tmp_path: Path) -> None:
+    # Read as lines they gave counts of '{', '"' and 'text', and ids of the
+    # JSON syntax, silently.
+    import gzip
+
+    from wpiece import _core
+    from wpiece._file_parts import plan_parts
+    from wpiece.documents import FieldRequiredError, read_documents, read_file
+
+    body = b'{"text": "hello world"}\n{"text": "more text"}\n'
+    (tmp_path / "d.jsonl").write_bytes(body)
+    (tmp_path / "d.jsonl.gz").write_bytes(gzip.compress(body))
+    tok = wpiece.Tokenizer.from_file(VOCAB_TXT)
+    texts = ["hello world", "more text"]
+    for name in ("d.jsonl", "d.jsonl.gz"):
+        path = tmp_path / name
+        calls = {
+            "count_words": lambda: wpiece.count_words(path),
+            "add_files": lambda: wpiece.WordCounts().add_files(str(path)),
+            "train": lambda: wpiece.train(path, vocab_size=60),
+            "encode_files": lambda: tok.encode_files(path),
+            "read_file": lambda: read_file(path),
+            "read_documents": lambda: list(read_documents(path)),
+            "plan_parts": lambda: plan_parts(path, 2),
+        }
+        for call, run in calls.items():
+            with pytest.raises(FieldRequiredError, match="needs the name of the field"):
+                run()
+        # The core refuses too (a worker of a cluster reads through it).
+        for counter in (_core.WordCounter(num_threads=1), _core.WordCounter(num_threads=2)):
+            with pytest.raises(ValueError, match=r"d\.jsonl.*needs the name of the field"):
+                counter.add_file(str(path))
+        # With the field, each reads the texts.
+        assert wpiece.count_words(path, jsonl_field="text") == wpiece.count_words(texts)
+        ids, bounds = tok.encode_files(path, jsonl_field="text")
+        assert ids.tolist() == sum((e.ids for e in tok.encode_batch(texts)), [])
+        assert list(read_file(path, "text")) == texts
+        assert len(plan_parts(path, 2, jsonl_field="text")) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["d.jsonl", "d.jsonl.gz"]
+
+
 # ----- item 3: vocab.txt lines as HF reads them ----------------------------
 
 

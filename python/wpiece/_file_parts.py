@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Optional, Union
 
 from ._args import _check_str
-from .documents import Files, resolve_files
+from .documents import Files, require_field, resolve_files
 
 # Parts are at most this large (Spark's default for files, 128 MiB) and,
 # when the files allow, at least this (smaller parts cost more in start-up
@@ -56,11 +56,13 @@ def plan_parts(
     files: Files,
     workers: Union[int, Callable[[], int]],
     part_bytes: Optional[int] = None,
+    jsonl_field: Optional[str] = None,
 ) -> list[FilePart]:
     """The parts of ``files`` (paths or globs), in order: ``part_bytes``
     each if given, else cut so that the parts keep ``workers`` (called for
     only once the arguments are checked, so an engine is asked only then)
-    evenly busy (see :func:`cut_files`).
+    evenly busy (see :func:`cut_files`). A JSON Lines file without
+    ``jsonl_field`` is refused here, on the driver, before any task starts.
 
     >>> import wpiece
     >>> parts = plan_parts(str(wpiece.sample_text_path()), 1, part_bytes=10_000)
@@ -70,6 +72,8 @@ def plan_parts(
     check_part_bytes(part_bytes)
     # Absolute: each worker resolves a relative path against its own folder.
     paths = [p.absolute() for p in resolve_files(files)]
+    for path in paths:
+        require_field(path, jsonl_field)
     if callable(workers):
         workers = workers()
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:

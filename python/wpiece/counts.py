@@ -30,7 +30,7 @@ from typing import Any, Callable, Optional, Union
 from . import _core
 from ._args import _U64_MAX, PreTokenizer, _check_options, _check_str, _check_threads, _path
 from .arrow import is_arrow_column
-from .documents import Files, PathLike, resolve_files
+from .documents import Files, PathLike, require_field, resolve_files
 
 __all__ = ["COUNTING_OPTIONS", "WordCounts", "count_words"]
 
@@ -213,6 +213,8 @@ class WordCounts:
         """Counts text files (paths, globs; ``.gz``; ``.jsonl`` with ``jsonl_field``)."""
         paths = resolve_files(files)
         _check_str(jsonl_field, "jsonl_field", optional=True)
+        for p in paths:
+            require_field(p, jsonl_field)
 
         def count(part: _core.WordCounter) -> None:
             for p in paths:

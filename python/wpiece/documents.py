@@ -152,6 +152,20 @@ def resolve_files(files: Files) -> list[Path]:
     return out
 
 
+def require_field(path: Path, jsonl_field: Optional[str]) -> None:
+    """Raises :class:`FieldRequiredError` for a JSON Lines file given
+    without the field holding its text: its lines are JSON, not text.
+
+    >>> require_field(Path("a.txt"), None)
+    >>> require_field(Path("a.jsonl"), None)
+    Traceback (most recent call last):
+    ...
+    wpiece.documents.FieldRequiredError: a.jsonl: JSON Lines input needs the name of the field holding the text
+    """
+    if jsonl_field is None and is_jsonl(path):
+        raise FieldRequiredError(path)
+
+
 def is_jsonl(path: Path) -> bool:
     """Whether the file name says JSON Lines: ``.jsonl`` or ``.jsonl.gz``.
 
@@ -213,7 +227,8 @@ def read_jsonl(
 
 def read_file(path: Path, jsonl_field: Optional[str] = None) -> Iterator[str]:
     """The documents of one file: its lines, or with ``jsonl_field`` that
-    field of each JSON line."""
+    field of each JSON line (required for a ``.jsonl`` file)."""
+    require_field(Path(path), jsonl_field)
     if jsonl_field is None:
         return read_lines(path)
     return read_jsonl(path, jsonl_field)
@@ -247,6 +262,4 @@ def read_documents(
                 yield from read_jsonl(stream, jsonl_field, "stdin")
             continue
         for path in resolve_files(item):
-            if jsonl_field is None and is_jsonl(path):
-                raise FieldRequiredError(path)
             yield from read_file(path, jsonl_field)

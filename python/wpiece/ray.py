@@ -237,7 +237,7 @@ def count_files(
     check_counting_options("count_files", options)
     check_jsonl_field(jsonl_field)
     check_fanout(fanout)
-    parts = plan_parts(files, lambda: _cluster_cpus(ray), part_bytes)
+    parts = plan_parts(files, lambda: _cluster_cpus(ray), part_bytes, jsonl_field)
     shared = ray.put(options)
     count = _task(ray, count_file_part)
     merge = _task(ray, _merge_task)
@@ -278,7 +278,7 @@ def encode_files_to_parquet(
     check_parquet_columns(attention_mask, offsets)
     check_jsonl_field(jsonl_field)
     ParquetFolder.check(path, overwrite, compression)
-    parts = plan_parts(files, lambda: _cluster_cpus(ray), part_bytes)
+    parts = plan_parts(files, lambda: _cluster_cpus(ray), part_bytes, jsonl_field)
     with ParquetFolder(path, overwrite, compression) as folder:
         payload = ray.put(ship(tokenizer, unpadded=True))
         task = _task(ray, write_file_part)

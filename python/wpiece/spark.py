@@ -233,7 +233,7 @@ def count_files(
     check_counting_options("count_files", options)
     check_jsonl_field(jsonl_field)
     check_fanout(fanout)
-    parts = plan_parts(files, lambda: int(sc.defaultParallelism), part_bytes)
+    parts = plan_parts(files, lambda: int(sc.defaultParallelism), part_bytes, jsonl_field)
 
     # Each value is a `guarded` outcome: a part's error reaches the driver
     # as the exception counting it in one process raises.
@@ -297,7 +297,7 @@ def encode_files_to_parquet(
     check_parquet_columns(attention_mask, offsets)
     check_jsonl_field(jsonl_field)
     ParquetFolder.check(path, overwrite, compression)
-    parts = plan_parts(files, lambda: int(sc.defaultParallelism), part_bytes)
+    parts = plan_parts(files, lambda: int(sc.defaultParallelism), part_bytes, jsonl_field)
     with ParquetFolder(path, overwrite, compression) as folder:
         destination = folder.destination
         payload = sc.broadcast(ship(tokenizer, unpadded=True))

@@ -41,7 +41,7 @@ from ._args import (
 from ._core import Encoding
 from .added_tokens import AddedToken, TokenLike, _from_spec, _specs
 from .decoding import Decoding
-from .documents import Files, PathLike, path_items, resolve_files
+from .documents import Files, PathLike, path_items, require_field, resolve_files
 from .quality import TextStats
 from .trainer import train_through
 
@@ -623,6 +623,8 @@ class Tokenizer(Decoding):
         # Globs expanded and paths checked as train and count_words do them.
         paths: list[PathLike] = list(resolve_files(items)) if items else []
         _check_files_call(separator, jsonl_field, num_threads, add_special_tokens, mmap)
+        for p in paths:
+            require_field(Path(p), jsonl_field)
         ids, rows = self._core.encode_files(
             paths, separator, jsonl_field, add_special_tokens, num_threads, mmap
         )

@@ -22,7 +22,7 @@ from typing import Any, Callable, Optional, TypeVar, Union
 from . import _core
 from ._args import _U64_MAX, _check_str, _check_threads, _iterate
 from .counts import COUNTING_OPTIONS, WordCounts, check_not_one_str, feed_texts
-from .documents import Files, read_file, read_lines, resolve_files
+from .documents import Files, read_file, read_lines, require_field, resolve_files
 from .quality import TextStats
 from .tokenizer import Tokenizer
 from .trainer import _Progress, pipeline_options, run_training
@@ -248,6 +248,8 @@ def train(
     fraction = _check_held_out(held_out)
     _check_str(jsonl_field, "jsonl_field", optional=True)
     paths = resolve_files(files)
+    for p in paths:
+        require_field(p, jsonl_field)
     counter = _counter(opts, num_threads, start)
     held: list[str] = []
     bar = _Progress(opts.show_progress, len(paths), "counting", "file")

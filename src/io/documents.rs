@@ -138,7 +138,7 @@ pub fn read_documents(
     range: Option<ByteRange>,
     cancel: &Cancel,
 ) -> Result<Documents> {
-    check_range_source(path, range, source)?;
+    check_file_source(path, range, source)?;
     let bytes = read_bytes(path, mmap, cancel)?;
     let span = range.map_or(0..bytes.len(), |r| r.lines_in(&bytes));
     let sep = match source {
@@ -195,12 +195,22 @@ pub(super) fn range_name(path: &Path, begin: u64) -> String {
     }
 }
 
-/// A byte range holds lines (of text or JSON): of plain files only.
-pub(super) fn check_range_source(
+/// Whether `source` can read `path`: a JSON Lines file (`.jsonl`,
+/// `.jsonl.gz`) only by the field holding its text (its lines are JSON, not
+/// text); a byte range holds lines (of text or JSON), of plain files only.
+pub(super) fn check_file_source(
     path: &Path,
     range: Option<ByteRange>,
     source: &DocSource,
 ) -> Result<()> {
+    let name = path.file_name().map(|n| n.to_string_lossy());
+    let jsonl = name.is_some_and(|n| n.ends_with(".jsonl") || n.ends_with(".jsonl.gz"));
+    if jsonl && matches!(source, DocSource::Separated(_)) {
+        return Err(Error::Value(format!(
+            "{}: JSON Lines input needs the name of the field holding the text (jsonl_field)",
+            path.display()
+        )));
+    }
     check_rangeable(path, range)?;
     match (range, source) {
         (Some(_), DocSource::Separated(sep)) if sep != "\n" => Err(Error::Value(
@@ -435,5 +445,48 @@ mod tests {
         lines.push(b"ok\n", &mut |_| Ok(())).unwrap();
         let err = lines.push(b"\xff\n", &mut |_| Ok(())).unwrap_err();
         assert_eq!(err.to_string(), "x: invalid UTF-8 at byte offset 3");
+    }
+
+    #[test]
+    fn json_lines_files_are_read_only_by_their_field() {
+        let dir = std::env::temp_dir().join(format!("wpiece-jsonl-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let lines = DocSource::of(None);
+        let field = DocSource::of(Some("text".into()));
+        for name in ["d.jsonl", "d.jsonl.gz", "d.txt", "jsonl", "d.jsonl.txt"] {
+            let path = dir.join(name);
+            let refused = name.ends_with(".jsonl") || name.ends_with(".jsonl.gz");
+            let err = check_file_source(&path, None, &lines).err();
+            assert_eq!(err.is_some(), refused, "{name}");
+            if let Some(err) = err {
+                let message = err.to_string();
+                assert!(
+                    message.starts_with(&path.display().to_string()),
+                    "{message}"
+                );
+                assert!(message.contains("needs the name of the field"), "{message}");
+            }
+            assert!(check_file_source(&path, None, &field).is_ok(), "{name}");
+        }
+        // Every reader of a path asks: mapped, in blocks, in pieces.
+        let path = dir.join("d.jsonl");
+        std::fs::write(&path, "{\"text\": \"a b\"}\n".repeat(64)).unwrap();
+        let never = Cancel::never();
+        assert!(read_documents(&path, &lines, true, None, never).is_err());
+        let mut seen = 0;
+        let mut blocks = |_: DocBlock| {
+            seen += 1;
+            Ok(())
+        };
+        let blocked =
+            super::super::stream::read_file_blocks(&path, &lines, None, 64, never, &mut blocks);
+        assert!(blocked.is_err());
+        let planned =
+            super::super::line_pieces::LinePieces::plan_sized(&path, &lines, None, 2, never, 1, 1);
+        assert!(planned.is_err());
+        let docs = read_documents(&path, &field, true, None, never).unwrap();
+        assert_eq!(docs.as_strs().unwrap().len(), 64);
+        assert_eq!(seen, 0);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

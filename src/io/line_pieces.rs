@@ -17,7 +17,7 @@ use std::io::Read;
 use std::path::Path;
 
 use super::byte_range::ByteRange;
-use super::documents::{range_name, DocSource};
+use super::documents::{check_file_source, range_name, DocSource};
 use super::files::open_regular;
 use super::stream::{is_gz, DocBlock, DocumentReader};
 use crate::cancel::Cancel;
@@ -99,6 +99,7 @@ impl LinePieces {
         min_file: u64,
         smallest: u64,
     ) -> Result<Plan> {
+        check_file_source(path, range, source)?;
         let lines = matches!(source, DocSource::Separated(sep) if sep == "\n");
         let too_short = range.is_some_and(|r| r.end - r.start < min_file);
         if !lines || is_gz(path) || threads < 2 || too_short {

@@ -9,9 +9,7 @@ use std::io::Read;
 use std::path::Path;
 
 use super::byte_range::{check_rangeable, ByteRange};
-use super::documents::{
-    check_range_source, check_separator, for_each_field, range_name, DocSource,
-};
+use super::documents::{check_file_source, check_separator, for_each_field, range_name, DocSource};
 use super::files::open_regular;
 use super::parallel_text::{lines_on_every_thread, utf8_on_every_thread};
 use super::read_ahead::{read_ahead, HEADROOM};
@@ -267,7 +265,7 @@ pub fn read_file_blocks(
     cancel: &Cancel,
     docs: &mut dyn FnMut(DocBlock) -> Result<()>,
 ) -> Result<()> {
-    check_range_source(path, range, source)?;
+    check_file_source(path, range, source)?;
     let (mut input, begin) = open_documents_range(path, range, cancel)?;
     let reader = DocumentReader::new(source.clone(), range_name(path, begin))?;
     reader
