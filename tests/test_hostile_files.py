@@ -178,18 +178,18 @@ def test_json_lines_without_their_field_are_refused_everywhere(tmp_path: Path) -
     texts = ["hello world", "more text"]
     for name in ("d.jsonl", "d.jsonl.gz"):
         path = tmp_path / name
-        calls = {
-            "count_words": lambda: wpiece.count_words(path),
-            "add_files": lambda: wpiece.WordCounts().add_files(str(path)),
-            "train": lambda: wpiece.train(path, vocab_size=60),
-            "encode_files": lambda: tok.encode_files(path),
-            "read_file": lambda: read_file(path),
-            "read_documents": lambda: list(read_documents(path)),
-            "plan_parts": lambda: plan_parts(path, 2),
-        }
-        for call, run in calls.items():
+        calls = [
+            wpiece.count_words,
+            lambda p: wpiece.WordCounts().add_files(str(p)),
+            lambda p: wpiece.train(p, vocab_size=60),
+            tok.encode_files,
+            read_file,
+            lambda p: list(read_documents(p)),
+            lambda p: plan_parts(p, 2),
+        ]
+        for call in calls:
             with pytest.raises(FieldRequiredError, match="needs the name of the field"):
-                run()
+                call(path)
         # The core refuses too (a worker of a cluster reads through it).
         for counter in (_core.WordCounter(num_threads=1), _core.WordCounter(num_threads=2)):
             with pytest.raises(ValueError, match=r"d\.jsonl.*needs the name of the field"):

@@ -157,10 +157,10 @@ def require_field(path: Path, jsonl_field: Optional[str]) -> None:
     without the field holding its text: its lines are JSON, not text.
 
     >>> require_field(Path("a.txt"), None)
-    >>> require_field(Path("a.jsonl"), None)
+    >>> require_field(Path("a.jsonl"), None)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    wpiece.documents.FieldRequiredError: a.jsonl: JSON Lines input needs the name of the field holding the text
+    wpiece.documents.FieldRequiredError: a.jsonl: JSON Lines input needs the name of the field ...
     """
     if jsonl_field is None and is_jsonl(path):
         raise FieldRequiredError(path)
