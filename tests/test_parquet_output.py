@@ -232,6 +232,46 @@ def test_ids_and_offsets_become_int32_by_reading_the_same_buffers() -> None:
         as_int32(offsets)
 
 
+def test_large_lists_become_large_int32_lists_and_parquet_parts(tmp_path: Path) -> None:
+    """A part of 2^31 tokens or more comes from the encoder as large lists
+    (64-bit row bounds): the int32 view keeps them large, reads the same
+    buffers, refuses 2^31, and the part is written and read back as such
+    (every ids leaf delta-encoded)."""
+    from wpiece._distributed import as_int32
+
+    ids = pa.LargeListArray.from_arrays(
+        pa.array([0, 2, 2, 3, 4], pa.int64()),
+        pa.array([5, 0, 7, 2**31], pa.uint32()),
+        mask=pa.array([False, True, False, False]),
+    )
+    head = ids.slice(0, 3)
+    got = as_int32(head)
+    assert got.type == pa.large_list(pa.int32())
+    assert got.to_pylist() == [[5, 0], None, [7]]
+    assert got.values.buffers()[1].address == head.values.buffers()[1].address
+    with pytest.raises(pa.ArrowInvalid, match="2147483648"):
+        as_int32(ids)
+    chunked = as_int32(pa.chunked_array([head, head.slice(1)]))
+    assert chunked.type == pa.large_list(pa.int32())
+    assert chunked.to_pylist() == [[5, 0], None, [7], None, [7]]
+    pairs = pa.FixedSizeListArray.from_arrays(pa.array([0, 3, 4, 9, 9, 12], pa.uint32()), 2)
+    offsets = as_int32(pa.LargeListArray.from_arrays(pa.array([0, 2, 2, 3], pa.int64()), pairs))
+    assert offsets.type == pa.large_list(pa.list_(pa.int32(), 2))
+    table = pa.table({"input_ids": got, "offsets": offsets})
+    folder = ParquetFolder(tmp_path / "ids", overwrite=False)
+    assert write_part(folder.destination, 0, table) == 3
+    folder.commit([0])
+    part = tmp_path / "ids" / "part-00000.parquet"
+    back = pq.read_table(part)
+    assert back.column("input_ids").to_pylist() == [[5, 0], None, [7]]
+    assert back.column("offsets").to_pylist() == [[[0, 3], [4, 9]], [], [[9, 12]]]
+    assert pa.types.is_large_list(back.schema.field("input_ids").type)
+    assert encodings(part) == {
+        "input_ids": "DELTA_BINARY_PACKED",
+        "offsets": "DELTA_BINARY_PACKED",
+    }
+
+
 def test_encoding_tasks_run_on_the_cores_their_task_was_given(monkeypatch: Any) -> None:
     """Each encoding helper a Spark or Ray task runs passes the task's cores
     to the encoder (not the machine's: cores x tasks threads otherwise);
