@@ -193,6 +193,61 @@ fn words() -> impl Strategy<Value = Vec<(String, u64)>> {
     })
 }
 
+/// Corpora (found by a search) where a pair met before the unit its merge
+/// makes is still there, counted, when another merge makes that unit first:
+/// it must learn the unit then (its gain depends on the unit's count).
+#[test]
+fn pairs_met_before_their_unit_learn_it() {
+    let corpora: [&[(&str, u64)]; 5] = [
+        &[("aa#a", 5), ("#a", 3), ("######", 1), ("aay", 50)],
+        &[
+            ("##yxy", 5),
+            ("###y", 5),
+            ("yb#xba", 1),
+            ("ax#", 1),
+            ("a##", 50),
+            ("###yb", 5),
+            ("b#yybb", 2),
+            ("#y##yy", 50),
+        ],
+        &[
+            ("xb#bx", 50),
+            ("bxya#", 50),
+            ("#aa", 2),
+            ("baa", 3),
+            ("######", 3),
+        ],
+        &[
+            ("ya##a", 5),
+            ("bbb###", 1),
+            ("bxx#a", 2),
+            ("x#x", 5),
+            ("#", 50),
+            ("yx##", 1),
+            ("#####", 10),
+        ],
+        &[("#ybyab", 50), ("x##", 10), ("b#", 10), ("######", 2)],
+    ];
+    for words in corpora {
+        let words: Vec<(String, u64)> = words.iter().map(|&(w, c)| (w.into(), c)).collect();
+        let (ws, cs): (Vec<&str>, Vec<u64>) = words.iter().map(|(w, c)| (w.as_str(), *c)).unzip();
+        for vocab_size in [20, 30, 45, 60] {
+            let config = TrainerConfig {
+                vocab_size,
+                special_tokens: vec!["[UNK]".into()],
+                score: Score::Likelihood,
+                ..TrainerConfig::default()
+            };
+            let out = train(&ws, &cs, &config, &mut |_, _| Ok(())).unwrap();
+            assert_eq!(
+                out.vocab,
+                reference(&words, &config),
+                "{words:?} at {vocab_size}"
+            );
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: cases(300), ..ProptestConfig::default() })]
 

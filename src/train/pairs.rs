@@ -39,9 +39,6 @@ pub struct PairState {
     pub replaced: Option<u64>,
     /// Likelihood score: what kind of bound the pair's queue entry holds.
     pub tier: Tier,
-    /// Likelihood score: the next pair waiting for a string of the same hash
-    /// to become a unit (`NO_PAIR`: none).
-    pub next_waiting: u32,
     /// The merge step that last listed the pair as touched, and the one that
     /// last queued it: each happens once a step. Kept here, beside the
     /// counts the same moments update, rather than in arrays of their own
@@ -53,7 +50,7 @@ pub struct PairState {
 /// `PairState::touched_at` and `queued_at` before any merge step did so.
 pub const NOT_YET: u32 = u32::MAX;
 
-/// No pair (ends a waiting list).
+/// No pair.
 pub const NO_PAIR: u32 = u32::MAX;
 
 /// Likelihood score: the kinds of upper bound a queue entry can hold, from
@@ -107,7 +104,6 @@ impl PairTable {
             makes: NO_UNIT,
             replaced: None,
             tier: Tier::Cap,
-            next_waiting: NO_PAIR,
             touched_at: NOT_YET,
             queued_at: NOT_YET,
         });

@@ -123,10 +123,6 @@ pub(super) struct State<'a> {
     pub(super) total_tokens: u64,
     /// N: Σ f(unit) (characters outside the alphabet are no units).
     pub(super) total_units: u64,
-    /// Likelihood score only: pairs whose merged string is no unit yet, by
-    /// its `string_hash` (the first of a list linked by `next_waiting`);
-    /// they learn their `makes` when it becomes one.
-    pub(super) waiting: FxHashMap<u64, u32>,
     /// Likelihood score only: each unit by its `string_hash` (`AMBIGUOUS`
     /// when units share one).
     pub(super) unit_by_hash: FxHashMap<u64, u32>,
@@ -162,30 +158,51 @@ impl State<'_> {
                 .entry(h)
                 .and_modify(|u| *u = AMBIGUOUS)
                 .or_insert(id);
-            if let Some(head) = self.waiting.remove(&h) {
-                // Those of the pairs that make `s` (not just its hash) learn
-                // it; the others wait on.
-                let (mut pair, mut others) = (head, NO_PAIR);
-                while pair != NO_PAIR {
-                    let next = self.pairs.states[pair as usize].next_waiting;
-                    if self.makes_string(pair, &s) {
-                        self.pairs.states[pair as usize].makes = id;
-                        self.makers_of(id).push(pair);
-                    } else {
-                        self.pairs.states[pair as usize].next_waiting = others;
-                        others = pair;
-                    }
-                    pair = next;
-                }
-                if others != NO_PAIR {
-                    self.waiting.insert(h, others);
-                }
-            }
         }
         self.ids.insert(s.clone(), id);
         self.strings.push(s);
         self.freq.push(0);
+        if self.config.score == Score::Likelihood && !self.pairs.states.is_empty() {
+            self.find_makers(id);
+        }
         id
+    }
+
+    /// Likelihood score: the pairs met before unit `id` existed whose merge
+    /// makes its string learn it. Such a pair's left unit is a head of the
+    /// string and its right unit the rest, the prefix put back (or, for a
+    /// right unit without the prefix, not): each cut of the string is looked
+    /// up, a few lookups per merge. (Pairs waited in a table by the hash of
+    /// their merged string; millions of them were put there, few were ever
+    /// taken out.)
+    fn find_makers(&mut self, id: u32) {
+        let made = self.strings[id as usize].clone();
+        let prefix = self.config.continuing_subword_prefix.as_str();
+        let mut with_prefix = String::new();
+        for (cut, _) in made.char_indices().skip(1) {
+            let (head, rest) = made.split_at(cut);
+            let Some(&left) = self.ids.get(head) else {
+                continue;
+            };
+            with_prefix.clear();
+            with_prefix.push_str(prefix);
+            with_prefix.push_str(rest);
+            let bare = (!prefix.is_empty() && !rest.starts_with(prefix)).then_some(rest);
+            for right in [Some(with_prefix.as_str()), bare].into_iter().flatten() {
+                let Some(&right) = self.ids.get(right) else {
+                    continue;
+                };
+                let Some(pair) = self.pairs.id(left, right) else {
+                    continue;
+                };
+                if self.pairs.states[pair as usize].makes == NO_UNIT
+                    && self.makes_string(pair, &made)
+                {
+                    self.pairs.states[pair as usize].makes = id;
+                    self.makers_of(id).push(pair);
+                }
+            }
+        }
     }
 
     pub(super) fn makers_of(&mut self, unit: u32) -> &mut Vec<u32> {
@@ -223,8 +240,9 @@ impl State<'_> {
     }
 
     /// Likelihood score: a new pair learns which unit its merge would make,
-    /// or waits for that string to become a unit.
-    /// (Strings are hashed, not built: pairs are made by the million.)
+    /// if that string is a unit already (else `find_makers` tells it when it
+    /// becomes one). Strings are hashed, not built: pairs are made by the
+    /// million.
     pub(super) fn resolve_makes(&mut self, pair: u32) {
         let s = &self.pairs.states[pair as usize];
         let (left, right) = self.merged_parts(s.left, s.right);
@@ -240,16 +258,9 @@ impl State<'_> {
                 self.ids.get(&self.merged_string(s.left, s.right)).copied()
             }
         };
-        match unit {
-            Some(unit) => {
-                self.pairs.states[pair as usize].makes = unit;
-                self.makers_of(unit).push(pair);
-            }
-            None => {
-                let head = self.waiting.entry(h).or_insert(NO_PAIR);
-                self.pairs.states[pair as usize].next_waiting = *head;
-                *head = pair;
-            }
+        if let Some(unit) = unit {
+            self.pairs.states[pair as usize].makes = unit;
+            self.makers_of(unit).push(pair);
         }
     }
 
@@ -735,10 +746,7 @@ impl Drop for State<'_> {
                 std::mem::take(&mut self.tight_of),
                 std::mem::take(&mut self.floored_of),
             ),
-            (
-                std::mem::take(&mut self.waiting),
-                std::mem::take(&mut self.unit_by_hash),
-            ),
+            std::mem::take(&mut self.unit_by_hash),
         );
         // If no thread can be started, the garbage is freed here instead.
         let _ = std::thread::Builder::new()

@@ -169,7 +169,6 @@ fn train_from<W: AsRef<str>>(
         step: 0,
         total_tokens: 0,
         total_units: 0,
-        waiting: FxHashMap::default(),
         unit_by_hash: FxHashMap::default(),
         makers: Vec::new(),
         tight_of: Vec::new(),
