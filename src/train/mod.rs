@@ -13,6 +13,7 @@
 //! | `config.rs` | the options of a run (`TrainerConfig`, `Score`) |
 //! | `pairs.rs`, `gain.rs`, `queue.rs` | pair statistics; the likelihood gain ΔL and its bounds; queue entries |
 //! | `state.rs` | the training state (the linked arena of units, the lazy exact queue) and the proof that it picks the exact argmax |
+//! | `makers.rs`, `string_hash.rs` | likelihood score: which unit a pair's merge makes, found by hashes of string parts |
 //! | `merge.rs` | one merge applied in place |
 //! | `longest_match.rs` | longest match first over a token list, for extending and fitting |
 //! | `extend.rs` | the units a word starts as when training on from an existing vocabulary |
@@ -29,6 +30,7 @@ pub mod extend;
 pub mod fit;
 pub mod gain;
 mod longest_match;
+mod makers;
 mod merge;
 mod occurrences;
 pub mod pairs;
@@ -38,6 +40,7 @@ mod record;
 mod short_words;
 mod splitter_counting;
 mod state;
+mod string_hash;
 mod trainer;
 pub mod word_splitting;
 

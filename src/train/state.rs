@@ -75,6 +75,7 @@ use super::config::{Score, TrainerConfig};
 use super::gain;
 use super::pairs::{PairTable, Tier, NO_PAIR, NO_UNIT};
 use super::queue::{Entry, Key, Queue};
+use super::string_hash::StrHash;
 use crate::error::Result;
 
 /// Where a node's unit stands: no unit (merged into its left neighbour).
@@ -123,9 +124,12 @@ pub(super) struct State<'a> {
     pub(super) total_tokens: u64,
     /// N: Σ f(unit) (characters outside the alphabet are no units).
     pub(super) total_units: u64,
-    /// Likelihood score only: each unit by its `string_hash` (`AMBIGUOUS`
-    /// when units share one).
+    /// Likelihood score only: each unit by the hash of its string
+    /// (`AMBIGUOUS` when units share one), and each unit's hash, whole and
+    /// without the prefix (`makers.rs`).
     pub(super) unit_by_hash: FxHashMap<u64, u32>,
+    pub(super) unit_hashes: Vec<StrHash>,
+    pub(super) bare_hashes: Vec<StrHash>,
     /// Likelihood score only: for each unit, the pairs whose merge makes it.
     pub(super) makers: Vec<Vec<u32>>,
     /// Likelihood score only: for each unit, its pairs of tier Tight, and of
@@ -153,11 +157,7 @@ impl State<'_> {
         }
         let id = self.strings.len() as u32;
         if self.config.score == Score::Likelihood {
-            let h = string_hash(&[s.as_bytes()]);
-            self.unit_by_hash
-                .entry(h)
-                .and_modify(|u| *u = AMBIGUOUS)
-                .or_insert(id);
+            self.hash_unit(id, &s);
         }
         self.ids.insert(s.clone(), id);
         self.strings.push(s);
@@ -166,51 +166,6 @@ impl State<'_> {
             self.find_makers(id);
         }
         id
-    }
-
-    /// Likelihood score: the pairs met before unit `id` existed whose merge
-    /// makes its string learn it. Such a pair's left unit is a head of the
-    /// string and its right unit the rest, the prefix put back (or, for a
-    /// right unit without the prefix, not): each cut of the string is looked
-    /// up, a few lookups per merge. (Pairs waited in a table by the hash of
-    /// their merged string; millions of them were put there, few were ever
-    /// taken out.)
-    fn find_makers(&mut self, id: u32) {
-        let made = self.strings[id as usize].clone();
-        let prefix = self.config.continuing_subword_prefix.as_str();
-        let mut with_prefix = String::new();
-        for (cut, _) in made.char_indices().skip(1) {
-            let (head, rest) = made.split_at(cut);
-            let Some(&left) = self.ids.get(head) else {
-                continue;
-            };
-            with_prefix.clear();
-            with_prefix.push_str(prefix);
-            with_prefix.push_str(rest);
-            let bare = (!prefix.is_empty() && !rest.starts_with(prefix)).then_some(rest);
-            for right in [Some(with_prefix.as_str()), bare].into_iter().flatten() {
-                let Some(&right) = self.ids.get(right) else {
-                    continue;
-                };
-                let Some(pair) = self.pairs.id(left, right) else {
-                    continue;
-                };
-                if self.pairs.states[pair as usize].makes == NO_UNIT
-                    && self.makes_string(pair, &made)
-                {
-                    self.pairs.states[pair as usize].makes = id;
-                    self.makers_of(id).push(pair);
-                }
-            }
-        }
-    }
-
-    pub(super) fn makers_of(&mut self, unit: u32) -> &mut Vec<u32> {
-        let u = unit as usize;
-        if self.makers.len() <= u {
-            self.makers.resize(u + 1, Vec::new());
-        }
-        &mut self.makers[u]
     }
 
     /// The two parts of the string a merge of `(left, right)` makes: the
@@ -237,38 +192,6 @@ impl State<'_> {
         } else {
             self.freq[unit as usize]
         }
-    }
-
-    /// Likelihood score: a new pair learns which unit its merge would make,
-    /// if that string is a unit already (else `find_makers` tells it when it
-    /// becomes one). Strings are hashed, not built: pairs are made by the
-    /// million.
-    pub(super) fn resolve_makes(&mut self, pair: u32) {
-        let s = &self.pairs.states[pair as usize];
-        let (left, right) = self.merged_parts(s.left, s.right);
-        let h = string_hash(&[left.as_bytes(), right.as_bytes()]);
-        let unit = match self.unit_by_hash.get(&h) {
-            None => None,
-            Some(&u) if u != AMBIGUOUS && self.makes_string(pair, &self.strings[u as usize]) => {
-                Some(u)
-            }
-            // Another unit's hash, or several units': ask by the string.
-            Some(_) => {
-                let s = &self.pairs.states[pair as usize];
-                self.ids.get(&self.merged_string(s.left, s.right)).copied()
-            }
-        };
-        if let Some(unit) = unit {
-            self.pairs.states[pair as usize].makes = unit;
-            self.makers_of(unit).push(pair);
-        }
-    }
-
-    /// Whether merging `pair` makes the string `s`.
-    pub(super) fn makes_string(&self, pair: u32, s: &str) -> bool {
-        let p = &self.pairs.states[pair as usize];
-        let (left, right) = self.merged_parts(p.left, p.right);
-        s.len() == left.len() + right.len() && s.starts_with(left) && s.ends_with(right)
     }
 
     /// The likelihood gain of merging `pair` if it replaced `k` occurrences.
@@ -699,18 +622,6 @@ pub(super) const CANCEL_STRIDE: usize = 1 << 16;
 
 /// `unit_by_hash` for a hash several units share.
 pub(super) const AMBIGUOUS: u32 = u32::MAX;
-
-/// FNV-1a over the concatenated parts: a string's hash from its pieces,
-/// without building it. Collisions only cost a lookup by string.
-pub(super) fn string_hash(parts: &[&[u8]]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for part in parts {
-        for &b in *part {
-            h = (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    }
-    h
-}
 
 /// `Floor` bounds of a unit's pairs are computed at this count, 7/8 of its
 /// count now: they hold until it falls by an eighth.

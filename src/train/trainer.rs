@@ -170,6 +170,8 @@ fn train_from<W: AsRef<str>>(
         total_tokens: 0,
         total_units: 0,
         unit_by_hash: FxHashMap::default(),
+        unit_hashes: Vec::new(),
+        bare_hashes: Vec::new(),
         makers: Vec::new(),
         tight_of: Vec::new(),
         floored_of: Vec::new(),
