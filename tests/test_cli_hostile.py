@@ -70,6 +70,18 @@ def test_broken_gzip_inputs(tmp_path: Path) -> None:
     assert not (tmp_path / "o").exists()
 
 
+def test_json_lines_need_a_field_in_any_case_and_demo_says_it_reads_text(tmp_path: Path) -> None:
+    for name in ("b.JSONL", "c.Jsonl.gz"):
+        path = tmp_path / name
+        body = b'{"text": "hello world"}\n' * 3
+        path.write_bytes(gzip.compress(body) if name.endswith(".gz") else body)
+        out = tmp_path / "o"
+        user_error(cli("train", str(path), "--vocab-size", "50", "-o", str(out)), name, "--field")
+        assert not out.exists()
+        user_error(cli("demo", "--corpus", str(path)), name, "give a text file")
+        user_error(cli("bench", "--corpus", str(path)), name, "give a text file")
+
+
 @pytest.mark.parametrize("line", ["[-1]", "[99999999999]", "[1.5, 7592]", '["7592"]', "{}"])
 def test_decode_bad_lines(line: str) -> None:
     res = cli("decode", "--tokenizer", str(VOCAB_TXT), "-", stdin=f"[7592]\n{line}\n".encode())

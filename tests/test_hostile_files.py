@@ -174,9 +174,10 @@ def test_json_lines_without_their_field_are_refused_everywhere(tmp_path: Path) -
     body = b'{"text": "hello world"}\n{"text": "more text"}\n'
     (tmp_path / "d.jsonl").write_bytes(body)
     (tmp_path / "d.jsonl.gz").write_bytes(gzip.compress(body))
+    (tmp_path / "D.JSONL").write_bytes(body)
     tok = wpiece.Tokenizer.from_file(VOCAB_TXT)
     texts = ["hello world", "more text"]
-    for name in ("d.jsonl", "d.jsonl.gz"):
+    for name in ("d.jsonl", "d.jsonl.gz", "D.JSONL"):
         path = tmp_path / name
         calls = [
             wpiece.count_words,
@@ -192,7 +193,7 @@ def test_json_lines_without_their_field_are_refused_everywhere(tmp_path: Path) -
                 call(path)
         # The core refuses too (a worker of a cluster reads through it).
         for counter in (_core.WordCounter(num_threads=1), _core.WordCounter(num_threads=2)):
-            with pytest.raises(ValueError, match=r"d\.jsonl.*needs the name of the field"):
+            with pytest.raises(ValueError, match=r"(?i)d\.jsonl.*needs the name of the field"):
                 counter.add_file(str(path))
         # With the field, each reads the texts.
         assert wpiece.count_words(path, jsonl_field="text") == wpiece.count_words(texts)
@@ -200,7 +201,7 @@ def test_json_lines_without_their_field_are_refused_everywhere(tmp_path: Path) -
         assert ids.tolist() == sum((e.ids for e in tok.encode_batch(texts)), [])
         assert list(read_file(path, "text")) == texts
         assert len(plan_parts(path, 2, jsonl_field="text")) == 1
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["d.jsonl", "d.jsonl.gz"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["D.JSONL", "d.jsonl", "d.jsonl.gz"]
 
 
 # ----- item 3: vocab.txt lines as HF reads them ----------------------------

@@ -63,17 +63,22 @@ def _progress_wanted(args: argparse.Namespace) -> bool:
 _DEFAULTS = TrainingOptions()
 
 
-def _needs_field(path: Path) -> CliError:
+def _needs_field(path: Path, has_field: bool = True) -> CliError:
+    if not has_field:
+        return CliError(f"{path}: JSON Lines input is not read here: give a text file")
     return CliError(f"{path}: give --field for .jsonl input")
 
 
-def _read_docs(sources: Sequence[str], field: Optional[str]) -> Iterator[str]:
+def _read_docs(
+    sources: Sequence[str], field: Optional[str], has_field: bool = True
+) -> Iterator[str]:
     """Documents (one per line) from files, globs, `.gz`, `.jsonl` or `-` (stdin),
-    as :func:`wpiece.documents.read_documents` reads them."""
+    as :func:`wpiece.documents.read_documents` reads them; `has_field`: whether
+    the command has a --field option (demo and bench do not)."""
     try:
         yield from read_documents(sources, field)
     except FieldRequiredError as e:
-        raise _needs_field(e.path) from None
+        raise _needs_field(e.path, has_field) from None
 
 
 @contextlib.contextmanager
@@ -466,7 +471,7 @@ def _bench(args: argparse.Namespace) -> int:
     """Encode and train timings of wpiece and the installed peers, in this process."""
     _no_empty_paths(args)
     path = Path(args.corpus or sample_text_path())
-    docs = list(_read_docs([str(path)], None))
+    docs = list(_read_docs([str(path)], None, has_field=False))
     nbytes = sum(len(d.encode()) for d in docs)
     vocab = str(args.vocab or sample_vocab_path())
     rows: list[tuple[str, str, tuple[float, float]]] = []
@@ -542,7 +547,7 @@ def _demo(args: argparse.Namespace) -> int:
         raise CliError("demo needs a file for --corpus, not - (stdin)")
     tok = Tokenizer.from_file(args.vocab or sample_vocab_path())
     path = args.corpus or sample_text_path()
-    docs = [d for d in _read_docs([str(path)], None) if d.strip()]
+    docs = [d for d in _read_docs([str(path)], None, has_field=False) if d.strip()]
     if len(docs) < 2:
         raise CliError(f"{path}: the demo needs at least two non-empty lines")
     first = tok.encode(docs[0])

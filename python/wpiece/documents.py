@@ -70,7 +70,9 @@ class FieldRequiredError(ValueError):
     """A JSON Lines file was given without the name of the field holding the text."""
 
     def __init__(self, path: Path) -> None:
-        super().__init__(f"{path}: JSON Lines input needs the name of the field holding the text")
+        super().__init__(
+            f"{path}: JSON Lines input needs the name of the field holding the text (jsonl_field)"
+        )
         self.path = path
 
 
@@ -167,12 +169,13 @@ def require_field(path: Path, jsonl_field: Optional[str]) -> None:
 
 
 def is_jsonl(path: Path) -> bool:
-    """Whether the file name says JSON Lines: ``.jsonl`` or ``.jsonl.gz``.
+    """Whether the file name says JSON Lines: ``.jsonl`` or ``.jsonl.gz``, in
+    any case (as the core decides).
 
-    >>> is_jsonl(Path("a.jsonl.gz")), is_jsonl(Path("a.txt.gz"))
-    (True, False)
+    >>> is_jsonl(Path("a.jsonl.gz")), is_jsonl(Path("A.JSONL")), is_jsonl(Path("a.txt.gz"))
+    (True, True, False)
     """
-    return path.suffix == ".jsonl" or path.name.endswith(".jsonl.gz")
+    return path.name.lower().endswith((".jsonl", ".jsonl.gz"))
 
 
 def _file_documents(path: Path, jsonl_field: Optional[str]) -> Iterator[str]:

@@ -203,7 +203,8 @@ pub(super) fn check_file_source(
     range: Option<ByteRange>,
     source: &DocSource,
 ) -> Result<()> {
-    let name = path.file_name().map(|n| n.to_string_lossy());
+    // In any case, as Python's `documents.is_jsonl`.
+    let name = path.file_name().map(|n| n.to_string_lossy().to_lowercase());
     let jsonl = name.is_some_and(|n| n.ends_with(".jsonl") || n.ends_with(".jsonl.gz"));
     if jsonl && matches!(source, DocSource::Separated(_)) {
         return Err(Error::Value(format!(
@@ -453,9 +454,18 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let lines = DocSource::of(None);
         let field = DocSource::of(Some("text".into()));
-        for name in ["d.jsonl", "d.jsonl.gz", "d.txt", "jsonl", "d.jsonl.txt"] {
+        for name in [
+            "d.jsonl",
+            "d.jsonl.gz",
+            "D.JSONL",
+            "d.Jsonl.gz",
+            "d.txt",
+            "jsonl",
+            "d.jsonl.txt",
+        ] {
             let path = dir.join(name);
-            let refused = name.ends_with(".jsonl") || name.ends_with(".jsonl.gz");
+            let lower = name.to_lowercase();
+            let refused = lower.ends_with(".jsonl") || lower.ends_with(".jsonl.gz");
             let err = check_file_source(&path, None, &lines).err();
             assert_eq!(err.is_some(), refused, "{name}");
             if let Some(err) = err {
