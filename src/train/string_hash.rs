@@ -6,6 +6,31 @@
 /// An odd multiplier (FNV's 64-bit prime).
 const BASE: u64 = 0x0000_0100_0000_01b3;
 
+#[cfg(test)]
+thread_local! {
+    static COLLIDING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// The multiplier; in tests, 1 inside `with_colliding_hashes`.
+fn base() -> u64 {
+    #[cfg(test)]
+    if COLLIDING.with(std::cell::Cell::get) {
+        return 1;
+    }
+    BASE
+}
+
+/// Runs `f` with a multiplier of 1, so that a string's hash is the sum of
+/// its bytes and anagrams collide: the paths for shared and misleading
+/// hashes then run all the time, and must change nothing.
+#[cfg(test)]
+pub(crate) fn with_colliding_hashes<T>(f: impl FnOnce() -> T) -> T {
+    COLLIDING.with(|c| c.set(true));
+    let out = f();
+    COLLIDING.with(|c| c.set(false));
+    out
+}
+
 /// A string's hash and `BASE` to the power of its length in bytes (what a
 /// hash before it is multiplied by when the two are joined).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,9 +51,9 @@ impl StrHash {
         Self {
             hash: self
                 .hash
-                .wrapping_mul(BASE)
+                .wrapping_mul(base())
                 .wrapping_add(u64::from(byte) + 1),
-            scale: self.scale.wrapping_mul(BASE),
+            scale: self.scale.wrapping_mul(base()),
         }
     }
 
@@ -38,7 +63,7 @@ impl StrHash {
             hash: (u64::from(byte) + 1)
                 .wrapping_mul(self.scale)
                 .wrapping_add(self.hash),
-            scale: self.scale.wrapping_mul(BASE),
+            scale: self.scale.wrapping_mul(base()),
         }
     }
 

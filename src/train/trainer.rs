@@ -431,6 +431,34 @@ mod tests {
         assert_eq!(out.alphabet_size, 40);
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+        /// The likelihood trainer finds which unit a pair makes through
+        /// string hashes: with every anagram colliding (shared hashes looked
+        /// up by string, wrong candidates filtered), the vocabulary is the
+        /// same. Words of prefix characters make the strings most alike.
+        #[test]
+        fn colliding_string_hashes_change_nothing(
+            words in proptest::collection::vec(("[#ab]{1,8}|[abc]{1,10}", 1u64..60), 1..14),
+            vocab_size in 10usize..90,
+            prefix in proptest::sample::select(vec!["##", "#", "a", ""]),
+        ) {
+            let (words, counts): (Vec<String>, Vec<u64>) = words.into_iter().unzip();
+            let config = TrainerConfig {
+                vocab_size,
+                special_tokens: vec!["[UNK]".into()],
+                continuing_subword_prefix: prefix.into(),
+                score: Score::Likelihood,
+                ..Default::default()
+            };
+            let run = || train(&words, &counts, &config, &mut |_, _| Ok(())).unwrap().vocab;
+            let plain = run();
+            let colliding = crate::train::string_hash::with_colliding_hashes(run);
+            proptest::prop_assert_eq!(plain, colliding);
+        }
+    }
+
     #[test]
     fn empty_corpus_is_an_error() {
         let err =
