@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,12 @@ DATA = Path(__file__).parent / "data"
 VOCAB_TXT = DATA / "vocab.txt"
 TOKENIZER_JSON = DATA / "tokenizer.json"
 EN_FIXTURE = DATA / "en_fixture.txt"
+
+# The Ctrl-C tests send SIGINT to child processes, which inherit an ignored
+# SIGINT when the test run was started in the background (`cmd &`, nohup, some
+# CI runners) and then never see it: the run takes Python's own handler, as
+# an interactive session has, and children start with the default.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # `make fuzz` multiplies every property test's examples (CI runs the base count).
 FUZZ_SCALE = int(os.environ.get("WPIECE_FUZZ_SCALE", "1"))
