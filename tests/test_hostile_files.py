@@ -204,6 +204,32 @@ def test_json_lines_without_their_field_are_refused_everywhere(tmp_path: Path) -
     assert sorted(p.name for p in tmp_path.iterdir()) == ["D.JSONL", "d.jsonl", "d.jsonl.gz"]
 
 
+def test_gzip_names_in_any_case_are_inflated_and_planned_whole(tmp_path: Path) -> None:
+    # "A.TXT.GZ" was read as raw bytes ("invalid UTF-8") by every reader,
+    # and a cluster's plan cut it into byte ranges the core then refused.
+    import gzip
+
+    from wpiece._file_parts import plan_parts
+
+    texts = ["hello world", "more text here"] * 40_000
+    body = "".join(t + "\n" for t in texts).encode()
+    for name in ("A.TXT.GZ", "b.txt.Gz", "C.JSONL.GZ"):
+        path = tmp_path / name
+        if "JSONL" in name:
+            body_json = "".join(json.dumps({"text": t}) + "\n" for t in texts).encode()
+            path.write_bytes(gzip.compress(body_json))
+            field = "text"
+        else:
+            path.write_bytes(gzip.compress(body))
+            field = None
+        assert wpiece.count_words(path, jsonl_field=field) == wpiece.count_words(texts), name
+        tok = wpiece.Tokenizer.from_file(VOCAB_TXT)
+        ids, bounds = tok.encode_files(path, jsonl_field=field)
+        assert len(bounds) == len(texts) + 1, name
+        parts = plan_parts(path, 4, part_bytes=1000, jsonl_field=field)
+        assert [p.byte_range for p in parts] == [None], name
+
+
 # ----- item 3: vocab.txt lines as HF reads them ----------------------------
 
 

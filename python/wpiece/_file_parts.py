@@ -79,7 +79,7 @@ def plan_parts(
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a positive int, got {workers!r}")
     sizes = [os.path.getsize(p) for p in paths]
-    whole = [p.suffix == ".gz" for p in paths]
+    whole = [p.suffix.lower() == ".gz" for p in paths]  # as the core's reader
     if part_bytes is None:
         cuts = cut_files(sizes, whole, workers)
     else:

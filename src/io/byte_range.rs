@@ -6,6 +6,7 @@
 use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 
+use super::stream::is_gz;
 use crate::cancel::Cancel;
 use crate::error::{Error, Result};
 
@@ -83,7 +84,7 @@ impl ByteRange {
 /// Ranges apply to plain files only: a `.gz` stream cannot be entered in
 /// the middle.
 pub fn check_rangeable(path: &Path, range: Option<ByteRange>) -> Result<()> {
-    if range.is_some() && path.extension().is_some_and(|e| e == "gz") {
+    if range.is_some() && is_gz(path) {
         return Err(Error::Value(format!(
             "{}: a .gz file cannot be read by byte range (read it whole)",
             path.display()

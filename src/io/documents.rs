@@ -13,6 +13,7 @@ use serde_json::Value;
 
 use super::byte_range::{check_rangeable, ByteRange};
 use super::files::{open_regular, read_to_end_fallibly};
+use super::stream::is_gz;
 use crate::cancel::Cancel;
 use crate::error::{Error, Result};
 
@@ -105,7 +106,7 @@ fn utf8_span<'a>(path: &Path, bytes: &'a [u8], span: std::ops::Range<usize>) -> 
 /// decompressed into memory.
 pub fn read_bytes(path: &Path, mmap: bool, cancel: &Cancel) -> Result<FileBytes> {
     let (file, meta) = open_regular(path)?;
-    let gz = path.extension().is_some_and(|e| e == "gz");
+    let gz = is_gz(path);
     // Empty files cannot be mapped: they are read.
     if gz || !mmap || meta.len() == 0 {
         let bytes = if gz {

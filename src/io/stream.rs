@@ -290,8 +290,11 @@ pub fn open_documents_range(
     Ok((Box::new(file.take(span.end - span.start)), begin))
 }
 
+/// Whether the file name says gzip: `.gz` in any case (as Python's
+/// `_file_parts` decides which files are read whole).
 pub(super) fn is_gz(path: &Path) -> bool {
-    path.extension().is_some_and(|e| e == "gz")
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("gz"))
 }
 
 /// A file's bytes as a stream: decompressed if it is `.gz`.
