@@ -6,7 +6,7 @@
 use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 
-use super::stream::is_gz;
+use super::files::is_gz;
 use crate::cancel::Cancel;
 use crate::error::{Error, Result};
 

@@ -12,8 +12,7 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::byte_range::{check_rangeable, ByteRange};
-use super::files::{open_regular, read_to_end_fallibly};
-use super::stream::is_gz;
+use super::files::{is_gz, open_regular, read_to_end_fallibly};
 use crate::cancel::Cancel;
 use crate::error::{Error, Result};
 

@@ -279,3 +279,10 @@ pub fn write_set_atomic(
     }
     Ok(())
 }
+
+/// Whether the file name says gzip: `.gz` in any case (as Python's
+/// `_file_parts` decides which files are read whole).
+pub(super) fn is_gz(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("gz"))
+}

@@ -18,8 +18,8 @@ use std::path::Path;
 
 use super::byte_range::ByteRange;
 use super::documents::{check_file_source, range_name, DocSource};
-use super::files::open_regular;
-use super::stream::{is_gz, DocBlock, DocumentReader};
+use super::files::{is_gz, open_regular};
+use super::stream::{DocBlock, DocumentReader};
 use crate::cancel::Cancel;
 use crate::error::{Error, Result};
 

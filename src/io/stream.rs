@@ -10,7 +10,7 @@ use std::path::Path;
 
 use super::byte_range::{check_rangeable, ByteRange};
 use super::documents::{check_file_source, check_separator, for_each_field, range_name, DocSource};
-use super::files::open_regular;
+use super::files::{is_gz, open_regular};
 use super::parallel_text::{lines_on_every_thread, utf8_on_every_thread};
 use super::read_ahead::{read_ahead, HEADROOM};
 use crate::cancel::Cancel;
@@ -288,13 +288,6 @@ pub fn open_documents_range(
     let span = range.lines_in_file(&mut file, meta.len(), path, cancel)?;
     let begin = span.start;
     Ok((Box::new(file.take(span.end - span.start)), begin))
-}
-
-/// Whether the file name says gzip: `.gz` in any case (as Python's
-/// `_file_parts` decides which files are read whole).
-pub(super) fn is_gz(path: &Path) -> bool {
-    path.extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("gz"))
 }
 
 /// A file's bytes as a stream: decompressed if it is `.gz`.
