@@ -72,8 +72,7 @@ def plan_parts(
     check_part_bytes(part_bytes)
     # Absolute: each worker resolves a relative path against its own folder.
     paths = [p.absolute() for p in resolve_files(files)]
-    for path in paths:
-        require_field(path, jsonl_field)
+    require_field(paths, jsonl_field)
     if callable(workers):
         workers = workers()
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:

@@ -213,8 +213,7 @@ class WordCounts:
         """Counts text files (paths, globs; ``.gz``; ``.jsonl`` with ``jsonl_field``)."""
         paths = resolve_files(files)
         _check_str(jsonl_field, "jsonl_field", optional=True)
-        for p in paths:
-            require_field(p, jsonl_field)
+        require_field(paths, jsonl_field)
 
         def count(part: _core.WordCounter) -> None:
             for p in paths:

@@ -33,7 +33,7 @@ import glob
 import os
 import stat
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import BinaryIO, Optional, Union
 
@@ -154,18 +154,21 @@ def resolve_files(files: Files) -> list[Path]:
     return out
 
 
-def require_field(path: Path, jsonl_field: Optional[str]) -> None:
-    """Raises :class:`FieldRequiredError` for a JSON Lines file given
-    without the field holding its text: its lines are JSON, not text.
+def require_field(paths: Iterable[PathLike], jsonl_field: Optional[str]) -> None:
+    """Raises :class:`FieldRequiredError` for the first JSON Lines file of
+    ``paths`` when no ``jsonl_field`` is given: its lines are JSON, not text.
 
-    >>> require_field(Path("a.txt"), None)
-    >>> require_field(Path("a.jsonl"), None)  # doctest: +ELLIPSIS
+    >>> require_field([Path("a.txt")], None)
+    >>> require_field([Path("a.txt"), Path("a.jsonl")], None)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     wpiece.documents.FieldRequiredError: a.jsonl: JSON Lines input needs the name of the field ...
     """
-    if jsonl_field is None and is_jsonl(path):
-        raise FieldRequiredError(path)
+    if jsonl_field is not None:
+        return
+    for path in map(Path, paths):
+        if is_jsonl(path):
+            raise FieldRequiredError(path)
 
 
 def is_jsonl(path: Path) -> bool:
@@ -231,7 +234,7 @@ def read_jsonl(
 def read_file(path: Path, jsonl_field: Optional[str] = None) -> Iterator[str]:
     """The documents of one file: its lines, or with ``jsonl_field`` that
     field of each JSON line (required for a ``.jsonl`` file)."""
-    require_field(Path(path), jsonl_field)
+    require_field([path], jsonl_field)
     if jsonl_field is None:
         return read_lines(path)
     return read_jsonl(path, jsonl_field)

@@ -623,8 +623,7 @@ class Tokenizer(Decoding):
         # Globs expanded and paths checked as train and count_words do them.
         paths: list[PathLike] = list(resolve_files(items)) if items else []
         _check_files_call(separator, jsonl_field, num_threads, add_special_tokens, mmap)
-        for p in paths:
-            require_field(Path(p), jsonl_field)
+        require_field(paths, jsonl_field)
         ids, rows = self._core.encode_files(
             paths, separator, jsonl_field, add_special_tokens, num_threads, mmap
         )

@@ -248,8 +248,7 @@ def train(
     fraction = _check_held_out(held_out)
     _check_str(jsonl_field, "jsonl_field", optional=True)
     paths = resolve_files(files)
-    for p in paths:
-        require_field(p, jsonl_field)
+    require_field(paths, jsonl_field)
     counter = _counter(opts, num_threads, start)
     held: list[str] = []
     bar = _Progress(opts.show_progress, len(paths), "counting", "file")

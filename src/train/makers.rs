@@ -10,9 +10,11 @@ use super::state::{State, AMBIGUOUS};
 use super::string_hash::StrHash;
 
 impl State<'_> {
-    /// Hashes the new unit `id`, string `s`, for the lookups below: whole,
-    /// and without the prefix (as the right unit of a pair).
-    pub(super) fn hash_unit(&mut self, id: u32, s: &str) {
+    /// The new unit `id` is hashed for the lookups below (whole, and
+    /// without the prefix, as the right unit of a pair), and the pairs
+    /// already met that make it learn it.
+    pub(super) fn unit_made(&mut self, id: u32) {
+        let s = self.strings[id as usize].as_str();
         let prefix = self.config.continuing_subword_prefix.as_str();
         let whole = StrHash::of(s.as_bytes());
         let bare = s
@@ -25,6 +27,9 @@ impl State<'_> {
         debug_assert_eq!(self.unit_hashes.len(), id as usize);
         self.unit_hashes.push(whole);
         self.bare_hashes.push(bare);
+        if !self.pairs.states.is_empty() {
+            self.find_makers(id);
+        }
     }
 
     /// The unit whose string hashes to `hash`, if there may be one: the
@@ -61,7 +66,7 @@ impl State<'_> {
     /// with every head's and rest's hash from one pass over the string.
     /// (Pairs used to wait in a table by the hash of their merged string:
     /// millions were put there, few were ever taken out.)
-    pub(super) fn find_makers(&mut self, id: u32) {
+    fn find_makers(&mut self, id: u32) {
         let made = self.strings[id as usize].clone();
         let bytes = made.as_bytes();
         let prefix = self.config.continuing_subword_prefix.as_str();

@@ -156,14 +156,11 @@ impl State<'_> {
             return id;
         }
         let id = self.strings.len() as u32;
-        if self.config.score == Score::Likelihood {
-            self.hash_unit(id, &s);
-        }
         self.ids.insert(s.clone(), id);
         self.strings.push(s);
         self.freq.push(0);
-        if self.config.score == Score::Likelihood && !self.pairs.states.is_empty() {
-            self.find_makers(id);
+        if self.config.score == Score::Likelihood {
+            self.unit_made(id);
         }
         id
     }
