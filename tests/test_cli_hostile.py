@@ -71,7 +71,7 @@ def test_broken_gzip_inputs(tmp_path: Path) -> None:
 
 
 def test_json_lines_need_a_field_in_any_case_and_demo_says_it_reads_text(tmp_path: Path) -> None:
-    for name in ("b.JSONL", "c.Jsonl.gz"):
+    for name in ("b.JSONL", "c.Jsonl.gz", "d.ndjson"):
         path = tmp_path / name
         body = b'{"text": "hello world"}\n' * 3
         path.write_bytes(gzip.compress(body) if name.endswith(".gz") else body)

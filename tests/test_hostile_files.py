@@ -175,9 +175,13 @@ def test_json_lines_without_their_field_are_refused_everywhere(tmp_path: Path) -
     (tmp_path / "d.jsonl").write_bytes(body)
     (tmp_path / "d.jsonl.gz").write_bytes(gzip.compress(body))
     (tmp_path / "D.JSONL").write_bytes(body)
+    # NDJSON is the same format under another name.
+    (tmp_path / "d.ndjson").write_bytes(body)
+    (tmp_path / "D.NDJSON.GZ").write_bytes(gzip.compress(body))
     tok = wpiece.Tokenizer.from_file(VOCAB_TXT)
     texts = ["hello world", "more text"]
-    for name in ("d.jsonl", "d.jsonl.gz", "D.JSONL"):
+    names = ("d.jsonl", "d.jsonl.gz", "D.JSONL", "d.ndjson", "D.NDJSON.GZ")
+    for name in names:
         path = tmp_path / name
         calls = [
             wpiece.count_words,
@@ -193,7 +197,7 @@ def test_json_lines_without_their_field_are_refused_everywhere(tmp_path: Path) -
                 call(path)
         # The core refuses too (a worker of a cluster reads through it).
         for counter in (_core.WordCounter(num_threads=1), _core.WordCounter(num_threads=2)):
-            with pytest.raises(ValueError, match=r"(?i)d\.jsonl.*needs the name of the field"):
+            with pytest.raises(ValueError, match=rf"(?i){name}.*needs the name of the field"):
                 counter.add_file(str(path))
         # With the field, each reads the texts.
         assert wpiece.count_words(path, jsonl_field="text") == wpiece.count_words(texts)
@@ -201,7 +205,7 @@ def test_json_lines_without_their_field_are_refused_everywhere(tmp_path: Path) -
         assert ids.tolist() == sum((e.ids for e in tok.encode_batch(texts)), [])
         assert list(read_file(path, "text")) == texts
         assert len(plan_parts(path, 2, jsonl_field="text")) == 1
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["D.JSONL", "d.jsonl", "d.jsonl.gz"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(names)
 
 
 def test_gzip_names_in_any_case_are_inflated_and_planned_whole(tmp_path: Path) -> None:

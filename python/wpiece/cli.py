@@ -66,7 +66,7 @@ _DEFAULTS = TrainingOptions()
 def _needs_field(path: Path, has_field: bool = True) -> CliError:
     if not has_field:
         return CliError(f"{path}: JSON Lines input is not read here: give a text file")
-    return CliError(f"{path}: give --field for .jsonl input")
+    return CliError(f"{path}: give --field for JSON Lines input")
 
 
 def _read_docs(

@@ -172,13 +172,19 @@ def require_field(paths: Iterable[PathLike], jsonl_field: Optional[str]) -> None
 
 
 def is_jsonl(path: Path) -> bool:
-    """Whether the file name says JSON Lines: ``.jsonl`` or ``.jsonl.gz``, in
-    any case (as the core decides).
+    """Whether the file name says JSON Lines: ``.jsonl`` or ``.ndjson`` (the
+    same format), plain or ``.gz``, in any case (as the core decides).
 
-    >>> is_jsonl(Path("a.jsonl.gz")), is_jsonl(Path("A.JSONL")), is_jsonl(Path("a.txt.gz"))
-    (True, True, False)
+    >>> is_jsonl(Path("a.jsonl.gz")), is_jsonl(Path("A.JSONL")), is_jsonl(Path("a.ndjson"))
+    (True, True, True)
+    >>> is_jsonl(Path("a.txt.gz")), is_jsonl(Path("a.json"))
+    (False, False)
     """
-    return path.name.lower().endswith((".jsonl", ".jsonl.gz"))
+    return path.name.lower().endswith(_JSON_LINES_SUFFIXES)
+
+
+# As the core's `io::documents::JSON_LINES_SUFFIXES`.
+_JSON_LINES_SUFFIXES = (".jsonl", ".jsonl.gz", ".ndjson", ".ndjson.gz")
 
 
 def _file_documents(path: Path, jsonl_field: Optional[str]) -> Iterator[str]:

@@ -195,18 +195,27 @@ pub(super) fn range_name(path: &Path, begin: u64) -> String {
     }
 }
 
+/// The names that say JSON Lines, in lower case (`ndjson` is the same
+/// format under another name), plain or gzipped.
+const JSON_LINES_SUFFIXES: [&str; 4] = [".jsonl", ".jsonl.gz", ".ndjson", ".ndjson.gz"];
+
+/// Whether the file name says JSON Lines, in any case (as Python's
+/// `documents.is_jsonl`).
+pub(super) fn is_json_lines_name(path: &Path) -> bool {
+    let name = path.file_name().map(|n| n.to_string_lossy().to_lowercase());
+    name.is_some_and(|n| JSON_LINES_SUFFIXES.iter().any(|s| n.ends_with(s)))
+}
+
 /// Whether `source` can read `path`: a JSON Lines file (`.jsonl`,
-/// `.jsonl.gz`) only by the field holding its text (its lines are JSON, not
-/// text); a byte range holds lines (of text or JSON), of plain files only.
+/// `.ndjson`, gzipped or not) only by the field holding its text (its lines
+/// are JSON, not text); a byte range holds lines (of text or JSON), of plain
+/// files only.
 pub(super) fn check_file_source(
     path: &Path,
     range: Option<ByteRange>,
     source: &DocSource,
 ) -> Result<()> {
-    // In any case, as Python's `documents.is_jsonl`.
-    let name = path.file_name().map(|n| n.to_string_lossy().to_lowercase());
-    let jsonl = name.is_some_and(|n| n.ends_with(".jsonl") || n.ends_with(".jsonl.gz"));
-    if jsonl && matches!(source, DocSource::Separated(_)) {
+    if is_json_lines_name(path) && matches!(source, DocSource::Separated(_)) {
         return Err(Error::Value(format!(
             "{}: JSON Lines input needs the name of the field holding the text (jsonl_field)",
             path.display()
@@ -454,18 +463,20 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let lines = DocSource::of(None);
         let field = DocSource::of(Some("text".into()));
-        for name in [
-            "d.jsonl",
-            "d.jsonl.gz",
-            "D.JSONL",
-            "d.Jsonl.gz",
-            "d.txt",
-            "jsonl",
-            "d.jsonl.txt",
+        for (name, refused) in [
+            ("d.jsonl", true),
+            ("d.jsonl.gz", true),
+            ("D.JSONL", true),
+            ("d.Jsonl.gz", true),
+            ("d.ndjson", true),
+            ("D.NDJSON.GZ", true),
+            ("d.txt", false),
+            ("jsonl", false),
+            ("d.jsonl.txt", false),
+            ("d.ndjson.txt", false),
+            ("d.json", false),
         ] {
             let path = dir.join(name);
-            let lower = name.to_lowercase();
-            let refused = lower.ends_with(".jsonl") || lower.ends_with(".jsonl.gz");
             let err = check_file_source(&path, None, &lines).err();
             assert_eq!(err.is_some(), refused, "{name}");
             if let Some(err) = err {
