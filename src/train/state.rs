@@ -24,7 +24,7 @@
 //! three bounds (`pairs::Tier`), each renewed when it could break:
 //! - `Cap`: `gain::cap(p, N)`, a bound over all unit counts. Breaks only if p
 //!   changes (the pair is then requeued) or N rises (never).
-//! - `Floor`: ΔL with f(x), f(y) lowered to their units' floors (7/8 of a
+//! - `Floor`: ΔL with f(x), f(y) lowered to their units' floors (3/4 of a
 //!   count, kept per unit). ΔL falls as f(x) or f(y) rises
 //!   (∂ΔL/∂f(x) = ln(1 − k/f(x)) < 0), so it holds until a count falls below
 //!   its floor; then the floor is lowered and the unit's Floor pairs requeued.
@@ -620,12 +620,15 @@ pub(super) const CANCEL_STRIDE: usize = 1 << 16;
 /// `unit_by_hash` for a hash several units share.
 pub(super) const AMBIGUOUS: u32 = u32::MAX;
 
-/// `Floor` bounds of a unit's pairs are computed at this count, 7/8 of its
-/// count now: they hold until it falls by an eighth.
+/// `Floor` bounds of a unit's pairs are computed at this count, 3/4 of its
+/// count now: they hold until it falls by a quarter. (7/8 requeued the
+/// Floor pairs of frequent units twice as often: vocab 30k on 10 MB of
+/// English trained in 0.46 s against 0.54, alternating fresh runs; the
+/// same on 103 MB and at 8k.)
 pub(super) const NO_FLOOR: u64 = u64::MAX;
 
 pub(super) fn floor_of(count: u64) -> u64 {
-    count - count / 8
+    count - count / 4
 }
 
 /// Training states over this many nodes are freed on another thread.
