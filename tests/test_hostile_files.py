@@ -208,6 +208,21 @@ def test_json_lines_without_their_field_are_refused_everywhere(tmp_path: Path) -
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(names)
 
 
+def test_documents_longer_than_a_read_block_and_many_blocks_read_whole(tmp_path: Path) -> None:
+    # The core reads files in blocks of 1 MiB: a document spanning three of
+    # them, blocks holding no document end, and many blocks after.
+    import gzip
+
+    from wpiece.documents import read_file
+
+    lines = ["x" * 3_000_000, "short", "", "y" * 1_500_000] + [f"l{k}" for k in range(300_000)]
+    body = ("\n".join(lines) + "\n").encode()
+    (tmp_path / "big.txt").write_bytes(body)
+    (tmp_path / "big.txt.gz").write_bytes(gzip.compress(body, compresslevel=1))
+    for name in ("big.txt", "big.txt.gz"):
+        assert list(read_file(tmp_path / name)) == lines, name
+
+
 def test_gzip_names_in_any_case_are_inflated_and_planned_whole(tmp_path: Path) -> None:
     # "A.TXT.GZ" was read as raw bytes ("invalid UTF-8") by every reader,
     # and a cluster's plan cut it into byte ranges the core then refused.

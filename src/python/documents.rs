@@ -25,6 +25,10 @@ pub struct PyFileDocuments {
     input: Box<dyn Read + Send + Sync>,
     reader: DocumentReader,
     done: bool,
+    /// The documents of the block read last, until they are handed out: a
+    /// Ctrl-C seen after the block was read raises, and the next call gives
+    /// them (the file's position has moved past them).
+    pending: Vec<String>,
 }
 
 #[pymethods]
@@ -38,6 +42,7 @@ impl PyFileDocuments {
             input,
             reader,
             done: false,
+            pending: Vec::new(),
         })
     }
 
@@ -47,10 +52,10 @@ impl PyFileDocuments {
 
     /// The documents of the next block that holds any; None at the end.
     fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<Vec<String>>> {
-        while !self.done {
+        while self.pending.is_empty() && !self.done {
             let (input, reader, done) = (&mut self.input, &mut self.reader, &mut self.done);
-            let docs = run(py, Run::serial(BLOCK), |_| {
-                let mut docs = Vec::new();
+            let docs = &mut self.pending;
+            run(py, Run::serial(BLOCK), |_| {
                 let mut take = |block: DocBlock| {
                     block.with_docs(|d| docs.extend(d.iter().map(|s| s.to_string())));
                     Ok(())
@@ -62,17 +67,13 @@ impl PyFileDocuments {
                     .map_err(|e| Error::Io(format!("{}: {e}", reader.name())))?;
                 if n == 0 {
                     *done = true;
-                    reader.finish(&mut take)?;
+                    reader.finish(&mut take)
                 } else {
-                    reader.push(&block, &mut take)?;
+                    reader.push(&block, &mut take)
                 }
-                Ok(docs)
             })?;
-            if !docs.is_empty() {
-                return Ok(Some(docs));
-            }
         }
-        Ok(None)
+        Ok((!self.pending.is_empty()).then(|| std::mem::take(&mut self.pending)))
     }
 }
 
