@@ -5,8 +5,9 @@
 //! The Unicode-category crate answers by binary search in long tables; asking
 //! it about every character of a text costs more than the rest of encoding.
 //! The answers for the first 65,536 code points are computed once per process
-//! from the same functions (so results are identical) and kept in a 64 KiB
-//! table; other code points ask the functions directly.
+//! from the same functions (so results are identical), a block of 256 at a
+//! time as text meets them, and kept in a 64 KiB table; other code points ask
+//! the functions directly.
 
 use std::sync::OnceLock;
 
@@ -103,13 +104,18 @@ fn compute(c: char) -> u8 {
     f
 }
 
-static BMP: OnceLock<Box<[u8]>> = OnceLock::new();
+/// The BMP's property bits in blocks of 256 code points, each computed the
+/// first time one of its characters is asked about: a text meets a few
+/// blocks, and computing all 65,536 entries at once took a few milliseconds
+/// of a process's first call.
+const BLOCK_BITS: u32 = 8;
+static BMP_BLOCKS: [OnceLock<[u8; 1 << BLOCK_BITS]>; 0x10000 >> BLOCK_BITS] =
+    [const { OnceLock::new() }; 0x10000 >> BLOCK_BITS];
 
-fn bmp() -> &'static [u8] {
-    BMP.get_or_init(|| {
-        (0u32..0x10000)
-            .map(|cp| char::from_u32(cp).map_or(0, compute))
-            .collect()
+fn bmp_block(block: u32) -> &'static [u8; 1 << BLOCK_BITS] {
+    BMP_BLOCKS[block as usize].get_or_init(|| {
+        let first = block << BLOCK_BITS;
+        std::array::from_fn(|k| char::from_u32(first + k as u32).map_or(0, compute))
     })
 }
 
@@ -118,7 +124,7 @@ fn bmp() -> &'static [u8] {
 pub fn flags(c: char) -> u8 {
     let cp = c as u32;
     if cp < 0x10000 {
-        bmp()[cp as usize]
+        bmp_block(cp >> BLOCK_BITS)[(cp & ((1 << BLOCK_BITS) - 1)) as usize]
     } else {
         compute(c)
     }
