@@ -121,9 +121,8 @@ def set_truncation(hf: HFTokenizer, wp: wpiece.Tokenizer, max_length: int, **kw:
 
 
 def set_padding(hf: HFTokenizer, wp: wpiece.Tokenizer, **kw: Any) -> None:
-    """The same padding on both. HF's pad_id defaults to 0 whatever the pad
-    token; wpiece's to the pad token's id: pass it when it matters."""
-    hf.enable_padding(**{k: v for k, v in kw.items() if not (k == "pad_id" and v is None)})
+    """The same padding on both, each with its own defaults."""
+    hf.enable_padding(**kw)
     wp.enable_padding(**kw)
 
 

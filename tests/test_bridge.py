@@ -145,7 +145,8 @@ def test_settings_a_trained_copy_carries_pad_with_its_own_pad_token(en_lines: li
     vocab = ["[UNK]", "[CLS]", "[SEP]", "a", "b", "[PAD]", "[MASK]"]
     tok = wpiece.Tokenizer(vocab + [chr(c) for c in range(ord("c"), ord("z") + 1)])
     tok.enable_truncation(16)
-    tok.enable_padding(length=16)
+    # The pad token's own id (5; HF's default pad_id is 0 whatever the token).
+    tok.enable_padding(length=16, pad_id=None)
     new = tok.to_transformers().train_new_from_iterator(en_lines[:2000], 300)
     back = wpiece.Tokenizer.from_hf(new)
     assert back.padding is not None and back.padding["pad_id"] == new.pad_token_id != 5

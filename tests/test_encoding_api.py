@@ -354,7 +354,31 @@ def test_a_tokenizer_json_stride_hf_would_refuse_to_set_fails_only_where_a_cut_i
 # ----- padding ------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("pad", [("[PAD]", None, 0), ("[MASK]", 103, 1)], ids=["pad", "mask"])
+def test_pad_id_is_zero_unless_given_whatever_the_pad_token_as_hf() -> None:
+    # Code written for HF names a pad token and no id: HF pads with id 0,
+    # even for a token of another id or none at all.
+    hf, wp = bert()
+    for token in ("[MASK]", "[PAD]", "not-in-the-vocab"):
+        for t in (hf, wp):
+            t.enable_padding(pad_token=token)
+        h, w = hf.encode_batch(["hi", "hello world"]), wp.encode_batch(["hi", "hello world"])
+        assert [e.ids for e in w] == [e.ids for e in h], token
+        assert [e.tokens for e in w] == [e.tokens for e in h], token
+        assert w[0].ids[-1] == 0 and w[0].tokens[-1] == token
+        assert wp.padding == hf.padding
+    # pad_id=None (which HF refuses) asks for the pad token's own id.
+    wp.enable_padding(pad_token="[MASK]", pad_id=None)
+    assert wp.encode_batch(["hi", "hello world"])[0].ids[-1] == 103
+    with pytest.raises(ValueError, match="not-in-the-vocab"):
+        wp.enable_padding(pad_token="not-in-the-vocab", pad_id=None)
+
+
+# No pad_id: each library's default (HF's is 0 whatever the pad token).
+@pytest.mark.parametrize(
+    "pad",
+    [("[PAD]", None, 0), ("[MASK]", None, 1), ("[MASK]", 103, 1)],
+    ids=["pad", "mask-default-id", "mask"],
+)
 @pytest.mark.parametrize(
     "length,multiple", [(None, None), (None, 8), (7, None), (40, None), (40, 16), (0, 5)]
 )
@@ -368,9 +392,9 @@ def test_padding_as_hf(direction, length, multiple, pad) -> None:
         length=length,
         pad_to_multiple_of=multiple,
         pad_token=token,
-        pad_id=pad_id,
         pad_type_id=type_id,
         direction=direction,
+        **({} if pad_id is None else {"pad_id": pad_id}),
     )
     batch = TEXTS[100:130] + SPECIAL_LINES[:5] + ["", " "]
     pairs = TEXTS[130:167]

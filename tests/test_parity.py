@@ -364,8 +364,11 @@ def test_hypothesis_encode_batch_rows_as_hf(docs, s) -> None:
         token, pad_id, type_id = s["pad"]
         length = s["length"] if s["padding"] == "fixed" else None
         kwargs = {"pad_token": token, "pad_type_id": type_id, "pad_to_multiple_of": s["multiple"]}
-        hf.enable_padding(length=length, pad_id=3 if pad_id is None else pad_id, **kwargs)
-        wp.enable_padding(length=length, pad_id=3 if pad_id is None else pad_id, **kwargs)
+        # No pad_id: each library's default (HF: 0, whatever the pad token).
+        if pad_id is not None:
+            kwargs["pad_id"] = pad_id
+        hf.enable_padding(length=length, **kwargs)
+        wp.enable_padding(length=length, **kwargs)
     add = s["add_special_tokens"]
     try:
         expected = hf.encode_batch(docs, add_special_tokens=add)

@@ -360,20 +360,25 @@ class Tokenizer(Decoding):
         pad_to_multiple_of: Optional[int] = None,
         pad_token: str = "[PAD]",
         pad_type_id: int = 0,
-        pad_id: Optional[int] = None,
+        pad_id: Optional[int] = 0,
         direction: str = "right",
     ) -> None:
         """Pad batches to the longest encoding, or to ``length``, on the
         ``direction`` side (``right`` or ``left``).
 
-        Padding tokens get ``pad_id`` (by default the id of ``pad_token``) and
-        the string ``pad_token``, as in HF ``tokenizers``. A length that memory
-        cannot hold raises ``MemoryError`` when encoding, never an abort.
+        Padding tokens get ``pad_id`` and the string ``pad_token``. As in HF
+        ``tokenizers``, ``pad_id`` is 0 unless given, whatever ``pad_token``
+        is: pass both (or ``pad_id=None``, the id of ``pad_token`` in this
+        vocabulary). A length that memory cannot hold raises ``MemoryError``
+        when encoding, never an abort.
 
         >>> tok = Tokenizer(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "a"])
         >>> tok.enable_padding(length=5)
         >>> tok.encode("a").ids
         [2, 4, 3, 0, 0]
+        >>> tok.enable_padding(length=5, pad_token="[UNK]", pad_id=None)
+        >>> tok.encode("a").ids
+        [2, 4, 3, 1, 1]
         """
         _check_int(length, "length", optional=True, upper=_U64_MAX)
         _check_int(pad_to_multiple_of, "pad_to_multiple_of", optional=True, upper=_U64_MAX)
