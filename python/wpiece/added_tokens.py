@@ -11,11 +11,15 @@ with HF's flags (``tokenizers.AddedToken``).
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Optional, Union
+from typing import TYPE_CHECKING, Optional, Union
 
 from ._args import _check_str, _iterate
+
+if TYPE_CHECKING:
+    from . import _core
 
 __all__ = ["AddedToken"]
 
@@ -88,3 +92,20 @@ def _specs(
 def _from_spec(spec: tuple[str, bool, bool, bool, bool, bool]) -> AddedToken:
     content, single_word, lstrip, rstrip, normalized, special = spec
     return AddedToken(content, single_word, lstrip, rstrip, normalized, special)
+
+
+def _warn_shared_patterns(core: _core.Tokenizer, known: list[tuple[str, list[int]]]) -> None:
+    """Warns of added tokens that match the same text (other than those in
+    ``known``): HF ``tokenizers`` then gives the id of any one of them,
+    changing from process to process, where wpiece gives the first's."""
+    shared = [s for s in core.shared_added_patterns() if s not in known]
+    content = dict((id, spec[0]) for id, spec in core.added_tokens()) if shared else {}
+    for pattern, ids in shared:
+        names = ", ".join(repr(content[i]) for i in ids)
+        warnings.warn(
+            f"added tokens {names} match the same text {pattern!r}: HF tokenizers encodes it "
+            f"as any one of ids {ids}, changing from one process to the next; wpiece always "
+            f"as {ids[0]}. Add one of them only for ids HF reproduces.",
+            UserWarning,
+            stacklevel=4,
+        )

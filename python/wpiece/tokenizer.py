@@ -39,7 +39,7 @@ from ._args import (
     _words,
 )
 from ._core import Encoding
-from .added_tokens import AddedToken, TokenLike, _from_spec, _specs
+from .added_tokens import AddedToken, TokenLike, _from_spec, _specs, _warn_shared_patterns
 from .decoding import Decoding
 from .documents import Files, PathLike, path_items, require_field, resolve_files
 from .quality import TextStats
@@ -122,6 +122,7 @@ class Tokenizer(Decoding):
     def _init_from_core(self, core: _core.Tokenizer) -> None:
         self._core = core
         self.training_record: Optional[Any] = None
+        _warn_shared_patterns(core, known=[])
 
     @classmethod
     def _from_core(cls, core: _core.Tokenizer) -> Tokenizer:
@@ -762,7 +763,10 @@ class Tokenizer(Decoding):
         return self._add(tokens, special=True)
 
     def _add(self, tokens: Iterable[TokenLike], special: bool) -> int:
-        return self._core.add_tokens(_specs(tokens, special))
+        known = self._core.shared_added_patterns()
+        added = self._core.add_tokens(_specs(tokens, special))
+        _warn_shared_patterns(self._core, known)
+        return added
 
     def get_added_tokens_decoder(self) -> dict[int, AddedToken]:
         """The added tokens by id, with their flags (HF's

@@ -125,6 +125,29 @@ impl AddedVocabulary {
             .map_or(t.content.as_str(), String::as_str)
     }
 
+    /// Patterns that several tokens match by (`(pattern, ids)`, ids in
+    /// order), each kind apart: "COVID19" and "covid19" added to a
+    /// lowercasing tokenizer match the same normalized text. HF then gives
+    /// the id of one chosen by hash order, which changes from process to
+    /// process; wpiece always gives the first.
+    pub fn shared_patterns(&self) -> Vec<(String, Vec<u32>)> {
+        let mut by_pattern: BTreeMap<(bool, &str), Vec<u32>> = BTreeMap::new();
+        for (&id, t) in &self.by_id {
+            let pattern = match t.normalized {
+                true => self.pattern(id, t),
+                false => t.content.as_str(),
+            };
+            by_pattern.entry((t.normalized, pattern)).or_default().push(id);
+        }
+        let mut shared: Vec<(String, Vec<u32>)> = by_pattern
+            .into_iter()
+            .filter(|(_, ids)| ids.len() > 1)
+            .map(|((_, pattern), ids)| (pattern.to_string(), ids))
+            .collect();
+        shared.sort_by_key(|(_, ids)| ids[0]);
+        shared
+    }
+
     /// The tokens with their ids, in id order.
     pub fn iter(&self) -> impl Iterator<Item = (u32, &AddedToken)> + '_ {
         self.by_id.iter().map(|(&id, t)| (id, t))

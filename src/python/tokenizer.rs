@@ -261,6 +261,12 @@ impl PyTokenizer {
         Ok(n)
     }
 
+    /// Added tokens that match by the same pattern, as `(pattern, ids)`
+    /// (see `AddedVocabulary::shared_patterns`).
+    fn shared_added_patterns(&self) -> Vec<(String, Vec<u32>)> {
+        self.tokenizer().added_tokens().shared_patterns()
+    }
+
     /// The added tokens as `(id, (content, single_word, lstrip, rstrip,
     /// normalized, special))`, in id order.
     fn added_tokens(&self) -> Vec<(u32, AddedTokenSpec)> {
