@@ -137,7 +137,10 @@ impl AddedVocabulary {
                 true => self.pattern(id, t),
                 false => t.content.as_str(),
             };
-            by_pattern.entry((t.normalized, pattern)).or_default().push(id);
+            by_pattern
+                .entry((t.normalized, pattern))
+                .or_default()
+                .push(id);
         }
         let mut shared: Vec<(String, Vec<u32>)> = by_pattern
             .into_iter()
