@@ -7,7 +7,8 @@ use unicode_categories::UnicodeCategories;
 
 use unicode_normalization::char::{canonical_combining_class, decompose_canonical};
 
-use super::Normalized;
+use super::unicode_forms::{self, Form};
+use super::{keep, Normalized};
 use crate::cancel::{self, CHECKPOINT_STEPS};
 use crate::unicode::{self, is_bert_control, is_bert_whitespace, is_chinese_char};
 
@@ -200,41 +201,24 @@ impl NormalizerConfig {
     }
 }
 
-/// NFD, then drop nonspacing marks (category Mn).
+/// NFD, then drop nonspacing marks (category Mn), each char aligned as HF
+/// aligns them: NFD by the `(char, change)` pairs of HF's own normalization
+/// crate, which align by position, so that marks canonical ordering moves
+/// take the sources of the places they move to (aligning each mark to its
+/// own source gave offsets HF does not, such as `(1, 1)`, for "\u{1DFB}\u{1BAA}").
 fn strip_accents(input: &Normalized) -> Normalized {
     if input.text.is_ascii() {
         return input.clone();
     }
-    // Decompose char by char (each piece keeps its source), then apply the
-    // canonical ordering of combining marks, then filter.
-    let mut decomposed: Vec<(char, u32)> = Vec::with_capacity(input.source.len() + 8);
-    for (c, &src) in input.text.chars().zip(&input.source) {
-        if c.is_ascii() {
-            decomposed.push((c, src));
-        } else {
-            decompose_canonical(c, |d| decomposed.push((d, src)));
-        }
-    }
-    let mut start = 0;
-    while start < decomposed.len() {
-        let c = decomposed[start].0;
-        if c.is_ascii() || canonical_combining_class(c) == 0 {
-            start += 1;
-            continue;
-        }
-        let mut end = start;
-        while end < decomposed.len() && canonical_combining_class(decomposed[end].0) != 0 {
-            end += 1;
-        }
-        decomposed[start..end].sort_by_key(|&(c, _)| canonical_combining_class(c));
-        start = end;
-    }
+    let mut nfd = Normalized::default();
+    unicode_forms::normalize(Form::Nfd, &input.text, &input.source, &mut nfd);
     let mut out = Normalized::default();
-    for (c, src) in decomposed {
-        if c.is_ascii() || !c.is_mark_nonspacing() {
-            out.push(c, src);
-        }
-    }
+    keep(
+        &nfd.text,
+        &nfd.source,
+        |_, c| !c.is_mark_nonspacing(),
+        &mut out,
+    );
     out
 }
 

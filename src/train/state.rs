@@ -73,7 +73,7 @@ use rustc_hash::FxHashMap;
 
 use super::config::{Score, TrainerConfig};
 use super::gain;
-use super::pairs::{PairTable, Tier, NO_PAIR, NO_UNIT};
+use super::pairs::{PairTable, Tier, NO_UNIT};
 use super::queue::{Entry, Key, Queue};
 use super::string_hash::StrHash;
 use crate::error::Result;
@@ -507,7 +507,7 @@ impl State<'_> {
                     .pairs
                     .id(l, r)
                     .expect("a pair standing in a word is known"),
-                _ => NO_PAIR,
+                _ => super::pairs::NO_PAIR,
             };
             assert_eq!(n.pair, expected, "node {i} names the wrong pair");
         }
