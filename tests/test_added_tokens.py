@@ -340,8 +340,11 @@ def test_random_token_sets_and_texts_as_hf(
         if t.normalized:
             forms.setdefault(hf.normalizer.normalize_str(t.content), set()).add(id)
     shared = {repr(form) for form, ids in forms.items() if len(ids) > 1}
+    assert {repr(p) for p, _ in wp._core.shared_added_patterns()} == shared
+    # Each was told of when it arose (others may have arisen and gone since:
+    # a token added again with other flags leaves its pattern).
     said = (re.search(r"match the same text (.*): HF", str(w.message)) for w in warned)
-    assert {m.group(1) for m in said if m} == shared
+    assert shared <= {m.group(1) for m in said if m}
     assume(not shared)
     for text in texts:
         assert_encode_as_hf(hf, wp, text)

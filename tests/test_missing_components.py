@@ -210,3 +210,46 @@ def test_the_loader_takes_what_hf_takes_without_a_version() -> None:
     del d["version"]
     hf, wp = both(d)
     assert wp.encode(REAL[0]).ids == hf.encode(REAL[0]).ids
+
+
+# Fields HF's reader requires: a file without one is refused by HF, and was
+# loaded by wpiece with a default its author may not have meant.
+_REQUIRED_FIELDS = [
+    ("model", "unk_token"),
+    ("model", "continuing_subword_prefix"),
+    ("model", "max_input_chars_per_word"),
+    ("normalizer", "clean_text"),
+    ("normalizer", "handle_chinese_chars"),
+    ("normalizer", "lowercase"),
+    ("decoder", "prefix"),
+    ("decoder", "cleanup"),
+    ("truncation", "strategy"),
+    ("truncation", "stride"),
+    ("padding", "direction"),
+    ("padding", "pad_id"),
+    ("padding", "pad_type_id"),
+    ("padding", "pad_token"),
+]
+
+
+@pytest.mark.parametrize("part, field", _REQUIRED_FIELDS, ids=lambda x: str(x))
+def test_a_field_hf_requires_is_required(part: str, field: str) -> None:
+    spec = json.loads(TOKENIZER_JSON.read_text(encoding="utf-8"))
+    del spec[part][field]
+    text = json.dumps(spec)
+    with pytest.raises(Exception):  # noqa: B017 (HF raises Exception itself)
+        HFTokenizer.from_str(text)
+    with pytest.raises(ValueError, match=rf"{part}: missing field `{field}`"):
+        wpiece.Tokenizer.from_str(text)
+
+
+@pytest.mark.parametrize(
+    "part, field", [("normalizer", "strip_accents"), ("padding", "pad_to_multiple_of")]
+)
+def test_a_field_hf_defaults_stays_optional(part: str, field: str) -> None:
+    spec = json.loads(TOKENIZER_JSON.read_text(encoding="utf-8"))
+    del spec[part][field]
+    text = json.dumps(spec)
+    assert wpiece.Tokenizer.from_str(text).encode("Héllo").ids == (
+        HFTokenizer.from_str(text).encode("Héllo").ids
+    )

@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
-use super::fields::{bad, component, fields, flag, text_field, unsupported};
+use super::fields::{bad, component, fields, flag, required, text_field, unsupported};
 use crate::error::Result;
 use crate::model::Vocab;
 use crate::normalizers::{NormalizerConfig, NormalizerStep};
@@ -75,10 +75,10 @@ const PRE_TOKENIZERS: &str = "Sequence, BertPreTokenizer, Whitespace, Whitespace
 fn bert_normalizer(o: Value, key: &str) -> Result<NormalizerConfig> {
     let n: BertNormalizerJson = fields(o, key)?;
     Ok(NormalizerConfig {
-        clean_text: n.clean_text.unwrap_or(true),
-        handle_chinese_chars: n.handle_chinese_chars.unwrap_or(true),
+        clean_text: required(n.clean_text, key, "clean_text")?,
+        handle_chinese_chars: required(n.handle_chinese_chars, key, "handle_chinese_chars")?,
         strip_accents: n.strip_accents,
-        lowercase: n.lowercase.unwrap_or(true),
+        lowercase: required(n.lowercase, key, "lowercase")?,
     })
 }
 

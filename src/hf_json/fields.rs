@@ -53,3 +53,10 @@ pub(super) fn text_field(o: &Value, name: &str, key: &str) -> Result<String> {
         _ => Err(bad(format!("{key} needs a string {name}"))),
     }
 }
+
+/// A field HF requires (its reader refuses the file without it): wpiece
+/// refuses too, rather than load the file with a default its author may not
+/// have meant.
+pub(super) fn required<T>(v: Option<T>, key: &str, name: &str) -> Result<T> {
+    v.ok_or_else(|| bad(format!("{key}: missing field `{name}`")))
+}

@@ -26,7 +26,7 @@ use crate::pipeline::{
 use components::{
     normalizer_json, post_processor_json, pre_tokenizer_json, read_pipeline, read_post_processor,
 };
-use fields::{bad, component, fields, part, unsupported};
+use fields::{bad, component, fields, part, required, unsupported};
 
 // ----- the format ----------------------------------------------------------
 
@@ -185,11 +185,17 @@ fn read_model(mut v: Option<Value>) -> Result<(Vocab, WordPieceConfig)> {
         pairs.push((token, id));
     }
     let config = WordPieceConfig {
-        unk_token: model.unk_token.unwrap_or_else(|| "[UNK]".into()),
-        continuing_subword_prefix: model
-            .continuing_subword_prefix
-            .unwrap_or_else(|| "##".into()),
-        max_input_chars_per_word: model.max_input_chars_per_word.unwrap_or(100) as usize,
+        unk_token: required(model.unk_token, "model", "unk_token")?,
+        continuing_subword_prefix: required(
+            model.continuing_subword_prefix,
+            "model",
+            "continuing_subword_prefix",
+        )?,
+        max_input_chars_per_word: required(
+            model.max_input_chars_per_word,
+            "model",
+            "max_input_chars_per_word",
+        )? as usize,
         unknown: UnknownPolicy::Word,
         end_of_word_suffix: String::new(),
     };
@@ -201,8 +207,8 @@ fn read_decoder(v: Option<Value>) -> Result<Decoder> {
         Some((kind, o)) if kind == "WordPiece" => {
             let d: WordPieceDecoderJson = fields(o, "decoder")?;
             Ok(Decoder {
-                prefix: d.prefix.unwrap_or_else(|| "##".into()),
-                cleanup: d.cleanup.unwrap_or(true),
+                prefix: required(d.prefix, "decoder", "prefix")?,
+                cleanup: required(d.cleanup, "decoder", "cleanup")?,
                 ..Decoder::default()
             })
         }
@@ -227,8 +233,9 @@ fn read_added_token(t: AddedTokenJson) -> AddedToken {
 }
 
 fn read_truncation(t: TruncationJson) -> Result<Truncation> {
+    // HF defaults the direction (files older than it lack it), not the rest.
     let direction = t.direction.as_deref().unwrap_or("Right");
-    let strategy = t.strategy.as_deref().unwrap_or("LongestFirst");
+    let strategy = required(t.strategy.as_deref(), "truncation", "strategy")?;
     Ok(Truncation {
         max_length: t
             .max_length
@@ -236,7 +243,7 @@ fn read_truncation(t: TruncationJson) -> Result<Truncation> {
         strategy: strategy
             .parse()
             .map_err(|_| bad(format!("truncation strategy {strategy}")))?,
-        stride: t.stride.unwrap_or(0) as usize,
+        stride: required(t.stride, "truncation", "stride")? as usize,
         direction: direction
             .parse()
             .map_err(|_| bad(format!("truncation direction {direction}")))?,
@@ -244,7 +251,7 @@ fn read_truncation(t: TruncationJson) -> Result<Truncation> {
 }
 
 fn read_padding(p: PaddingJson) -> Result<Padding> {
-    let direction = p.direction.as_deref().unwrap_or("Right");
+    let direction = required(p.direction.as_deref(), "padding", "direction")?;
     Ok(Padding {
         direction: direction
             .parse()
@@ -254,9 +261,9 @@ fn read_padding(p: PaddingJson) -> Result<Padding> {
             PadStrategyJson::Fixed(n) => PadLength::Fixed(n as usize),
         },
         pad_to_multiple_of: p.pad_to_multiple_of.map(|n| n as usize),
-        pad_id: p.pad_id.unwrap_or(0),
-        pad_type_id: p.pad_type_id.unwrap_or(0),
-        pad_token: p.pad_token.unwrap_or_else(|| "[PAD]".into()),
+        pad_id: required(p.pad_id, "padding", "pad_id")?,
+        pad_type_id: required(p.pad_type_id, "padding", "pad_type_id")?,
+        pad_token: required(p.pad_token, "padding", "pad_token")?,
     })
 }
 
