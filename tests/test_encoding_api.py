@@ -751,3 +751,34 @@ def test_hypothesis_batches_truncation_padding(docs, with_pairs, add, trunc, pad
     texts = [a for a, _ in docs]
     pairs = [b for _, b in docs] if with_pairs else None
     assert_batch_as_hf(hf, wp, texts, pairs, add)
+
+
+def test_batches_of_pairs_in_hfs_form() -> None:
+    # HF takes a batch of pairs as (text, pair) items: wpiece raised TypeError
+    # ("item 0 of texts is tuple").
+    hf, wp = bert()
+    items = [(TEXTS[k], TEXTS[k + 1]) for k in range(0, 40, 2)]
+    for t in (hf, wp):
+        t.enable_truncation(24)
+        t.enable_padding()
+    for batch in (items, [list(item) for item in items]):
+        expected = hf.encode_batch(batch)
+        got = wp.encode_batch(batch)
+        for i, (h, w) in enumerate(zip(expected, got)):
+            assert_tree(h, w, batch[i])
+    apart = wp.encode_batch([a for a, _ in items], [b for _, b in items])
+    assert [e.ids for e in apart] == [e.ids for e in got]
+    numpy_rows = wp.encode_batch_numpy(items)["input_ids"].tolist()
+    assert numpy_rows == [e.ids for e in got]
+    words = [(a.split(), b.split()) for a, b in items]
+    expected = hf.encode_batch(words, is_pretokenized=True)
+    got = wp.encode_batch(words, is_pretokenized=True)
+    for i, (h, w) in enumerate(zip(expected, got)):
+        assert_tree(h, w, words[i])
+    # HF also mixes single texts and pairs in one batch; wpiece refuses it.
+    with pytest.raises(
+        TypeError, match=r"item 1 of texts is str, where item 0 is a \(text, pair\)"
+    ):
+        wp.encode_batch([items[0], "a single text"])
+    with pytest.raises(TypeError, match="item 1 of texts is list"):
+        wp.encode_batch([words[0], ["single", "words"]], is_pretokenized=True)

@@ -139,11 +139,33 @@ def _str_items(values: Iterable[str], name: str) -> list[str]:
 
 
 def _batch_texts(
-    texts: Iterable[str], pairs: Optional[Iterable[str]]
+    texts: Iterable[Any], pairs: Optional[Iterable[str]]
 ) -> tuple[list[str], Optional[list[str]]]:
     """The texts and pairs of a batch call as lists (the core checks each
-    item, naming its index)."""
-    return _str_list(texts, "texts"), None if pairs is None else _str_list(pairs, "pairs")
+    item, naming its index). Pairs come apart, or as HF takes them: each
+    item a ``(text, pair)`` tuple or two-item list."""
+    text_list = _str_list(texts, "texts")
+    if pairs is None and text_list and isinstance(text_list[0], (tuple, list)):
+        return _split_pairs(text_list, words=False)
+    return text_list, None if pairs is None else _str_list(pairs, "pairs")
+
+
+def _split_pairs(items: list[Any], words: bool) -> tuple[list[Any], list[Any]]:
+    """The first and second sequences of a batch of ``(text, pair)`` items
+    (``words``: each a list of words)."""
+    firsts, seconds = [], []
+    for k, item in enumerate(items):
+        is_pair = isinstance(item, (tuple, list)) and len(item) == 2
+        if is_pair and words:
+            is_pair = all(isinstance(x, (tuple, list)) for x in item)
+        if not is_pair:
+            raise TypeError(
+                f"item {k} of texts is {_kind(item)}, where item 0 is a (text, pair) tuple: a "
+                "batch of pairs holds one in every item (encode single texts in another call)"
+            )
+        firsts.append(item[0])
+        seconds.append(item[1])
+    return firsts, seconds
 
 
 def _words(words: object, name: str) -> list[str]:
@@ -163,11 +185,26 @@ def _batch_words(
 ) -> tuple[list[list[str]], Optional[list[list[str]]]]:
     """The inputs and pairs of a batch given as words, each a list of str."""
 
-    def lists(values: Iterable[object], name: str) -> list[list[str]]:
-        items = list(_iterate(values, name, "a sequence of lists of str"))
+    def lists(items: list[object], name: str) -> list[list[str]]:
         return [_words(item, f"item {k} of {name}") for k, item in enumerate(items)]
 
-    return lists(texts, "texts"), None if pairs is None else lists(pairs, "pairs")
+    items = list(_iterate(texts, "texts", "a sequence of lists of str"))
+    if pairs is None and items and _is_word_pair(items[0]):
+        firsts, seconds = _split_pairs(items, words=True)
+        return lists(firsts, "texts"), lists(seconds, "pairs")
+    if pairs is None:
+        return lists(items, "texts"), None
+    pair_items = list(_iterate(pairs, "pairs", "a sequence of lists of str"))
+    return lists(items, "texts"), lists(pair_items, "pairs")
+
+
+def _is_word_pair(item: object) -> bool:
+    """Whether a batch item given as words is HF's ``(words, pair_words)``."""
+    return (
+        isinstance(item, (tuple, list))
+        and len(item) == 2
+        and all(isinstance(x, (tuple, list)) for x in item)
+    )
 
 
 def _check_call(
