@@ -100,6 +100,9 @@ CONFIGS: dict[str, dict[str, Any]] = {
         "mask_token": {"__type": "AddedToken", "content": "[MASK]", "lstrip": True, "rstrip": True},
         "clean_up_tokenization_spaces": True,
     },
+    # Special tokens typed in a text encoded as text: from_file read it
+    # beside a tokenizer.json only, and matched "[MASK]" in text here.
+    "split-special-tokens": {"tokenizer_class": "BertTokenizer", "split_special_tokens": True},
 }
 AIMED += [
     "a  [MASK]  b [unused3] [unused5]  [unused6] x[unused7]y [unused8]",

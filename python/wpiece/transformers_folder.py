@@ -72,12 +72,14 @@ _FRAMING = {
 @dataclass(frozen=True)
 class FolderConfig:
     """``from_file`` options, added tokens in id order as ``(content,
-    single_word, lstrip, rstrip, normalized, special)``, and whether decoding
-    cleans up spaces as transformers does."""
+    single_word, lstrip, rstrip, normalized, special)``, whether decoding
+    cleans up spaces as transformers does, and whether special tokens typed
+    in a text are encoded as text (``split_special_tokens``)."""
 
     options: dict[str, Any] = field(default_factory=dict)
     added: list[tuple[str, bool, bool, bool, bool, bool]] = field(default_factory=list)
     clean_up: bool = False
+    split_special_tokens: bool = False
 
 
 def _refuse(folder: Path, what: str) -> _core.UnsupportedComponentError:
@@ -235,7 +237,7 @@ def folder_config(folder: Path, given_folder: bool = True) -> FolderConfig:
         added.append(spec)
         listed.add(spec[0])
     clean_up = bool(config.get("clean_up_tokenization_spaces", False))
-    return FolderConfig(options, added, clean_up)
+    return FolderConfig(options, added, clean_up, bool(config.get("split_special_tokens", False)))
 
 
 def call_flags(folder: Path) -> tuple[bool, bool]:
