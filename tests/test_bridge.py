@@ -7,6 +7,7 @@ no encoding."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -275,3 +276,38 @@ def test_transformers_clean_up_of_spaces_carried_both_ways(en_lines: list[str]) 
     assert not wpiece.Tokenizer.from_hf(base.to_transformers()).clean_up_tokenization_spaces
     with pytest.raises(TypeError):
         base.clean_up_tokenization_spaces = "yes"  # type: ignore[assignment]
+
+
+def test_transformers_call_settings_come_along_from_folders_and_objects(tmp_path: Path) -> None:
+    # padding_side, truncation_side, model_max_length and model_input_names
+    # live in transformers' config (or on the object) and apply per call:
+    # from_file(folder) and from_hf dropped them, so to_transformers padded
+    # on the right, cut at the tokenizer.json's 128 and gave token_type_ids.
+    import pickle
+
+    from transformers import AutoTokenizer
+
+    from conftest import TOKENIZER_JSON
+
+    source = AutoTokenizer.from_pretrained(TOKENIZER_JSON.parent)
+    source.padding_side = source.truncation_side = "left"
+    source.model_max_length = 8
+    source.model_input_names = ["input_ids", "attention_mask"]
+    fast = tmp_path / "fast"
+    source.save_pretrained(fast)
+    slow = tmp_path / "slow"
+    slow.mkdir()
+    (slow / "vocab.txt").write_bytes((TOKENIZER_JSON.parent / "vocab.txt").read_bytes())
+    config = {"tokenizer_class": "BertTokenizer", "padding_side": "left", "model_max_length": 8}
+    (slow / "tokenizer_config.json").write_text(json.dumps(config), encoding="utf-8")
+    texts = ["hello world", "the quick brown fox jumps over the lazy dog again and again"]
+    for folder in (fast, slow):
+        want = AutoTokenizer.from_pretrained(folder)
+        loaded = wpiece.Tokenizer.from_file(folder)
+        for tok in (loaded, pickle.loads(pickle.dumps(loaded)), wpiece.Tokenizer.from_hf(want)):
+            got = tok.to_transformers()
+            for call in ({"padding": True}, {"truncation": True}, {"padding": "max_length"}):
+                assert dict(got(texts, **call)) == dict(want(texts, **call)), (folder, call)
+    # The caller's options still come first.
+    got = wpiece.Tokenizer.from_file(fast).to_transformers(model_max_length=4)
+    assert len(got(texts[1], truncation=True)["input_ids"]) == 4

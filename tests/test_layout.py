@@ -228,7 +228,10 @@ def test_python_holds_no_copy_of_the_core_settings() -> None:
     before = set(vars(tok))
     tok.enable_truncation(3)
     tok.enable_padding(length=4)
-    assert set(vars(tok)) == before == {"_core", "training_record"}
+    # Besides the core: the training record, and transformers' own per-call
+    # settings a folder or transformers tokenizer came with (the core has
+    # none of them; only to_transformers reads them).
+    assert set(vars(tok)) == before == {"_core", "training_record", "_transformers_settings"}
     assert tok._core.truncation == tok.truncation
     assert tok._core.padding == tok.padding
     assert tok.encode("a a a").ids == [2, 4, 3, 0]

@@ -122,6 +122,7 @@ class Tokenizer(Decoding):
     def _init_from_core(self, core: _core.Tokenizer) -> None:
         self._core = core
         self.training_record: Optional[Any] = None
+        self._transformers_settings: dict[str, Any] = {}  # see to_transformers
         _warn_shared_patterns(core, known=[])
 
     @classmethod
@@ -152,19 +153,21 @@ class Tokenizer(Decoding):
         if unknown_options:
             raise TypeError(f"unknown options: {sorted(unknown_options)}")
         _check_options(options)
-        found = persistence.load(_path(path), options)
+        found, folder = persistence.load(_path(path), options), _path(path).is_dir()
         if not isinstance(found, Path):
             tok = cls._from_core(found)
-            if _path(path).is_dir():
+            if folder:
                 flags = transformers_folder.call_flags(_path(path))
                 tok.encode_special_tokens, tok.clean_up_tokenization_spaces = flags
-            return tok
-        config = transformers_folder.folder_config(found.parent, given_folder=_path(path).is_dir())
-        # Lines as HF reads them: split at "\n" only, trailing whitespace dropped.
-        tok = cls(_core.read_vocab_txt(found), **{**config.options, **options})
-        tok._core.add_tokens(config.added)
-        tok.clean_up_tokenization_spaces = config.clean_up
-        tok.encode_special_tokens = config.split_special_tokens
+        else:
+            config = transformers_folder.folder_config(found.parent, given_folder=folder)
+            # Lines as HF reads them: split at "\n" only, trailing whitespace dropped.
+            tok = cls(_core.read_vocab_txt(found), **{**config.options, **options})
+            tok._core.add_tokens(config.added)
+            tok.clean_up_tokenization_spaces = config.clean_up
+            tok.encode_special_tokens = config.split_special_tokens
+        if folder:
+            tok._transformers_settings = transformers_folder.call_settings(_path(path))
         return tok
 
     @classmethod
@@ -207,6 +210,7 @@ class Tokenizer(Decoding):
         """
         tok = cls._from_core(transformers_bridge.core_from_hf(tokenizer))
         tok.clean_up_tokenization_spaces = transformers_bridge.cleans_up_spaces(tokenizer)
+        tok._transformers_settings = transformers_bridge.call_settings_of(tokenizer)
         return tok
 
     def train_new_from_iterator(
@@ -238,6 +242,7 @@ class Tokenizer(Decoding):
         new = type(self)._from_core(core)
         new.training_record = record
         new.clean_up_tokenization_spaces = self.clean_up_tokenization_spaces
+        new._transformers_settings = dict(self._transformers_settings)
         return new
 
     # ----- persistence -------------------------------------------------
@@ -284,7 +289,8 @@ class Tokenizer(Decoding):
         this tokenizer (needs ``transformers``). It declares this tokenizer's
         special tokens (``cls_token`` and ``sep_token`` as its post-processor
         frames an input), its truncation as ``model_max_length`` and its
-        sides; ``options`` go to ``PreTrainedTokenizerFast`` over those, e.g.
+        sides (over them, those of the transformers folder or tokenizer it
+        came from, and its ``model_input_names``); ``options`` over all, e.g.
         ``model_max_length=512`` or ``model_input_names`` (a model such as
         DistilBERT's takes no ``token_type_ids``), as a model's
         ``tokenizer_config.json`` would give them.
@@ -302,12 +308,15 @@ class Tokenizer(Decoding):
 
     def __getstate__(self) -> dict[str, Any]:
         record, clean_up = self.training_record, self.clean_up_tokenization_spaces
-        return {**persistence.state(self._core), "training_record": record, "clean_up": clean_up}
+        calls = self._transformers_settings
+        state = {"training_record": record, "clean_up": clean_up, "transformers_settings": calls}
+        return {**persistence.state(self._core), **state}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self._init_from_core(persistence.core_from_state(state))
         self.training_record = state["training_record"]
         self.clean_up_tokenization_spaces = state.get("clean_up", False)
+        self._transformers_settings = dict(state.get("transformers_settings", {}))
 
     # ----- settings ----------------------------------------------------
 

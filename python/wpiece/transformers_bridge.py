@@ -18,6 +18,11 @@ __all__ = ["backend_json", "to_transformers"]
 # through save_pretrained, so a round trip back to wpiece restores them.
 _SETTINGS_KEY = "wpiece_settings"
 
+# What transformers keeps of a tokenizer in its config (or on the object)
+# and applies per call, which tokenizer.json does not hold: kept from a
+# folder's config or a transformers tokenizer, given back by to_transformers.
+CALL_SETTINGS = ("model_max_length", "padding_side", "truncation_side", "model_input_names")
+
 # The strings each role goes by in WordPiece families (BERT's, then MPNet's
 # and Funnel's); a role is declared only if its token is special here.
 _ROLE_NAMES = {
@@ -74,6 +79,19 @@ def core_from_hf(tokenizer: Any) -> Any:
         core.set_truncation(_truncation_spec(kept.get("truncation")))
         core.set_padding(_padding_spec(kept.get("padding")))
     return core
+
+
+def call_settings_of(tokenizer: Any) -> dict[str, Any]:
+    """The :data:`CALL_SETTINGS` a transformers tokenizer has (none for a
+    ``tokenizers.Tokenizer``, whose truncation and padding are its own)."""
+    if not _is_transformers(tokenizer):
+        return {}
+    found = {key: getattr(tokenizer, key, None) for key in CALL_SETTINGS}
+    return {key: _copied(value) for key, value in found.items() if value is not None}
+
+
+def _copied(value: Any) -> Any:
+    return list(value) if isinstance(value, (list, tuple)) else value
 
 
 def _is_transformers(tokenizer: Any) -> bool:
@@ -172,6 +190,19 @@ def to_transformers(tok: Any, options: dict[str, Any]) -> Any:
         own = named.get("pad_token") == padding["pad_token"]
         padding = {**padding, "pad_id": None, "pad_token": None if own else padding["pad_token"]}
     made[_SETTINGS_KEY] = {"truncation": truncation, "padding": padding}
+    # What the folder or transformers tokenizer this one came from said, as
+    # transformers would apply it (a folder's model_max_length over the
+    # truncation its tokenizer.json holds).
+    carried = {key: _copied(v) for key, v in tok._transformers_settings.items()}
+    kind = carried.pop("tokenizer_class", None)
+    if isinstance(kind, str) and "model_input_names" not in carried:
+        # A folder's class gives its inputs (DistilBERT's take no token_type_ids).
+        import transformers
+
+        names = getattr(getattr(transformers, kind, None), "model_input_names", None)
+        if isinstance(names, list):
+            carried["model_input_names"] = list(names)
+    made.update(carried)
     if tok.encode_special_tokens:
         made["split_special_tokens"] = True
     made["clean_up_tokenization_spaces"] = tok.clean_up_tokenization_spaces

@@ -32,7 +32,7 @@ from typing import Any
 
 from . import _core
 
-__all__ = ["FolderConfig", "call_flags", "folder_config"]
+__all__ = ["FolderConfig", "call_flags", "call_settings", "folder_config"]
 
 CONFIG_FILE = "tokenizer_config.json"
 
@@ -249,3 +249,18 @@ def call_flags(folder: Path) -> tuple[bool, bool]:
     config = _read_json(path)
     split, clean = config.get("split_special_tokens"), config.get("clean_up_tokenization_spaces")
     return bool(split), bool(clean)
+
+
+def call_settings(folder: Path) -> dict[str, Any]:
+    """What ``folder``'s config says of the settings transformers applies per
+    call (``model_max_length``, ``padding_side``, ``truncation_side``,
+    ``model_input_names``, else its ``tokenizer_class``'s), as
+    :meth:`wpiece.Tokenizer.to_transformers` gives them back."""
+    from .transformers_bridge import CALL_SETTINGS
+
+    path = folder / CONFIG_FILE
+    if not path.is_file():
+        return {}
+    config = _with_special_tokens_map(_read_json(path), folder)
+    keys = (*CALL_SETTINGS, "tokenizer_class")  # the class, for its model_input_names
+    return {key: config[key] for key in keys if config.get(key) is not None}
