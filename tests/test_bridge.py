@@ -308,6 +308,14 @@ def test_transformers_call_settings_come_along_from_folders_and_objects(tmp_path
             got = tok.to_transformers()
             for call in ({"padding": True}, {"truncation": True}, {"padding": "max_length"}):
                 assert dict(got(texts, **call)) == dict(want(texts, **call)), (folder, call)
-    # The caller's options still come first.
+    # The caller's options still come first; settings made since, too.
     got = wpiece.Tokenizer.from_file(fast).to_transformers(model_max_length=4)
     assert len(got(texts[1], truncation=True)["input_ids"]) == 4
+    tok = wpiece.Tokenizer.from_file(fast)
+    tok.enable_truncation(5)
+    tok.enable_padding()
+    got = tok.to_transformers()
+    assert len(got(texts[1], truncation=True)["input_ids"]) == 5
+    assert got(texts, padding=True)["attention_mask"][0][0] == 1  # padded on the right
+    tok.no_truncation()
+    assert len(tok.to_transformers()(texts[1], truncation=True)["input_ids"]) == 14

@@ -186,20 +186,16 @@ class Tokenizer(Decoding):
 
     @classmethod
     def from_hf(cls, tokenizer: Any) -> Tokenizer:
-        """The same tokenizer, from what a user already holds: a
-        ``tokenizers.Tokenizer`` or a transformers fast tokenizer
-        (``PreTrainedTokenizerFast``, e.g. ``BertTokenizerFast``) with a
-        WordPiece model. Read through its ``tokenizer.json`` form, so every
-        component comes along (one wpiece cannot honour exactly raises
-        ``UnsupportedComponentError`` naming it), and the truncation and
-        padding of a ``tokenizers.Tokenizer``; a transformers tokenizer
-        truncates and pads per call, so none is taken from it (whatever its
-        last call left on its backend) but the settings a wpiece tokenizer had
-        when :meth:`to_transformers` made it (kept in its config, so they
-        survive ``save_pretrained``). A tokenizer that encodes special tokens
-        typed in a text as text (transformers' ``split_special_tokens``,
-        ``encode_special_tokens`` of ``tokenizers``) gives one that does too
-        (:attr:`encode_special_tokens`).
+        """The same tokenizer, from a ``tokenizers.Tokenizer`` or a transformers
+        fast tokenizer (e.g. ``BertTokenizerFast``) with a WordPiece model, read
+        through its ``tokenizer.json`` form (a component wpiece cannot honour
+        exactly raises ``UnsupportedComponentError`` naming it). A
+        ``tokenizers.Tokenizer`` gives its truncation and padding; a
+        transformers one, which truncates and pads per call, none (whatever
+        its last call left on its backend) but what :meth:`to_transformers`
+        kept in its config, and its sides, ``model_max_length`` and
+        ``model_input_names`` for :meth:`to_transformers`. Special tokens
+        typed in a text stay text if they did (:attr:`encode_special_tokens`).
 
         >>> from tokenizers import BertWordPieceTokenizer
         >>> import wpiece
@@ -289,19 +285,16 @@ class Tokenizer(Decoding):
         this tokenizer (needs ``transformers``). It declares this tokenizer's
         special tokens (``cls_token`` and ``sep_token`` as its post-processor
         frames an input), its truncation as ``model_max_length`` and its
-        sides (over them, those of the transformers folder or tokenizer it
-        came from, and its ``model_input_names``); ``options`` over all, e.g.
-        ``model_max_length=512`` or ``model_input_names`` (a model such as
-        DistilBERT's takes no ``token_type_ids``), as a model's
-        ``tokenizer_config.json`` would give them.
+        sides, unless set since it came from a transformers folder or
+        tokenizer that said otherwise (then those, and ``model_input_names``);
+        ``options`` over all, e.g. ``model_input_names`` (DistilBERT's take
+        no ``token_type_ids``), as a model's ``tokenizer_config.json`` gives.
 
         >>> import wpiece
-        >>> hf = wpiece.Tokenizer.from_file(wpiece.sample_vocab_path()).to_transformers()
-        >>> hf("Hello, world!")["input_ids"]
+        >>> tok = Tokenizer.from_file(wpiece.sample_vocab_path())
+        >>> tok.to_transformers()("Hello, world!")["input_ids"]
         [101, 7592, 1010, 2088, 999, 102]
-        >>> names = ["input_ids", "attention_mask"]
-        >>> tok = wpiece.Tokenizer.from_file(wpiece.sample_vocab_path())
-        >>> sorted(tok.to_transformers(model_input_names=names)("Hi"))
+        >>> sorted(tok.to_transformers(model_input_names=["input_ids", "attention_mask"])("Hi"))
         ['attention_mask', 'input_ids']
         """
         return transformers_bridge.to_transformers(self, options)
@@ -354,10 +347,18 @@ class Tokenizer(Decoding):
             },
             check_stride=True,
         )
+        self._forget_transformers("model_max_length", "truncation_side")
 
     def no_truncation(self) -> None:
         """Turn truncation off."""
         self._core.set_truncation(None)
+        self._forget_transformers("model_max_length", "truncation_side")
+
+    def _forget_transformers(self, *keys: str) -> None:
+        """Settings set here since replace those of the folder it came from."""
+        self._transformers_settings = {
+            k: v for k, v in self._transformers_settings.items() if k not in keys
+        }
 
     @property
     def truncation(self) -> Optional[dict[str, Any]]:
@@ -387,9 +388,6 @@ class Tokenizer(Decoding):
         >>> tok.enable_padding(length=5)
         >>> tok.encode("a").ids
         [2, 4, 3, 0, 0]
-        >>> tok.enable_padding(length=5, pad_token="[UNK]", pad_id=None)
-        >>> tok.encode("a").ids
-        [2, 4, 3, 1, 1]
         """
         _check_int(length, "length", optional=True, upper=_U64_MAX)
         _check_int(pad_to_multiple_of, "pad_to_multiple_of", optional=True, upper=_U64_MAX)
@@ -407,10 +405,12 @@ class Tokenizer(Decoding):
                 "direction": direction,
             }
         )
+        self._forget_transformers("padding_side")
 
     def no_padding(self) -> None:
         """Turn padding off."""
         self._core.set_padding(None)
+        self._forget_transformers("padding_side")
 
     @property
     def padding(self) -> Optional[dict[str, Any]]:
