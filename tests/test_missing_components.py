@@ -253,3 +253,14 @@ def test_a_field_hf_defaults_stays_optional(part: str, field: str) -> None:
     assert wpiece.Tokenizer.from_str(text).encode("Héllo").ids == (
         HFTokenizer.from_str(text).encode("Héllo").ids
     )
+
+
+@pytest.mark.parametrize("part", ["normalizer", "decoder", "post_processor"])
+def test_a_part_without_its_type_is_refused_where_hf_guesses_it(part: str) -> None:
+    # README: HF infers the type from the fields; wpiece does not guess.
+    spec = json.loads(TOKENIZER_JSON.read_text(encoding="utf-8"))
+    del spec[part]["type"]
+    text = json.dumps(spec)
+    HFTokenizer.from_str(text)
+    with pytest.raises(ValueError, match=f"{part} has no type"):
+        wpiece.Tokenizer.from_str(text)
