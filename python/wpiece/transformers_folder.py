@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from . import _core
+from .transformers_bridge import CALL_SETTINGS
 
 __all__ = ["FolderConfig", "call_flags", "call_settings", "folder_config"]
 
@@ -256,11 +257,9 @@ def call_settings(folder: Path) -> dict[str, Any]:
     call (``model_max_length``, ``padding_side``, ``truncation_side``,
     ``model_input_names``, else its ``tokenizer_class``'s), as
     :meth:`wpiece.Tokenizer.to_transformers` gives them back."""
-    from .transformers_bridge import CALL_SETTINGS
-
     path = folder / CONFIG_FILE
     if not path.is_file():
         return {}
-    config = _with_special_tokens_map(_read_json(path), folder)
+    config = _read_json(path)
     keys = (*CALL_SETTINGS, "tokenizer_class")  # the class, for its model_input_names
     return {key: config[key] for key in keys if config.get(key) is not None}
