@@ -319,3 +319,64 @@ def test_transformers_call_settings_come_along_from_folders_and_objects(tmp_path
     assert got(texts, padding=True)["attention_mask"][0][0] == 1  # padded on the right
     tok.no_truncation()
     assert len(tok.to_transformers()(texts[1], truncation=True)["input_ids"]) == 14
+
+
+def test_a_saved_folder_loads_in_transformers_as_to_transformers_gives(tmp_path: Path) -> None:
+    # A folder save held tokenizer.json and vocab.txt only: AutoTokenizer
+    # loaded it with no special tokens (no pad token to pad with, no mask
+    # token for masking), and from_file dropped the transformers settings
+    # (sides, model_max_length, inputs, clean-up of spaces) a pickle keeps.
+    from transformers import AutoTokenizer
+
+    from conftest import TOKENIZER_JSON
+
+    plain = wpiece.Tokenizer.from_file(wpiece.sample_vocab_path())
+    plain.add_special_tokens(["<sys>"])
+    plain.add_tokens(["covid19"])
+    tuned = wpiece.Tokenizer.from_file(wpiece.sample_vocab_path())
+    tuned.enable_truncation(6, direction="left")
+    tuned.enable_padding(direction="left", pad_to_multiple_of=4)
+    tuned.clean_up_tokenization_spaces = True
+    tuned.encode_special_tokens = True
+    source = AutoTokenizer.from_pretrained(TOKENIZER_JSON.parent)
+    source.padding_side = "left"
+    source.model_max_length = 7
+    source.model_input_names = ["input_ids", "attention_mask"]
+    carried = wpiece.Tokenizer.from_hf(source)
+    texts = ["hello world [MASK]", "Don't stop , ok ? covid19 <sys> and a much longer text"]
+    calls = ({"padding": True}, {"truncation": True}, {"padding": "max_length", "max_length": 9})
+    for name, tok in (("plain", plain), ("tuned", tuned), ("carried", carried)):
+        folder = tmp_path / name
+        # Stale transformers files of an older tokenizer there would change
+        # the tokens AutoTokenizer gives the new one: they go.
+        folder.mkdir()
+        (folder / "special_tokens_map.json").write_text('{"mask_token": "hello"}')
+        (folder / "added_tokens.json").write_text('{"zzz": 99999}')
+        tok.save(folder)
+        assert not (folder / "special_tokens_map.json").exists(), name
+        assert not (folder / "added_tokens.json").exists(), name
+        want, auto = tok.to_transformers(), AutoTokenizer.from_pretrained(folder)
+        back = wpiece.Tokenizer.from_file(folder)
+        assert (back.clean_up_tokenization_spaces, back.encode_special_tokens) == (
+            tok.clean_up_tokenization_spaces,
+            tok.encode_special_tokens,
+        )
+        for got in (auto, back.to_transformers()):
+            assert got.all_special_tokens == want.all_special_tokens, name
+            assert (got.pad_token, got.mask_token, got.cls_token) == (
+                want.pad_token,
+                want.mask_token,
+                want.cls_token,
+            )
+            for call in calls:
+                assert dict(got(texts, **call)) == dict(want(texts, **call)), (name, call)
+            ids = want(texts[1])["input_ids"]
+            assert got.decode(ids, skip_special_tokens=True) == want.decode(
+                ids, skip_special_tokens=True
+            )
+    assert "token_type_ids" not in AutoTokenizer.from_pretrained(tmp_path / "carried")("a")
+    assert AutoTokenizer.from_pretrained(tmp_path / "tuned").padding_side == "left"
+    # A tokenizer tokenizer.json cannot express has no transformers form:
+    # the folder keeps no config of an older one.
+    wpiece.Tokenizer.from_file(wpiece.sample_vocab_path(), unknown="char").save(tmp_path / "plain")
+    assert not (tmp_path / "plain" / "tokenizer_config.json").exists()

@@ -46,6 +46,7 @@ def test_train_writes_vocab_json_record_and_report(trained, capsys) -> None:
         "report.html",
         "report.png",
         "tokenizer.json",
+        "tokenizer_config.json",
         "training_record.json",
         "vocab.txt",
     ]

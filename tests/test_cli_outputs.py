@@ -201,7 +201,12 @@ def test_a_save_without_a_report_removes_the_stale_one(
     )
     code, _ = run(capsys, "train", str(corpus), "--vocab-size", "300", "-o", str(out))
     assert code == 0
-    assert sorted(os.listdir(out)) == ["tokenizer.json", "training_record.json", "vocab.txt"]
+    assert sorted(os.listdir(out)) == [
+        "tokenizer.json",
+        "tokenizer_config.json",
+        "training_record.json",
+        "vocab.txt",
+    ]
     assert len(wpiece.Tokenizer.from_file(out)) == 300
     # the library's folder save alike
     from wpiece.report import write_report
@@ -210,7 +215,7 @@ def test_a_save_without_a_report_removes_the_stale_one(
     write_report(tok, out)
     assert {"report.png", "report.html"} <= set(os.listdir(out))
     wpiece.Tokenizer.from_file(VOCAB_TXT).save(out)
-    assert sorted(os.listdir(out)) == ["tokenizer.json", "vocab.txt"]
+    assert sorted(os.listdir(out)) == ["tokenizer.json", "tokenizer_config.json", "vocab.txt"]
 
 
 def test_decode_refuses_devices_and_fifos(

@@ -315,6 +315,7 @@ def test_a_token_no_vocab_txt_line_can_hold_is_never_written_to_one(
     tok.save(tmp_path / "tok")  # tokenizer.json holds it: vocab.txt is left out
     assert sorted(p.name for p in (tmp_path / "tok").iterdir()) == [
         "tokenizer.json",
+        "tokenizer_config.json",
         "training_record.json",
     ]
     back = wpiece.Tokenizer.from_file(tmp_path / "tok")

@@ -234,6 +234,7 @@ def test_trained_tokenizer_encodes_and_saves_record(tmp_path) -> None:
     tok.save(tmp_path / "out")
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
         "tokenizer.json",
+        "tokenizer_config.json",
         "training_record.json",
         "vocab.txt",
     ]

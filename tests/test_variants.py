@@ -71,7 +71,8 @@ def test_a_folder_save_of_what_tokenizer_json_cannot_hold_loads_back_whole(tmp_p
     # A tokenizer.json saved later into the folder takes over (its set replaces the old).
     plain = wpiece.Tokenizer.from_file(VOCAB_TXT)
     plain.save(tmp_path / "nptel")
-    assert sorted(p.name for p in (tmp_path / "nptel").iterdir()) == ["tokenizer.json", "vocab.txt"]
+    saved = sorted(p.name for p in (tmp_path / "nptel").iterdir())
+    assert saved == ["tokenizer.json", "tokenizer_config.json", "vocab.txt"]
 
 
 def test_a_tokenizer_json_pipeline_with_per_character_unknowns_survives_pickle_and_folders(

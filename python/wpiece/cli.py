@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Optional, TextIO, Union
 
-from . import Tokenizer, persistence, sample_text_path, sample_vocab_path
+from . import Tokenizer, persistence, sample_text_path, sample_vocab_path, transformers_bridge
 from ._cli_checks import (
     TRAIN_OUTPUTS,
     CliError,
@@ -232,7 +232,8 @@ def _train_with(args: argparse.Namespace, options: dict[str, Any]) -> int:
         # Ctrl-C while drawing leaves the old set whole, its report included.
         report = report_files(tok)
     # Without --report, an older report in the folder is removed as stale.
-    persistence.save(tok._core, tok.training_record, out, report)
+    config = lambda: transformers_bridge.config_json(tok)  # noqa: E731
+    persistence.save(tok._core, tok.training_record, out, report, config=config)
     record = tok.training_record
     assert record is not None
     curve = record.tokens_per_word()

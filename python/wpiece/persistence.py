@@ -6,14 +6,14 @@ what a path holds when one is loaded, and its pickled state.
 >>> d = tempfile.mkdtemp()
 >>> tok.save(d)
 >>> sorted(os.listdir(d))
-['tokenizer.json', 'vocab.txt']
+['tokenizer.json', 'tokenizer_config.json', 'vocab.txt']
 """
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Optional, Union
 
@@ -29,12 +29,20 @@ __all__ = ["core_from_state", "load", "save", "state"]
 # BERT's defaults).
 SETTINGS_FILE = "wpiece_tokenizer.json"
 _SETTINGS_FORMAT = "wpiece tokenizer settings"
+# transformers' config, written beside tokenizer.json (see config_json).
+CONFIG_FILE = "tokenizer_config.json"
 # The files a folder save writes; any of them the new set lacks is removed
 # (a training report, report.png and report.html, describes the old set).
+# transformers' own files describe the old set too: a stale
+# special_tokens_map.json or added_tokens.json would change the tokens
+# AutoTokenizer gives the new tokenizer.
 _FOLDER_FILES = (
     "vocab.txt",
     "training_record.json",
     SETTINGS_FILE,
+    CONFIG_FILE,
+    "special_tokens_map.json",
+    "added_tokens.json",
     "tokenizer.json",
     "report.png",
     "report.html",
@@ -63,9 +71,12 @@ def save(
     record: Optional[TrainingRecord],
     p: Path,
     extra: Sequence[tuple[str, bytes]] = (),
+    config: Optional[Callable[[], str]] = None,
 ) -> None:
     """See :meth:`wpiece.Tokenizer.save`. ``extra``: more files of a folder
-    save's set (a training report's), as (name, contents)."""
+    save's set (a training report's), as (name, contents); ``config``: the
+    text of the ``tokenizer_config.json`` a folder holds beside
+    ``tokenizer.json`` (transformers' settings), made only if written."""
     folder = p.is_dir() or not p.suffix
     if folder and os.path.lexists(p) and not p.is_dir():
         # A path without a suffix is a folder save; creating it failed with
@@ -88,6 +99,8 @@ def save(
         files.extend(extra)
         # Last: readers look for it first, so they see the old set until now.
         if _json_expressible(core):
+            if config is not None:
+                files.append((CONFIG_FILE, config().encode()))
             files.append(("tokenizer.json", core.to_json().encode()))
         else:
             # Whole, the vocabulary included: read once, it is one set.

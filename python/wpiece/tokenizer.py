@@ -247,23 +247,20 @@ class Tokenizer(Decoding):
         """Saves as HF ``tokenizer.json`` (path ending in ``.json``), as ``vocab.txt``
         (any other file name with a suffix), or both into a folder (an existing
         folder or a path without suffix), with ``training_record.json`` when the
-        tokenizer was trained.
+        tokenizer was trained and the ``tokenizer_config.json`` that makes
+        ``AutoTokenizer.from_pretrained(folder)`` :meth:`to_transformers`'s
+        tokenizer (read back by :meth:`from_file`).
 
-        Each file is written to a temporary name and renamed, so no reader sees
-        a half-written file; a replaced file keeps its mode, and a symbolic
-        link is written through (its target is replaced). A folder is saved as
-        a set: every new file is written first (a failure such as a full disk
-        leaves the old set as it was), then renamed into place with
-        ``tokenizer.json`` last, and files of the old set that the new one
-        lacks are removed (a training report, ``report.png`` and
-        ``report.html``, among them: it describes the old tokenizer), so
-        :meth:`from_file` on the folder loads the old tokenizer or the new
-        one, never a mix. A tokenizer ``tokenizer.json``
-        cannot express (per-character unknowns, an end-of-word suffix) is
-        saved whole as ``wpiece_tokenizer.json`` (and a ``vocab.txt``), which
-        :meth:`from_file` reads back. A token that a ``vocab.txt`` line cannot
-        hold (a line break, trailing whitespace) leaves ``vocab.txt`` out of a
-        folder, and saving as a ``vocab.txt`` file is then a ``ValueError``.
+        Each file is written to a temporary name and renamed (a replaced file keeps its mode; a
+        symbolic link's target is replaced). A folder is a set: every new file is written first
+        (a full disk leaves the old set whole), then renamed into place with ``tokenizer.json``
+        last, and the old set's files the new one lacks (a training report, transformers'
+        ``special_tokens_map.json``) are removed, so the folder loads as the old tokenizer or
+        the new one, never a mix. A tokenizer ``tokenizer.json`` cannot express (per-character
+        unknowns, an end-of-word suffix) is saved whole as ``wpiece_tokenizer.json`` (and a
+        ``vocab.txt``), which :meth:`from_file` reads back. A token that a ``vocab.txt`` line
+        cannot hold (a line break, trailing whitespace) leaves ``vocab.txt`` out of a folder,
+        and saving as a ``vocab.txt`` file is then a ``ValueError``.
 
         >>> import tempfile, os
         >>> tok = Tokenizer(["[UNK]", "a", "##b"])
@@ -272,7 +269,8 @@ class Tokenizer(Decoding):
         >>> Tokenizer.from_file(os.path.join(d, "tokenizer.json")).tokenize("ab")
         ['a', '##b']
         """
-        persistence.save(self._core, self.training_record, _path(path))
+        config = lambda: transformers_bridge.config_json(self)  # noqa: E731
+        persistence.save(self._core, self.training_record, _path(path), config=config)
 
     def to_json(self) -> str:
         """The HF ``tokenizer.json`` text of this tokenizer (raises

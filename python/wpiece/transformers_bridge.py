@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-__all__ = ["backend_json", "to_transformers"]
+__all__ = ["backend_json", "config_json", "init_kwargs", "to_transformers"]
 
 # The config key that carries a wpiece tokenizer's own truncation and padding
 # through save_pretrained, so a round trip back to wpiece restores them.
@@ -145,8 +145,6 @@ def _framing_roles(post_processor: Optional[dict[str, Any]]) -> dict[str, str]:
 def to_transformers(tok: Any, options: dict[str, Any]) -> Any:
     """See :meth:`wpiece.Tokenizer.to_transformers` (``tok`` is a
     ``wpiece.Tokenizer``; not imported here, which imports this module)."""
-    import json
-
     from tokenizers import Tokenizer as HFTokenizer
     from transformers import PreTrainedTokenizerFast
 
@@ -154,6 +152,32 @@ def to_transformers(tok: Any, options: dict[str, Any]) -> Any:
         raise TypeError("to_transformers() makes the backend itself: no tokenizer_object")
     text = tok.to_json()
     backend = HFTokenizer.from_str(text)
+    # The caller's own (model_max_length, model_input_names...) over these.
+    made = init_kwargs(tok, text)
+    return PreTrainedTokenizerFast(tokenizer_object=backend, **{**made, **options})
+
+
+def config_json(tok: Any) -> str:
+    """The ``tokenizer_config.json`` a folder save writes beside
+    ``tokenizer.json``: what :func:`to_transformers` gives its tokenizer, so
+    that ``AutoTokenizer.from_pretrained`` on the folder loads the same
+    tokenizer (special tokens, sides, ``model_max_length``, inputs, clean-up
+    of spaces) and :meth:`wpiece.Tokenizer.from_file` reads them back. The
+    inputs of a class carried from a folder (DistilBERT's) are looked up in
+    transformers: without it installed, the config names none, and
+    transformers' default inputs apply."""
+    import json
+
+    config = {"tokenizer_class": "PreTrainedTokenizerFast", **init_kwargs(tok, tok.to_json())}
+    return json.dumps(config, ensure_ascii=False, indent=2)
+
+
+def init_kwargs(tok: Any, text: str) -> dict[str, Any]:
+    """The keyword arguments :func:`to_transformers` gives
+    ``PreTrainedTokenizerFast`` besides the backend (``text``, the
+    tokenizer.json of ``tok``): plain JSON values, as a config holds them."""
+    import json
+
     specials = tok._core.special_tokens_in_order()
     framing = _framing_roles(json.loads(text).get("post_processor"))
 
@@ -197,14 +221,22 @@ def to_transformers(tok: Any, options: dict[str, Any]) -> Any:
     kind = carried.pop("tokenizer_class", None)
     if isinstance(kind, str) and "model_input_names" not in carried:
         # A folder's class gives its inputs (DistilBERT's take no token_type_ids).
-        import transformers
-
-        names = getattr(getattr(transformers, kind, None), "model_input_names", None)
-        if isinstance(names, list):
-            carried["model_input_names"] = list(names)
+        names = _class_input_names(kind)
+        if names is not None:
+            carried["model_input_names"] = names
     made.update(carried)
     if tok.encode_special_tokens:
         made["split_special_tokens"] = True
     made["clean_up_tokenization_spaces"] = tok.clean_up_tokenization_spaces
-    # The caller's own (model_max_length, model_input_names...) over these.
-    return PreTrainedTokenizerFast(tokenizer_object=backend, **{**named, **made, **options})
+    return {**named, **made}
+
+
+def _class_input_names(kind: str) -> Optional[list[str]]:
+    """The ``model_input_names`` of the transformers class named ``kind``;
+    None if transformers (or the class) is not there."""
+    try:
+        import transformers
+    except ImportError:
+        return None
+    names = getattr(getattr(transformers, kind, None), "model_input_names", None)
+    return list(names) if isinstance(names, list) else None
