@@ -286,3 +286,19 @@ def test_a_fast_folders_config_adds_what_tokenizer_json_cannot_hold(
                 ids = hf(text)["input_ids"]
                 assert tok.encode(text).ids == ids, text
                 assert tok.decode(ids) == hf.decode(ids, skip_special_tokens=True), text
+
+
+def test_added_tokens_matching_the_same_text_in_a_slow_folder_are_warned_of(
+    tmp_path: Path,
+) -> None:
+    # tokenizer.json, add_tokens and pickles warned; a slow folder's
+    # added_tokens_decoder was added past the warning.
+    added = {
+        str(len(_vocab()) + k): {**SPECIAL, "content": t, "normalized": True, "special": False}
+        for k, t in enumerate(["Zork", "zork"])
+    }
+    config = {"tokenizer_class": "BertTokenizer", "added_tokens_decoder": _decoder(**added)}
+    folder = _folder(tmp_path, "shared", config)
+    with pytest.warns(UserWarning, match=r"'Zork', 'zork' match the same text 'zork'"):
+        tok = wpiece.Tokenizer.from_file(folder)
+    assert tok.encode("ZORK", add_special_tokens=False).ids == [len(_vocab())]

@@ -164,6 +164,7 @@ class Tokenizer(Decoding):
             # Lines as HF reads them: split at "\n" only, trailing whitespace dropped.
             tok = cls(_core.read_vocab_txt(found), **{**config.options, **options})
             tok._core.add_tokens(config.added)
+            _warn_shared_patterns(tok._core, known=[])
             tok.clean_up_tokenization_spaces = config.clean_up
             tok.encode_special_tokens = config.split_special_tokens
         if folder:
