@@ -287,3 +287,19 @@ def test_a_bad_item_in_a_batch_is_named_by_its_index(call, message) -> None:
     tok = wpiece.Tokenizer.from_file(wpiece.sample_vocab_path())
     with pytest.raises(TypeError, match=message):
         call(tok)
+
+
+def test_a_bool_is_no_token_id_where_hf_reads_true_as_one() -> None:
+    # Documented in README ("Where wpiece differs from HF on purpose").
+    tokenizers = pytest.importorskip("tokenizers")
+    hf = tokenizers.Tokenizer.from_file(str(TOKENIZER_JSON))
+    assert hf.decode([True, 2088]) == hf.decode([1, 2088])
+    assert hf.id_to_token(True) == hf.id_to_token(1)
+    tok = wpiece.Tokenizer.from_file(TOKENIZER_JSON)
+    for call in (
+        lambda: tok.decode([True, 2088]),
+        lambda: tok.decode_batch([[2088, False]]),
+        lambda: tok.id_to_token(True),
+    ):
+        with pytest.raises(TypeError, match="got bool"):
+            call()
