@@ -380,3 +380,52 @@ def test_a_saved_folder_loads_in_transformers_as_to_transformers_gives(tmp_path:
     # the folder keeps no config of an older one.
     wpiece.Tokenizer.from_file(wpiece.sample_vocab_path(), unknown="char").save(tmp_path / "plain")
     assert not (tmp_path / "plain" / "tokenizer_config.json").exists()
+
+
+def test_a_folder_save_keeps_what_transformers_cannot_take_and_the_models_chat_template(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, en_lines: list[str]
+) -> None:
+    from transformers import AutoTokenizer
+
+    # A tokenizer with no tokenizer.json form keeps its flags through a
+    # folder save (its settings file; the folder's missing config read as
+    # "both off" overwrote them).
+    char = wpiece.Tokenizer.from_file(wpiece.sample_vocab_path(), unknown="char")
+    char.encode_special_tokens = char.clean_up_tokenization_spaces = True
+    char.save(tmp_path / "char")
+    back = wpiece.Tokenizer.from_file(tmp_path / "char")
+    assert back.encode_special_tokens and back.clean_up_tokenization_spaces
+    assert back.encode("a [MASK] b").ids == char.encode("a [MASK] b").ids
+    assert back.decode(char.encode("don't, ok").ids) == "don't, ok"
+
+    # A class whose backend library is missing is a transformers placeholder
+    # raising ImportError when read: the save does not need it.
+    class Placeholder:
+        def __getattr__(self, name: str) -> None:
+            raise ImportError("requires a library that is not installed")
+
+    monkeypatch.setattr(transformers, "WpieceTestTokenizerFast", Placeholder(), raising=False)
+    source = tmp_path / "source"
+    wpiece.Tokenizer.from_file(wpiece.sample_vocab_path()).save(source)
+    config = {"tokenizer_class": "WpieceTestTokenizerFast", "chat_template": "{{ messages }}"}
+    (source / "tokenizer_config.json").write_text(json.dumps(config), encoding="utf-8")
+    loaded = wpiece.Tokenizer.from_file(source)
+    loaded.save(tmp_path / "copy")
+    assert AutoTokenizer.from_pretrained(tmp_path / "copy")("hello")["input_ids"] == [
+        101,
+        7592,
+        102,
+    ]
+    # Saved back into its model's folder, a vocabulary extended from it keeps
+    # the model's chat template and what the folder's config said.
+    config = {"model_max_length": 16, "padding_side": "left", "chat_template": "{{ messages }}"}
+    (source / "tokenizer_config.json").write_text(json.dumps(config), encoding="utf-8")
+    extended = wpiece.train_from_iterator(en_lines[:300], 30550, initial=source)
+    assert len(extended) == 30550
+    extended.save(source)
+    auto = AutoTokenizer.from_pretrained(source)
+    assert auto.chat_template == "{{ messages }}"
+    assert (auto.model_max_length, auto.padding_side) == (16, "left")
+    assert dict(auto(en_lines[:3], padding=True)) == dict(
+        extended.to_transformers()(en_lines[:3], padding=True)
+    )

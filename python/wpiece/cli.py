@@ -232,8 +232,8 @@ def _train_with(args: argparse.Namespace, options: dict[str, Any]) -> int:
         # Ctrl-C while drawing leaves the old set whole, its report included.
         report = report_files(tok)
     # Without --report, an older report in the folder is removed as stale.
-    config = lambda: transformers_bridge.config_json(tok)  # noqa: E731
-    persistence.save(tok._core, tok.training_record, out, report, config=config)
+    config, clean_up = lambda: transformers_bridge.config(tok), tok.clean_up_tokenization_spaces
+    persistence.save(tok._core, tok.training_record, out, report, config, clean_up)
     record = tok.training_record
     assert record is not None
     curve = record.tokens_per_word()

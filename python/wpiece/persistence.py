@@ -29,8 +29,10 @@ __all__ = ["core_from_state", "load", "save", "state"]
 # BERT's defaults).
 SETTINGS_FILE = "wpiece_tokenizer.json"
 _SETTINGS_FORMAT = "wpiece tokenizer settings"
-# transformers' config, written beside tokenizer.json (see config_json).
+# transformers' config, written beside tokenizer.json (transformers_bridge.config).
 CONFIG_FILE = "tokenizer_config.json"
+# Whether decoding cleans up spaces, in a settings file (transformers' key).
+CLEAN_UP_KEY = "clean_up_tokenization_spaces"
 # The files a folder save writes; any of them the new set lacks is removed
 # (a training report, report.png and report.html, describes the old set).
 # transformers' own files describe the old set too: a stale
@@ -71,12 +73,14 @@ def save(
     record: Optional[TrainingRecord],
     p: Path,
     extra: Sequence[tuple[str, bytes]] = (),
-    config: Optional[Callable[[], str]] = None,
+    config: Optional[Callable[[], dict[str, Any]]] = None,
+    clean_up: bool = False,
 ) -> None:
     """See :meth:`wpiece.Tokenizer.save`. ``extra``: more files of a folder
     save's set (a training report's), as (name, contents); ``config``: the
-    text of the ``tokenizer_config.json`` a folder holds beside
-    ``tokenizer.json`` (transformers' settings), made only if written."""
+    ``tokenizer_config.json`` a folder holds beside ``tokenizer.json``
+    (transformers' settings), made only if written; ``clean_up``: whether
+    decoding cleans up spaces, kept in a settings file (which has no config)."""
     folder = p.is_dir() or not p.suffix
     if folder and os.path.lexists(p) and not p.is_dir():
         # A path without a suffix is a folder save; creating it failed with
@@ -100,11 +104,14 @@ def save(
         # Last: readers look for it first, so they see the old set until now.
         if _json_expressible(core):
             if config is not None:
-                files.append((CONFIG_FILE, config().encode()))
+                made = {**_kept_from_config(p / CONFIG_FILE), **config()}
+                text = json.dumps(made, ensure_ascii=False, indent=2)
+                files.append((CONFIG_FILE, text.encode()))
             files.append(("tokenizer.json", core.to_json().encode()))
         else:
             # Whole, the vocabulary included: read once, it is one set.
             settings = {"format": _SETTINGS_FORMAT, "version": 1, **state(core)}
+            settings[CLEAN_UP_KEY] = clean_up
             text = json.dumps(settings, ensure_ascii=False, indent=1)
             files.append((SETTINGS_FILE, text.encode()))
         written = {name for name, _ in files}
@@ -116,6 +123,19 @@ def save(
     else:
         _check_vocab_txt_holds_all(core)
         _core.write_atomic(p, core.vocab_txt().encode())
+
+
+def _kept_from_config(path: Path) -> dict[str, Any]:
+    """What a new config keeps of the folder's old one: its chat template,
+    the model's (a BERT-family checkpoint rarely has one), not the old
+    tokenizer's. An unreadable old config keeps nothing."""
+    try:
+        old = json.loads(_core.read_text(path)) if path.is_file() else {}
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(old, dict) or old.get("chat_template") is None:
+        return {}
+    return {"chat_template": old["chat_template"]}
 
 
 def _json_form(core: _core.Tokenizer) -> Optional[str]:

@@ -156,8 +156,8 @@ class Tokenizer(Decoding):
         found, folder = persistence.load(_path(path), options), _path(path).is_dir()
         if not isinstance(found, Path):
             tok = cls._from_core(found)
-            if folder:
-                flags = transformers_folder.call_flags(_path(path))
+            flags = transformers_folder.call_flags(_path(path)) if folder else None
+            if flags is not None:
                 tok.encode_special_tokens, tok.clean_up_tokenization_spaces = flags
         else:
             config = transformers_folder.folder_config(found.parent, given_folder=folder)
@@ -245,23 +245,24 @@ class Tokenizer(Decoding):
     # ----- persistence -------------------------------------------------
 
     def save(self, path: PathLike) -> None:
-        """Saves as HF ``tokenizer.json`` (path ending in ``.json``), as ``vocab.txt``
-        (any other file name with a suffix), or both into a folder (an existing
-        folder or a path without suffix), with ``training_record.json`` when the
-        tokenizer was trained and the ``tokenizer_config.json`` that makes
-        ``AutoTokenizer.from_pretrained(folder)`` :meth:`to_transformers`'s
-        tokenizer (read back by :meth:`from_file`).
+        """Saves as HF ``tokenizer.json`` (path ending in ``.json``), as ``vocab.txt`` (any
+        other file name with a suffix), or both into a folder (an existing folder or a path
+        without suffix), with ``training_record.json`` when the tokenizer was trained and the
+        ``tokenizer_config.json`` that makes ``AutoTokenizer.from_pretrained(folder)``
+        :meth:`to_transformers`'s tokenizer (read back by :meth:`from_file`).
 
         Each file is written to a temporary name and renamed (a replaced file keeps its mode; a
         symbolic link's target is replaced). A folder is a set: every new file is written first
-        (a full disk leaves the old set whole), then renamed into place with ``tokenizer.json``
+        (a full disk leaves the old set whole), then renamed into place, ``tokenizer.json``
         last, and the old set's files the new one lacks (a training report, transformers'
-        ``special_tokens_map.json``) are removed, so the folder loads as the old tokenizer or
-        the new one, never a mix. A tokenizer ``tokenizer.json`` cannot express (per-character
-        unknowns, an end-of-word suffix) is saved whole as ``wpiece_tokenizer.json`` (and a
-        ``vocab.txt``), which :meth:`from_file` reads back. A token that a ``vocab.txt`` line
-        cannot hold (a line break, trailing whitespace) leaves ``vocab.txt`` out of a folder,
-        and saving as a ``vocab.txt`` file is then a ``ValueError``.
+        ``special_tokens_map.json``) are removed (an old config's chat template, the model's, is
+        kept): the folder loads as the old tokenizer or the new one (but in the instant between
+        the config's rename and tokenizer.json's). A tokenizer ``tokenizer.json`` cannot express
+        (per-character unknowns, an end-of-word suffix) is saved whole as
+        ``wpiece_tokenizer.json`` (and a ``vocab.txt``), which :meth:`from_file` reads back. A
+        token a ``vocab.txt`` line cannot hold (a line break, trailing whitespace) leaves
+        ``vocab.txt`` out of a folder, and saving as a ``vocab.txt`` file is then a
+        ``ValueError``.
 
         >>> import tempfile, os
         >>> tok = Tokenizer(["[UNK]", "a", "##b"])
@@ -270,8 +271,8 @@ class Tokenizer(Decoding):
         >>> Tokenizer.from_file(os.path.join(d, "tokenizer.json")).tokenize("ab")
         ['a', '##b']
         """
-        config = lambda: transformers_bridge.config_json(self)  # noqa: E731
-        persistence.save(self._core, self.training_record, _path(path), config=config)
+        config, cleans = lambda: transformers_bridge.config(self), self.clean_up_tokenization_spaces
+        persistence.save(self._core, self.training_record, _path(path), (), config, cleans)
 
     def to_json(self) -> str:
         """The HF ``tokenizer.json`` text of this tokenizer (raises

@@ -181,6 +181,9 @@ def _train(
     core, record = run_training(counter, opts, through=through, extend=bool(start and start.extend))
     tok = Tokenizer._from_core(core)
     tok.training_record = record
+    if start is not None:  # what transformers applies besides, as train_new_from_iterator keeps
+        tok.clean_up_tokenization_spaces = start.tok.clean_up_tokenization_spaces
+        tok._transformers_settings = dict(start.tok._transformers_settings)
     return tok
 
 

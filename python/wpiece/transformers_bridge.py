@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-__all__ = ["backend_json", "config_json", "init_kwargs", "to_transformers"]
+__all__ = ["backend_json", "config", "init_kwargs", "to_transformers"]
 
 # The config key that carries a wpiece tokenizer's own truncation and padding
 # through save_pretrained, so a round trip back to wpiece restores them.
@@ -157,7 +157,7 @@ def to_transformers(tok: Any, options: dict[str, Any]) -> Any:
     return PreTrainedTokenizerFast(tokenizer_object=backend, **{**made, **options})
 
 
-def config_json(tok: Any) -> str:
+def config(tok: Any) -> dict[str, Any]:
     """The ``tokenizer_config.json`` a folder save writes beside
     ``tokenizer.json``: what :func:`to_transformers` gives its tokenizer, so
     that ``AutoTokenizer.from_pretrained`` on the folder loads the same
@@ -166,10 +166,7 @@ def config_json(tok: Any) -> str:
     inputs of a class carried from a folder (DistilBERT's) are looked up in
     transformers: without it installed, the config names none, and
     transformers' default inputs apply."""
-    import json
-
-    config = {"tokenizer_class": "PreTrainedTokenizerFast", **init_kwargs(tok, tok.to_json())}
-    return json.dumps(config, ensure_ascii=False, indent=2)
+    return {"tokenizer_class": "PreTrainedTokenizerFast", **init_kwargs(tok, tok.to_json())}
 
 
 def init_kwargs(tok: Any, text: str) -> dict[str, Any]:
@@ -236,7 +233,10 @@ def _class_input_names(kind: str) -> Optional[list[str]]:
     None if transformers (or the class) is not there."""
     try:
         import transformers
-    except ImportError:
+
+        # A class whose backend library is missing is a placeholder that
+        # raises ImportError (BertGenerationTokenizer without sentencepiece).
+        names = getattr(getattr(transformers, kind, None), "model_input_names", None)
+    except Exception:
         return None
-    names = getattr(getattr(transformers, kind, None), "model_input_names", None)
     return list(names) if isinstance(names, list) else None

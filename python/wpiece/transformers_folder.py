@@ -28,9 +28,10 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Optional
 
 from . import _core
+from .persistence import CLEAN_UP_KEY, SETTINGS_FILE
 from .transformers_bridge import CALL_SETTINGS
 
 __all__ = ["FolderConfig", "call_flags", "call_settings", "folder_config"]
@@ -241,14 +242,21 @@ def folder_config(folder: Path, given_folder: bool = True) -> FolderConfig:
     return FolderConfig(options, added, clean_up, bool(config.get("split_special_tokens", False)))
 
 
-def call_flags(folder: Path) -> tuple[bool, bool]:
+def call_flags(folder: Path) -> Optional[tuple[bool, bool]]:
     """``split_special_tokens`` and ``clean_up_tokenization_spaces`` as the
-    config of ``folder`` (if any) sets them."""
-    path = folder / CONFIG_FILE
-    if not path.is_file():
-        return False, False
-    config = _read_json(path)
-    split, clean = config.get("split_special_tokens"), config.get("clean_up_tokenization_spaces")
+    config of ``folder`` sets them, or else the wpiece settings file a
+    folder save wrote for a tokenizer without a tokenizer.json form (its
+    ``encode_special_tokens``, and the clean-up saved beside); None if
+    neither is there (what the tokenizer file says stands)."""
+    path, saved = folder / CONFIG_FILE, folder / SETTINGS_FILE
+    if path.is_file():
+        config = _read_json(path)
+        split, clean = config.get("split_special_tokens"), config.get(CLEAN_UP_KEY)
+    elif saved.is_file():
+        settings = _read_json(saved)
+        split, clean = settings.get("encode_special_tokens"), settings.get(CLEAN_UP_KEY)
+    else:
+        return None
     return bool(split), bool(clean)
 
 
