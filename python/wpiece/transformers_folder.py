@@ -31,12 +31,10 @@ from pathlib import Path
 from typing import Any, Optional
 
 from . import _core
-from .persistence import CLEAN_UP_KEY, SETTINGS_FILE
+from .persistence import CLEAN_UP_KEY, CONFIG_FILE, SETTINGS_FILE
 from .transformers_bridge import CALL_SETTINGS
 
 __all__ = ["FolderConfig", "call_flags", "call_settings", "folder_config"]
-
-CONFIG_FILE = "tokenizer_config.json"
 
 # The transformers classes that build BERT's pipeline (BertConverter) from a
 # vocab.txt; others (MPNet, Funnel, Splinter) frame inputs otherwise.
