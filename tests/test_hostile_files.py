@@ -472,6 +472,28 @@ def test_concurrent_readers_see_old_or_new_set(tmp_path: Path) -> None:
     assert seen <= {len(a), len(b)}
 
 
+def test_a_reader_between_two_sets_takes_none_of_the_other_sets_config(tmp_path: Path) -> None:
+    # The states a reader can meet while saves replace a folder's set (each
+    # is the folder for an instant of some save; the concurrent test above
+    # met the first): the config of a tokenizer.json set beside a vocab.txt
+    # alone was refused as a slow tokenizer's config naming another class.
+    a = wpiece.Tokenizer.from_file(TOKENIZER_JSON)
+    a.encode_special_tokens = a.clean_up_tokenization_spaces = True
+    b = char_tokenizer()
+    folder = tmp_path / "tok"
+    a.save(folder)
+    config = (folder / "tokenizer_config.json").read_bytes()
+    (folder / "tokenizer.json").unlink()  # between its removal and the next set's
+    assert len(wpiece.Tokenizer.from_file(folder)) == len(a)
+    # The next set (a tokenizer with no tokenizer.json form) in, the old
+    # config not yet gone: its flags are not the new tokenizer's.
+    b.save(folder)
+    (folder / "tokenizer_config.json").write_bytes(config)
+    got = wpiece.Tokenizer.from_file(folder)
+    assert len(got) == len(b)
+    assert not got.encode_special_tokens and not got.clean_up_tokenization_spaces
+
+
 # ----- items 7 and 19: ids and pickled encodings ---------------------------
 
 

@@ -51,7 +51,7 @@ _FOLDER_FILES = (
 )
 
 
-def _json_expressible(core: _core.Tokenizer) -> bool:
+def json_expressible(core: _core.Tokenizer) -> bool:
     s = core.settings()
     return s["unknown"] == "word" and not s["end_of_word_suffix"]
 
@@ -102,7 +102,7 @@ def save(
             files.append(("training_record.json", text.encode()))
         files.extend(extra)
         # Last: readers look for it first, so they see the old set until now.
-        if _json_expressible(core):
+        if json_expressible(core):
             if config is not None:
                 made = {**_kept_from_config(p / CONFIG_FILE), **config()}
                 text = json.dumps(made, ensure_ascii=False, indent=2)
@@ -144,7 +144,7 @@ def _json_form(core: _core.Tokenizer) -> Optional[str]:
     that format holds) with per-character unknowns is written with
     whole-word unknowns, and its settings say the rest. None for BERT
     options, which the settings hold."""
-    if _json_expressible(core):
+    if json_expressible(core):
         return core.to_json()
     if core.settings()["pipeline"] == "custom":
         return core.with_options(unknown="word", set_strip_accents=False).to_json()

@@ -31,8 +31,8 @@ from pathlib import Path
 from typing import Any, Optional
 
 from . import _core
-from .persistence import CLEAN_UP_KEY, CONFIG_FILE, SETTINGS_FILE
-from .transformers_bridge import CALL_SETTINGS
+from .persistence import CLEAN_UP_KEY, CONFIG_FILE, SETTINGS_FILE, json_expressible
+from .transformers_bridge import _SETTINGS_KEY, CALL_SETTINGS
 
 __all__ = ["FolderConfig", "call_flags", "call_settings", "folder_config"]
 
@@ -197,7 +197,10 @@ def folder_config(folder: Path, given_folder: bool = True) -> FolderConfig:
         raise _refuse(folder, "added_tokens.json beside it is not read")
     config = _read_json(path) if path.is_file() else {}
     config = _with_special_tokens_map(config, folder)
-    if not config:
+    if not config or _SETTINGS_KEY in config:
+        # A config wpiece's folder save wrote goes with a tokenizer.json;
+        # without one (a save replacing the set, or removed since) the
+        # vocab.txt alone is what the folder holds.
         return FolderConfig()
     kind = config.get("tokenizer_class")
     if kind is not None and kind not in _CLASSES:
@@ -240,14 +243,19 @@ def folder_config(folder: Path, given_folder: bool = True) -> FolderConfig:
     return FolderConfig(options, added, clean_up, bool(config.get("split_special_tokens", False)))
 
 
-def call_flags(folder: Path) -> Optional[tuple[bool, bool]]:
+def call_flags(
+    folder: Path, loaded: Optional[_core.Tokenizer] = None
+) -> Optional[tuple[bool, bool]]:
     """``split_special_tokens`` and ``clean_up_tokenization_spaces`` as the
-    config of ``folder`` sets them, or else the wpiece settings file a
-    folder save wrote for a tokenizer without a tokenizer.json form (its
-    ``encode_special_tokens``, and the clean-up saved beside); None if
-    neither is there (what the tokenizer file says stands)."""
+    config of ``folder`` sets them, or else (or if the tokenizer ``loaded``
+    from it has no tokenizer.json form) as the wpiece settings file a folder
+    save wrote for such a tokenizer says (its ``encode_special_tokens``, and
+    the clean-up saved beside: a config there is another set's, a save
+    replacing this one); None if neither is there (what the tokenizer file
+    says stands)."""
     path, saved = folder / CONFIG_FILE, folder / SETTINGS_FILE
-    if path.is_file():
+    saved_whole = loaded is not None and not json_expressible(loaded)
+    if path.is_file() and not saved_whole:
         config = _read_json(path)
         split, clean = config.get("split_special_tokens"), config.get(CLEAN_UP_KEY)
     elif saved.is_file():
