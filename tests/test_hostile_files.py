@@ -15,6 +15,7 @@ import subprocess
 import sys
 import threading
 import time
+import warnings
 from pathlib import Path
 
 import pytest
@@ -472,6 +473,38 @@ def test_concurrent_readers_see_old_or_new_set(tmp_path: Path) -> None:
     assert seen <= {len(a), len(b)}
 
 
+def test_concurrent_readers_pair_each_tokenizer_json_with_its_config(tmp_path: Path) -> None:
+    a, b = wpiece.Tokenizer.from_file(TOKENIZER_JSON), wpiece.Tokenizer.from_file(TOKENIZER_JSON)
+    b.add_tokens(["covid19"])
+    b.clean_up_tokenization_spaces = True
+    folder = tmp_path / "tok"
+    a.save(folder)
+    seen: set[tuple[int, bool]] = set()
+    stop = threading.Event()
+    errors: list[BaseException] = []
+
+    def read() -> None:
+        while not stop.is_set():
+            try:
+                tok = wpiece.Tokenizer.from_file(folder)
+                seen.add((len(tok), tok.clean_up_tokenization_spaces))
+            except BaseException as e:  # noqa: BLE001 - collected and asserted below
+                errors.append(e)
+
+    readers = [threading.Thread(target=read) for _ in range(2)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no save is cut off here
+        for t in readers:
+            t.start()
+        for k in range(30):
+            (a if k % 2 else b).save(folder)
+        stop.set()
+        for t in readers:
+            t.join()
+    assert errors == []
+    assert seen <= {(len(a), False), (len(b), True)}
+
+
 def test_a_reader_between_two_sets_takes_none_of_the_other_sets_config(tmp_path: Path) -> None:
     # The states a reader can meet while saves replace a folder's set (each
     # is the folder for an instant of some save; the concurrent test above
@@ -492,6 +525,56 @@ def test_a_reader_between_two_sets_takes_none_of_the_other_sets_config(tmp_path:
     got = wpiece.Tokenizer.from_file(folder)
     assert len(got) == len(b)
     assert not got.encode_special_tokens and not got.clean_up_tokenization_spaces
+
+
+def test_a_config_is_paired_with_the_tokenizer_json_it_was_saved_with(tmp_path: Path) -> None:
+    # A save renames tokenizer_config.json, then tokenizer.json: a reader in
+    # between (or after a save cut off there) took the new config's flags
+    # and settings for the old tokenizer. The config names its
+    # tokenizer.json's digest; a reader waits for it while the config is new.
+    from transformers import AutoTokenizer
+
+    a, b = wpiece.Tokenizer.from_file(TOKENIZER_JSON), wpiece.Tokenizer.from_file(TOKENIZER_JSON)
+    b.add_tokens(["covid19"])
+    b.clean_up_tokenization_spaces = b.encode_special_tokens = True
+    b.enable_padding(direction="left")
+    folder, other = tmp_path / "tok", tmp_path / "other"
+    a.save(folder)
+    b.save(other)
+    shutil.copy(other / "tokenizer_config.json", folder / "tokenizer_config.json")
+
+    def finish_the_save() -> None:
+        time.sleep(0.2)
+        os.replace(shutil.copy(other / "tokenizer.json", tmp_path / "t"), folder / "tokenizer.json")
+
+    finishing = threading.Thread(target=finish_the_save)
+    finishing.start()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = wpiece.Tokenizer.from_file(folder)
+    finishing.join()
+    assert len(got) == len(b) and got.clean_up_tokenization_spaces and got.encode_special_tokens
+    assert got.to_transformers()(["a", "a b c"], padding=True)["attention_mask"][0][0] == 0
+    # Not new any more (a save cut off between the renames): taken, with a
+    # warning naming both.
+    a.save(folder)
+    shutil.copy(other / "tokenizer_config.json", folder / "tokenizer_config.json")
+    now = time.time()
+    os.utime(folder / "tokenizer.json", (now - 120, now - 120))
+    os.utime(folder / "tokenizer_config.json", (now - 60, now - 60))
+    with pytest.warns(UserWarning, match="saved with another tokenizer.json"):
+        got = wpiece.Tokenizer.from_file(folder)
+    assert len(got) == len(a) and got.clean_up_tokenization_spaces
+    # A tokenizer.json newer than its config (edited by hand, or saved again
+    # by transformers after tokens were added there) goes with it, unwarned.
+    os.utime(folder / "tokenizer.json", (now, now))
+    hf = AutoTokenizer.from_pretrained(other)
+    hf.add_tokens(["plugh"])
+    hf.save_pretrained(tmp_path / "hf")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert len(wpiece.Tokenizer.from_file(folder)) == len(a)
+        assert len(wpiece.Tokenizer.from_file(tmp_path / "hf")) == len(b) + 1
 
 
 # ----- items 7 and 19: ids and pickled encodings ---------------------------

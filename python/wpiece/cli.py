@@ -232,7 +232,7 @@ def _train_with(args: argparse.Namespace, options: dict[str, Any]) -> int:
         # Ctrl-C while drawing leaves the old set whole, its report included.
         report = report_files(tok)
     # Without --report, an older report in the folder is removed as stale.
-    config, clean_up = lambda: transformers_bridge.config(tok), tok.clean_up_tokenization_spaces
+    config, clean_up = transformers_bridge.config_of(tok), tok.clean_up_tokenization_spaces
     persistence.save(tok._core, tok.training_record, out, report, config, clean_up)
     record = tok.training_record
     assert record is not None

@@ -11,8 +11,11 @@ what a path holds when one is loaded, and its pickled state.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import time
+import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Optional, Union
@@ -20,6 +23,7 @@ from typing import Any, Optional, Union
 from . import _core
 from ._args import _padding_spec, _truncation_spec
 from .training_record import TrainingRecord
+from .transformers_bridge import _SETTINGS_KEY
 
 __all__ = ["core_from_state", "load", "save", "state"]
 
@@ -33,6 +37,13 @@ _SETTINGS_FORMAT = "wpiece tokenizer settings"
 CONFIG_FILE = "tokenizer_config.json"
 # Whether decoding cleans up spaces, in a settings file (transformers' key).
 CLEAN_UP_KEY = "clean_up_tokenization_spaces"
+# The digest of the tokenizer.json a folder save's config was written with
+# (in its wpiece_settings): the two are renamed one after the other, and a
+# reader pairs them only if it matches.
+DIGEST_KEY = "tokenizer_json_sha256"
+# How long a reader waits for a config's tokenizer.json while the config
+# is newer than this (a save between its two renames).
+_PAIRING_SECONDS = 1.0
 # The files a folder save writes; any of them the new set lacks is removed
 # (a training report, report.png and report.html, describes the old set).
 # transformers' own files describe the old set too: a stale
@@ -73,13 +84,13 @@ def save(
     record: Optional[TrainingRecord],
     p: Path,
     extra: Sequence[tuple[str, bytes]] = (),
-    config: Optional[Callable[[], dict[str, Any]]] = None,
+    config: Optional[Callable[[str], dict[str, Any]]] = None,
     clean_up: bool = False,
 ) -> None:
     """See :meth:`wpiece.Tokenizer.save`. ``extra``: more files of a folder
     save's set (a training report's), as (name, contents); ``config``: the
     ``tokenizer_config.json`` a folder holds beside ``tokenizer.json``
-    (transformers' settings), made only if written; ``clean_up``: whether
+    (transformers' settings), made from its text only if written; ``clean_up``: whether
     decoding cleans up spaces, kept in a settings file (which has no config)."""
     folder = p.is_dir() or not p.suffix
     if folder and os.path.lexists(p) and not p.is_dir():
@@ -103,11 +114,13 @@ def save(
         files.extend(extra)
         # Last: readers look for it first, so they see the old set until now.
         if json_expressible(core):
+            tokenizer_json = core.to_json()
             if config is not None:
-                made = {**_kept_from_config(p / CONFIG_FILE), **config()}
+                made = {**_kept_from_config(p / CONFIG_FILE), **config(tokenizer_json)}
+                made[_SETTINGS_KEY] = {**made[_SETTINGS_KEY], DIGEST_KEY: digest(tokenizer_json)}
                 text = json.dumps(made, ensure_ascii=False, indent=2)
                 files.append((CONFIG_FILE, text.encode()))
-            files.append(("tokenizer.json", core.to_json().encode()))
+            files.append(("tokenizer.json", tokenizer_json.encode()))
         else:
             # Whole, the vocabulary included: read once, it is one set.
             settings = {"format": _SETTINGS_FORMAT, "version": 1, **state(core)}
@@ -123,6 +136,73 @@ def save(
     else:
         _check_vocab_txt_holds_all(core)
         _core.write_atomic(p, core.vocab_txt().encode())
+
+
+def digest(tokenizer_json: str) -> str:
+    """What a config says of the tokenizer.json it goes with."""
+    return hashlib.sha256(tokenizer_json.encode()).hexdigest()
+
+
+def read_json_object(path: Path) -> dict[str, Any]:
+    """A JSON file holding an object (a config), or a ``ValueError`` naming it."""
+    try:
+        value = json.loads(_core.read_text(path))
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{path}: invalid JSON ({e})") from None
+    if not isinstance(value, dict):
+        raise ValueError(f"{path}: not a JSON object")
+    return value
+
+
+def _stamp(path: Path) -> Optional[tuple[int, int]]:
+    """Which file ``path`` is now, and when it was written (None: none)."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return st.st_ino, st.st_mtime_ns
+
+
+def _read_paired(path: Path) -> tuple[str, dict[str, Any]]:
+    """A folder's tokenizer.json text and the config that goes with it (``{}``
+    if there is none), both read again if either file was replaced while
+    they were read. A config a folder save wrote names its tokenizer.json's
+    digest. When they differ and the config is the newer file (a save
+    renamed it and not yet tokenizer.json), both are read again while the
+    config is new, and an older one (a save cut off between the two renames)
+    is taken with a warning; a tokenizer.json newer than its config (edited,
+    or saved again by transformers) is taken with it."""
+    config_path = path.parent / CONFIG_FILE
+    deadline = time.monotonic() + _PAIRING_SECONDS
+    while True:
+        before = (_stamp(path), _stamp(config_path))
+        text = _core.read_text(path)  # gone: FileNotFoundError, as a file read gives
+        try:
+            config = read_json_object(config_path) if before[1] is not None else None
+        except FileNotFoundError:
+            config = None  # removed meanwhile: the stamps differ
+        stamps = (_stamp(path), _stamp(config_path))
+        settled = stamps == before or time.monotonic() > deadline
+        if not settled:
+            time.sleep(0.002)
+            continue
+        if config is None or stamps[0] is None or stamps[1] is None:
+            return text, config or {}
+        said = config.get(_SETTINGS_KEY)
+        wanted = said.get(DIGEST_KEY) if isinstance(said, dict) else None
+        (_, tokenizer_written), (_, written) = stamps[0], stamps[1]
+        if wanted is None or wanted == digest(text) or tokenizer_written >= written:
+            return text, config
+        if time.time_ns() - written > _PAIRING_SECONDS * 1e9 or time.monotonic() > deadline:
+            warnings.warn(
+                f"{config_path} was saved with another tokenizer.json than {path}, which "
+                "is older (a save cut off between the two?): its settings are taken as "
+                "they are",
+                UserWarning,
+                stacklevel=4,
+            )
+            return text, config
+        time.sleep(0.002)
 
 
 def _kept_from_config(path: Path) -> dict[str, Any]:
@@ -202,27 +282,32 @@ def load_settings_file(path: Path, options: dict[str, Any]) -> _core.Tokenizer:
     return core_from_state({**state, "settings": settings})
 
 
-def load(p: Path, options: dict[str, Any]) -> Union[_core.Tokenizer, Path]:
+def load(
+    p: Path, options: dict[str, Any]
+) -> tuple[Union[_core.Tokenizer, Path], Optional[dict[str, Any]]]:
     """What :meth:`wpiece.Tokenizer.from_file` finds at ``p``: the tokenizer
     a tokenizer.json or a settings file holds (``options`` over it), or the
-    vocab.txt to build one from."""
+    vocab.txt to build one from; and for a folder's tokenizer.json, the
+    config read with it (see :func:`_read_paired`)."""
     if p.name == SETTINGS_FILE and not p.is_dir():
-        return load_settings_file(p, options)
+        return load_settings_file(p, options), None
     if p.is_dir() and not (p / "tokenizer.json").exists():
         # A folder save of what tokenizer.json cannot express; gone
         # meanwhile (a save replaced the set), the folder is looked at again.
         try:
-            return load_settings_file(p / SETTINGS_FILE, options)
+            return load_settings_file(p / SETTINGS_FILE, options), None
         except FileNotFoundError:
             pass
-    if p.is_dir():
+    config, in_folder = None, p.is_dir()
+    if in_folder:
         found = [p / n for n in ("tokenizer.json", "vocab.txt") if (p / n).exists()]
         if not found:
             raise FileNotFoundError(f"no tokenizer.json or vocab.txt in {p}")
         p = found[0]
     if p.suffix.lower() != ".json":
-        return p
-    return _with_options(_core.Tokenizer.from_json(_core.read_text(p)), options)
+        return p, None
+    text, config = _read_paired(p) if in_folder else (_core.read_text(p), None)
+    return _with_options(_core.Tokenizer.from_json(text), options), config
 
 
 def _with_options(core: _core.Tokenizer, options: dict[str, Any]) -> _core.Tokenizer:

@@ -153,10 +153,10 @@ class Tokenizer(Decoding):
         if unknown_options:
             raise TypeError(f"unknown options: {sorted(unknown_options)}")
         _check_options(options)
-        found, folder = persistence.load(_path(path), options), _path(path).is_dir()
+        (found, paired), folder = persistence.load(_path(path), options), _path(path).is_dir()
         if not isinstance(found, Path):
             tok = cls._from_core(found)
-            flags = transformers_folder.call_flags(_path(path), found) if folder else None
+            flags = transformers_folder.call_flags(_path(path), found, paired) if folder else None
             if flags is not None:
                 tok.encode_special_tokens, tok.clean_up_tokenization_spaces = flags
         else:
@@ -168,7 +168,7 @@ class Tokenizer(Decoding):
             tok.clean_up_tokenization_spaces = config.clean_up
             tok.encode_special_tokens = config.split_special_tokens
         if folder:
-            tok._transformers_settings = transformers_folder.call_settings(_path(path))
+            tok._transformers_settings = transformers_folder.call_settings(_path(path), paired)
         return tok
 
     @classmethod
@@ -252,17 +252,17 @@ class Tokenizer(Decoding):
         :meth:`to_transformers`'s tokenizer (read back by :meth:`from_file`).
 
         Each file is written to a temporary name and renamed (a replaced file keeps its mode; a
-        symbolic link's target is replaced). A folder is a set: every new file is written first
-        (a full disk leaves the old set whole), then renamed into place, ``tokenizer.json``
-        last, and the old set's files the new one lacks (a training report, transformers'
-        ``special_tokens_map.json``) are removed (an old config's chat template, the model's, is
-        kept): the folder loads as the old tokenizer or the new one (but in the instant between
-        the config's rename and tokenizer.json's). A tokenizer ``tokenizer.json`` cannot express
-        (per-character unknowns, an end-of-word suffix) is saved whole as
-        ``wpiece_tokenizer.json`` (and a ``vocab.txt``), which :meth:`from_file` reads back. A
-        token a ``vocab.txt`` line cannot hold (a line break, trailing whitespace) leaves
-        ``vocab.txt`` out of a folder, and saving as a ``vocab.txt`` file is then a
-        ``ValueError``.
+        symlink's target is replaced). A folder is a set: every new file is written first (a
+        full disk leaves the old set), then renamed into place, ``tokenizer.json`` last, and the
+        old set's files the new one lacks (a training report, a ``special_tokens_map.json``) are
+        removed (an old config's chat template, the model's, is kept): the folder loads as the
+        old tokenizer or the new one (the config names its tokenizer.json's digest:
+        :meth:`from_file` waits out a save between the two renames, warns of one cut off there).
+        A tokenizer ``tokenizer.json`` cannot express (per-character unknowns, an end-of-word
+        suffix) is saved whole as ``wpiece_tokenizer.json`` (and a ``vocab.txt``), which
+        :meth:`from_file` reads back. A token no ``vocab.txt`` line can hold (a line break,
+        trailing whitespace) leaves ``vocab.txt`` out of a folder, and saving as a ``vocab.txt``
+        file is then a ``ValueError``.
 
         >>> import tempfile, os
         >>> tok = Tokenizer(["[UNK]", "a", "##b"])
@@ -271,7 +271,7 @@ class Tokenizer(Decoding):
         >>> Tokenizer.from_file(os.path.join(d, "tokenizer.json")).tokenize("ab")
         ['a', '##b']
         """
-        config, cleans = lambda: transformers_bridge.config(self), self.clean_up_tokenization_spaces
+        config, cleans = transformers_bridge.config_of(self), self.clean_up_tokenization_spaces
         persistence.save(self._core, self.training_record, _path(path), (), config, cleans)
 
     def to_json(self) -> str:

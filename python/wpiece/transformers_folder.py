@@ -25,13 +25,18 @@ False
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
 from . import _core
-from .persistence import CLEAN_UP_KEY, CONFIG_FILE, SETTINGS_FILE, json_expressible
+from .persistence import (
+    CLEAN_UP_KEY,
+    CONFIG_FILE,
+    SETTINGS_FILE,
+    json_expressible,
+    read_json_object,
+)
 from .transformers_bridge import _SETTINGS_KEY, CALL_SETTINGS
 
 __all__ = ["FolderConfig", "call_flags", "call_settings", "folder_config"]
@@ -112,16 +117,6 @@ def _special_spec(value: Any, where: Path, role: bool = True) -> Spec:
     return (content, *flags, special)  # type: ignore[return-value]
 
 
-def _read_json(path: Path) -> dict[str, Any]:
-    try:
-        value = json.loads(_core.read_text(path))
-    except json.JSONDecodeError as e:
-        raise ValueError(f"{path}: invalid JSON ({e})") from None
-    if not isinstance(value, dict):
-        raise ValueError(f"{path}: not a JSON object")
-    return value
-
-
 def _decoder_specs(config: dict[str, Any], path: Path) -> list[Spec]:
     """``added_tokens_decoder``'s tokens, in id order."""
     decoder = config.get("added_tokens_decoder") or {}
@@ -177,7 +172,7 @@ def _with_special_tokens_map(config: dict[str, Any], folder: Path) -> dict[str, 
     path = folder / "special_tokens_map.json"
     if config.get("added_tokens_decoder") or not path.is_file():
         return config
-    extra = _read_json(path)
+    extra = read_json_object(path)
     merged = {**config, **extra}
     for key in _LISTS:
         if key in config and key in extra:
@@ -195,7 +190,7 @@ def folder_config(folder: Path, given_folder: bool = True) -> FolderConfig:
     path = folder / CONFIG_FILE
     if (folder / "added_tokens.json").exists():
         raise _refuse(folder, "added_tokens.json beside it is not read")
-    config = _read_json(path) if path.is_file() else {}
+    config = read_json_object(path) if path.is_file() else {}
     config = _with_special_tokens_map(config, folder)
     if not config or _SETTINGS_KEY in config:
         # A config wpiece's folder save wrote goes with a tokenizer.json;
@@ -244,7 +239,9 @@ def folder_config(folder: Path, given_folder: bool = True) -> FolderConfig:
 
 
 def call_flags(
-    folder: Path, loaded: Optional[_core.Tokenizer] = None
+    folder: Path,
+    loaded: Optional[_core.Tokenizer] = None,
+    paired: Optional[dict[str, Any]] = None,
 ) -> Optional[tuple[bool, bool]]:
     """``split_special_tokens`` and ``clean_up_tokenization_spaces`` as the
     config of ``folder`` sets them, or else (or if the tokenizer ``loaded``
@@ -252,28 +249,29 @@ def call_flags(
     save wrote for such a tokenizer says (its ``encode_special_tokens``, and
     the clean-up saved beside: a config there is another set's, a save
     replacing this one); None if neither is there (what the tokenizer file
-    says stands)."""
+    says stands). ``paired``: the config read with the tokenizer.json."""
     path, saved = folder / CONFIG_FILE, folder / SETTINGS_FILE
     saved_whole = loaded is not None and not json_expressible(loaded)
-    if path.is_file() and not saved_whole:
-        config = _read_json(path)
+    if paired is not None or (path.is_file() and not saved_whole):
+        config = paired if paired is not None else read_json_object(path)
         split, clean = config.get("split_special_tokens"), config.get(CLEAN_UP_KEY)
     elif saved.is_file():
-        settings = _read_json(saved)
+        settings = read_json_object(saved)
         split, clean = settings.get("encode_special_tokens"), settings.get(CLEAN_UP_KEY)
     else:
         return None
     return bool(split), bool(clean)
 
 
-def call_settings(folder: Path) -> dict[str, Any]:
-    """What ``folder``'s config says of the settings transformers applies per
-    call (``model_max_length``, ``padding_side``, ``truncation_side``,
-    ``model_input_names``, else its ``tokenizer_class``'s), as
-    :meth:`wpiece.Tokenizer.to_transformers` gives them back."""
+def call_settings(folder: Path, paired: Optional[dict[str, Any]] = None) -> dict[str, Any]:
+    """What ``folder``'s config (``paired``: as read with its tokenizer.json)
+    says of the settings transformers applies per call (``model_max_length``,
+    ``padding_side``, ``truncation_side``, ``model_input_names``, else its
+    ``tokenizer_class``'s), as :meth:`wpiece.Tokenizer.to_transformers` gives
+    them back."""
     path = folder / CONFIG_FILE
-    if not path.is_file():
+    if paired is None and not path.is_file():
         return {}
-    config = _read_json(path)
+    config = paired if paired is not None else read_json_object(path)
     keys = (*CALL_SETTINGS, "tokenizer_class")  # the class, for its model_input_names
     return {key: config[key] for key in keys if config.get(key) is not None}
