@@ -41,8 +41,8 @@ CLEAN_UP_KEY = "clean_up_tokenization_spaces"
 # (in its wpiece_settings): the two are renamed one after the other, and a
 # reader pairs them only if it matches.
 DIGEST_KEY = "tokenizer_json_sha256"
-# How long a reader waits for a config's tokenizer.json while the config
-# is newer than this (a save between its two renames).
+# A config newer than its tokenizer.json and younger than this is a save
+# between its two renames: a reader waits for the tokenizer.json that long.
 _PAIRING_SECONDS = 1.0
 # The files a folder save writes; any of them the new set lacks is removed
 # (a training report, report.png and report.html, describes the old set).
