@@ -17,6 +17,7 @@ import threading
 import time
 import warnings
 from pathlib import Path
+from typing import Any
 
 import pytest
 from tokenizers.models import WordPiece as HFWordPiece
@@ -443,33 +444,48 @@ def test_full_disk_cli_encode_leaves_nothing(tiny_disk: Path, tmp_path: Path) ->
         assert list(tiny_disk.iterdir()) == []
 
 
-def test_concurrent_readers_see_old_or_new_set(tmp_path: Path) -> None:
-    a = wpiece.Tokenizer.from_file(TOKENIZER_JSON)
-    b = char_tokenizer()
-    folder = tmp_path / "tok"
-    a.save(folder)
-    seen: set[int] = set()
+def read_while_saving(
+    folder: Path, tokenizers: list[wpiece.Tokenizer], saves: int, seen_in: Any
+) -> set[Any]:
+    """What two reader threads see (``seen_in`` of each tokenizer they load
+    from ``folder``) while ``tokenizers`` are saved there in turn; a reader
+    may meet the folder between an unlink and nothing else (no file to
+    load: never a mix), and any other error or warning fails the test."""
+    seen: set[Any] = set()
     stop = threading.Event()
     errors: list[BaseException] = []
 
     def read() -> None:
         while not stop.is_set():
             try:
-                seen.add(len(wpiece.Tokenizer.from_file(folder, unknown="char")))
+                seen.add(seen_in(folder))
             except FileNotFoundError:
-                pass  # between an unlink and nothing else: never a mix
+                pass
             except BaseException as e:  # noqa: BLE001 - collected and asserted below
                 errors.append(e)
 
     readers = [threading.Thread(target=read) for _ in range(2)]
-    for t in readers:
-        t.start()
-    for k in range(20):
-        (a if k % 2 else b).save(folder)
-    stop.set()
-    for t in readers:
-        t.join()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no save is cut off here
+        for t in readers:
+            t.start()
+        for k in range(saves):
+            tokenizers[k % len(tokenizers)].save(folder)
+        stop.set()
+        for t in readers:
+            t.join()
     assert errors == []
+    return seen
+
+
+def test_concurrent_readers_see_old_or_new_set(tmp_path: Path) -> None:
+    a = wpiece.Tokenizer.from_file(TOKENIZER_JSON)
+    b = char_tokenizer()
+    folder = tmp_path / "tok"
+    a.save(folder)
+    seen = read_while_saving(
+        folder, [b, a], 20, lambda f: len(wpiece.Tokenizer.from_file(f, unknown="char"))
+    )
     assert seen <= {len(a), len(b)}
 
 
@@ -479,29 +495,12 @@ def test_concurrent_readers_pair_each_tokenizer_json_with_its_config(tmp_path: P
     b.clean_up_tokenization_spaces = True
     folder = tmp_path / "tok"
     a.save(folder)
-    seen: set[tuple[int, bool]] = set()
-    stop = threading.Event()
-    errors: list[BaseException] = []
 
-    def read() -> None:
-        while not stop.is_set():
-            try:
-                tok = wpiece.Tokenizer.from_file(folder)
-                seen.add((len(tok), tok.clean_up_tokenization_spaces))
-            except BaseException as e:  # noqa: BLE001 - collected and asserted below
-                errors.append(e)
+    def seen_in(f: Path) -> tuple[int, bool]:
+        tok = wpiece.Tokenizer.from_file(f)
+        return len(tok), tok.clean_up_tokenization_spaces
 
-    readers = [threading.Thread(target=read) for _ in range(2)]
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")  # no save is cut off here
-        for t in readers:
-            t.start()
-        for k in range(30):
-            (a if k % 2 else b).save(folder)
-        stop.set()
-        for t in readers:
-            t.join()
-    assert errors == []
+    seen = read_while_saving(folder, [b, a], 30, seen_in)
     assert seen <= {(len(a), False), (len(b), True)}
 
 
