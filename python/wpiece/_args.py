@@ -156,9 +156,7 @@ def _split_pairs(items: list[Any], words: bool) -> tuple[list[Any], list[Any]]:
     firsts, seconds = [], []
     for k, item in enumerate(items):
         is_pair = isinstance(item, (tuple, list)) and len(item) == 2
-        if is_pair and words:
-            is_pair = all(isinstance(x, (tuple, list)) for x in item)
-        if not is_pair:
+        if not (_is_word_pair(item) if words else is_pair):
             raise TypeError(
                 f"item {k} of texts is {_kind(item)}, where item 0 is a (text, pair) tuple: a "
                 "batch of pairs holds one in every item (encode single texts in another call)"

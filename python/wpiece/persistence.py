@@ -33,7 +33,7 @@ __all__ = ["core_from_state", "load", "save", "state"]
 # BERT's defaults).
 SETTINGS_FILE = "wpiece_tokenizer.json"
 _SETTINGS_FORMAT = "wpiece tokenizer settings"
-# transformers' config, written beside tokenizer.json (transformers_bridge.config).
+# transformers' config, written beside tokenizer.json (transformers_bridge.config_of).
 CONFIG_FILE = "tokenizer_config.json"
 # Whether decoding cleans up spaces, in a settings file (transformers' key).
 CLEAN_UP_KEY = "clean_up_tokenization_spaces"
@@ -62,7 +62,7 @@ _FOLDER_FILES = (
 )
 
 
-def json_expressible(core: _core.Tokenizer) -> bool:
+def _json_expressible(core: _core.Tokenizer) -> bool:
     s = core.settings()
     return s["unknown"] == "word" and not s["end_of_word_suffix"]
 
@@ -113,7 +113,7 @@ def save(
             files.append(("training_record.json", text.encode()))
         files.extend(extra)
         # Last: readers look for it first, so they see the old set until now.
-        if json_expressible(core):
+        if _json_expressible(core):
             tokenizer_json = core.to_json()
             if config is not None:
                 made = {**_kept_from_config(p / CONFIG_FILE), **config(tokenizer_json)}
@@ -210,12 +210,10 @@ def _kept_from_config(path: Path) -> dict[str, Any]:
     the model's (a BERT-family checkpoint rarely has one), not the old
     tokenizer's. An unreadable old config keeps nothing."""
     try:
-        old = json.loads(_core.read_text(path)) if path.is_file() else {}
-    except (OSError, ValueError):
+        template = read_json_object(path).get("chat_template")
+    except (OSError, ValueError):  # none, or unreadable
         return {}
-    if not isinstance(old, dict) or old.get("chat_template") is None:
-        return {}
-    return {"chat_template": old["chat_template"]}
+    return {} if template is None else {"chat_template": template}
 
 
 def _json_form(core: _core.Tokenizer) -> Optional[str]:
@@ -224,7 +222,7 @@ def _json_form(core: _core.Tokenizer) -> Optional[str]:
     that format holds) with per-character unknowns is written with
     whole-word unknowns, and its settings say the rest. None for BERT
     options, which the settings hold."""
-    if json_expressible(core):
+    if _json_expressible(core):
         return core.to_json()
     if core.settings()["pipeline"] == "custom":
         return core.with_options(unknown="word", set_strip_accents=False).to_json()

@@ -156,7 +156,7 @@ class Tokenizer(Decoding):
         (found, paired), folder = persistence.load(_path(path), options), _path(path).is_dir()
         if not isinstance(found, Path):
             tok = cls._from_core(found)
-            flags = transformers_folder.call_flags(_path(path), found, paired) if folder else None
+            flags = transformers_folder.call_flags(_path(path), paired) if folder else None
             if flags is not None:
                 tok.encode_special_tokens, tok.clean_up_tokenization_spaces = flags
         else:

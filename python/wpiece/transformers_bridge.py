@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Optional
 
-__all__ = ["backend_json", "config", "config_of", "init_kwargs", "to_transformers"]
+__all__ = ["backend_json", "config_of", "init_kwargs", "to_transformers"]
 
 # The config key that carries a wpiece tokenizer's own truncation and padding
 # through save_pretrained, so a round trip back to wpiece restores them.
@@ -158,23 +158,17 @@ def to_transformers(tok: Any, options: dict[str, Any]) -> Any:
     return PreTrainedTokenizerFast(tokenizer_object=backend, **{**made, **options})
 
 
-def config(tok: Any, text: str) -> dict[str, Any]:
+def config_of(tok: Any) -> Callable[[str], dict[str, Any]]:
     """The ``tokenizer_config.json`` a folder save writes beside
-    ``tokenizer.json``: what :func:`to_transformers` gives its tokenizer, so
-    that ``AutoTokenizer.from_pretrained`` on the folder loads the same
-    tokenizer (special tokens, sides, ``model_max_length``, inputs, clean-up
-    of spaces) and :meth:`wpiece.Tokenizer.from_file` reads them back
-    (``text``: the tokenizer.json of ``tok``). The
+    ``tokenizer.json``, from that file's text (made only if written): what
+    :func:`to_transformers` gives its tokenizer, so that
+    ``AutoTokenizer.from_pretrained`` on the folder loads the same tokenizer
+    (special tokens, sides, ``model_max_length``, inputs, clean-up of
+    spaces) and :meth:`wpiece.Tokenizer.from_file` reads them back. The
     inputs of a class carried from a folder (DistilBERT's) are looked up in
     transformers: without it installed, the config names none, and
     transformers' default inputs apply."""
-    return {"tokenizer_class": "PreTrainedTokenizerFast", **init_kwargs(tok, text)}
-
-
-def config_of(tok: Any) -> Callable[[str], dict[str, Any]]:
-    """:func:`config` of ``tok``, given its tokenizer.json text (as a folder
-    save makes it only if it writes one)."""
-    return lambda text: config(tok, text)
+    return lambda text: {"tokenizer_class": "PreTrainedTokenizerFast", **init_kwargs(tok, text)}
 
 
 def init_kwargs(tok: Any, text: str) -> dict[str, Any]:

@@ -30,13 +30,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from . import _core
-from .persistence import (
-    CLEAN_UP_KEY,
-    CONFIG_FILE,
-    SETTINGS_FILE,
-    json_expressible,
-    read_json_object,
-)
+from .persistence import CLEAN_UP_KEY, CONFIG_FILE, SETTINGS_FILE, read_json_object
 from .transformers_bridge import _SETTINGS_KEY, CALL_SETTINGS
 
 __all__ = ["FolderConfig", "call_flags", "call_settings", "folder_config"]
@@ -239,25 +233,22 @@ def folder_config(folder: Path, given_folder: bool = True) -> FolderConfig:
 
 
 def call_flags(
-    folder: Path,
-    loaded: Optional[_core.Tokenizer] = None,
-    paired: Optional[dict[str, Any]] = None,
+    folder: Path, paired: Optional[dict[str, Any]] = None
 ) -> Optional[tuple[bool, bool]]:
     """``split_special_tokens`` and ``clean_up_tokenization_spaces`` as the
-    config of ``folder`` sets them, or else (or if the tokenizer ``loaded``
-    from it has no tokenizer.json form) as the wpiece settings file a folder
-    save wrote for such a tokenizer says (its ``encode_special_tokens``, and
+    config read with the folder's tokenizer.json (``paired``) sets them;
+    else as the wpiece settings file a folder save wrote for a tokenizer
+    without a tokenizer.json form says (its ``encode_special_tokens``, and
     the clean-up saved beside: a config there is another set's, a save
-    replacing this one); None if neither is there (what the tokenizer file
-    says stands). ``paired``: the config read with the tokenizer.json."""
+    replacing this one); else as the folder's config does; None if none is
+    there (what the tokenizer file says stands)."""
     path, saved = folder / CONFIG_FILE, folder / SETTINGS_FILE
-    saved_whole = loaded is not None and not json_expressible(loaded)
-    if paired is not None or (path.is_file() and not saved_whole):
-        config = paired if paired is not None else read_json_object(path)
-        split, clean = config.get("split_special_tokens"), config.get(CLEAN_UP_KEY)
-    elif saved.is_file():
+    if paired is None and saved.is_file():
         settings = read_json_object(saved)
         split, clean = settings.get("encode_special_tokens"), settings.get(CLEAN_UP_KEY)
+    elif paired is not None or path.is_file():
+        config = paired if paired is not None else read_json_object(path)
+        split, clean = config.get("split_special_tokens"), config.get(CLEAN_UP_KEY)
     else:
         return None
     return bool(split), bool(clean)
