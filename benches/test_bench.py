@@ -63,3 +63,34 @@ def test_train_hf(benchmark) -> None:
         return tk.get_vocab_size()
 
     assert benchmark(run) == 8000
+
+
+# Two tokenizers used in turn on short texts (a query's and a document's, or
+# two models served by one process): each thread keeps the word caches of
+# its last few models, so neither call copies its model's cache again.
+TEXTS_IN_TURN = LINES[:1000]
+
+
+@pytest.mark.benchmark(group="two tokenizers in turn, 1000 texts each")
+def test_in_turn_wpiece(benchmark) -> None:
+    a, b = (wpiece.Tokenizer.from_file(DATA / "tokenizer.json") for _ in range(2))
+
+    def run() -> int:
+        return sum(len(a.encode(t).ids) + len(b.encode(t).ids) for t in TEXTS_IN_TURN)
+
+    assert benchmark(run) > 2 * len(TEXTS_IN_TURN)
+
+
+@pytest.mark.benchmark(group="two tokenizers in turn, 1000 texts each")
+def test_in_turn_hf(benchmark) -> None:
+    from tokenizers import Tokenizer
+
+    a, b = (Tokenizer.from_file(str(DATA / "tokenizer.json")) for _ in range(2))
+    for tok in (a, b):
+        tok.no_truncation()
+        tok.no_padding()
+
+    def run() -> int:
+        return sum(len(a.encode(t).ids) + len(b.encode(t).ids) for t in TEXTS_IN_TURN)
+
+    assert benchmark(run) > 2 * len(TEXTS_IN_TURN)

@@ -1,13 +1,18 @@
-//! The per-thread word cache (normalized words to their WordPiece pieces,
-//! `word`), one per model: it starts as the model's seed (every vocabulary
-//! token as a word) and belongs to one model (by id); it is reset to the
-//! other model's seed when another model uses the thread.
+//! The per-thread word caches (normalized words to their WordPiece pieces,
+//! `word`), one per model: each starts as its model's seed (every vocabulary
+//! token as a word) and belongs to one model (by id). A thread keeps the
+//! caches of the last few models it used, so that two tokenizers used in
+//! turn (a query's and a document's) do not copy their 4 MiB seed at every
+//! call: that took 80 us a call, 20 times the encoding of a short text
+//! (`benches/test_bench.py -k in_turn`). A dropped model's cache goes at
+//! the thread's next new model.
 
 pub mod table;
 pub mod word;
 
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Weak};
 
 pub use table::prefetch_address;
 pub use word::{Key, WordCache, MAX_WORD};
@@ -22,30 +27,43 @@ pub fn new_model_id() -> u64 {
 /// The cache of one thread, for one model.
 pub struct Caches {
     model: u64,
+    /// The model's seed, gone once the model is dropped.
+    seed: Weak<WordCache>,
     pub words: WordCache,
 }
 
+/// The most models whose caches a thread keeps (4 MiB each).
+pub const MODELS_PER_THREAD: usize = 4;
+
 thread_local! {
-    static CACHE: RefCell<Option<Caches>> = const { RefCell::new(None) };
+    /// This thread's caches, the least recently used first.
+    static CACHES: RefCell<Vec<Caches>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Runs `f` with this thread's caches for `model`, which start as `seed`.
-pub fn with_cache<T>(model: u64, seed: &WordCache, f: impl FnOnce(&mut Caches) -> T) -> T {
-    CACHE.with(|c| {
-        let mut c = c.borrow_mut();
-        match c.as_mut() {
-            Some(cache) if cache.model == model => {}
-            Some(cache) => {
-                cache.model = model;
-                cache.words = seed.clone();
-            }
+pub fn with_cache<T>(model: u64, seed: &Arc<WordCache>, f: impl FnOnce(&mut Caches) -> T) -> T {
+    CACHES.with(|c| {
+        let mut caches = c.borrow_mut();
+        match caches.iter().position(|c| c.model == model) {
+            Some(i) => caches[i..].rotate_left(1),
             None => {
-                *c = Some(Caches {
+                caches.retain(|c| c.seed.strong_count() > 0);
+                if caches.len() == MODELS_PER_THREAD {
+                    caches.remove(0);
+                }
+                caches.push(Caches {
                     model,
-                    words: seed.clone(),
-                })
+                    seed: Arc::downgrade(seed),
+                    words: (**seed).clone(),
+                });
             }
         }
-        f(c.as_mut().unwrap_or_else(|| unreachable!()))
+        let last = caches.len() - 1;
+        f(&mut caches[last])
     })
+}
+
+/// How many models' caches this thread holds (for the tests).
+pub fn models_cached_here() -> usize {
+    CACHES.with(|c| c.borrow().len())
 }
