@@ -3,9 +3,9 @@
 //! token as a word) and belongs to one model (by id). A thread keeps the
 //! caches of the last few models it used, so that two tokenizers used in
 //! turn (a query's and a document's) do not copy their 4 MiB seed at every
-//! call: that took 80 us a call, 20 times the encoding of a short text
-//! (`benches/test_bench.py -k in_turn`). A dropped model's cache goes at
-//! the thread's next new model.
+//! call: that took about 100 us a call, 30 times the encoding of a short
+//! text (`benches/test_bench.py -k in_turn`). A dropped model's cache goes
+//! at the thread's next new model.
 
 pub mod table;
 pub mod word;
