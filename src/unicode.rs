@@ -12,7 +12,9 @@
 use std::sync::OnceLock;
 
 use unicode_categories::UnicodeCategories;
-use unicode_normalization::char::{canonical_combining_class, decompose_canonical};
+// HF's tables (Unicode 9), as its NFD: unicode-normalization's newer ones
+// decompose characters HF leaves whole.
+use unicode_normalization_alignments::char::{canonical_combining_class, decompose_canonical};
 
 /// Whitespace as BERT sees it: Unicode White_Space plus tab, newline, return.
 #[inline]

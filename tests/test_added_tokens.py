@@ -380,9 +380,41 @@ def test_a_token_the_normalizer_empties_is_refused(content: str) -> None:
     assert wp.add_tokens([AddedToken(content, normalized=False)]) == 1
 
 
-def test_a_match_inside_stripped_whitespace_fails_in_both() -> None:
-    hf, wp = both([AddedToken("x", rstrip=True), AddedToken(" ", lstrip=True)])
+@pytest.mark.parametrize(
+    ("tokens", "text"),
+    [
+        ([AddedToken("x", rstrip=True), AddedToken(" ", lstrip=True)], "xx  x"),
+        (
+            [
+                AddedToken("x", rstrip=True, normalized=False),
+                AddedToken("\t", lstrip=True, normalized=False),
+            ],
+            "ok x  \t  y",
+        ),
+    ],
+)
+def test_a_match_inside_stripped_whitespace_fails_in_both(
+    tokens: list[AddedToken], text: str, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """HF panics on such a text ("AddedVocabulary bad split"); wpiece raises
+    a ValueError naming the token, from every call that encodes or counts
+    it, and no panic (which printed to stderr and raised RuntimeError)."""
+    hf, wp = both(tokens)
     with pytest.raises(BaseException, match="bad split"):  # HF's PanicException
-        hf.encode("xx  x")
-    with pytest.raises(RuntimeError, match="inside whitespace an earlier match stripped"):
-        wp.encode("xx  x")
+        hf.encode(text)
+    capfd.readouterr()
+    named = json.dumps(tokens[1].content)  # as Rust quotes it
+    message = re.escape(f"the added token {named} matches inside whitespace")
+    with pytest.raises(ValueError, match=message):
+        wp.encode(text)
+    docs = ["fine text", text, "more"]
+    with pytest.raises(ValueError, match=message):
+        wp.encode_batch(docs)
+    for threads in (1, 2):
+        with pytest.raises(ValueError, match=message):
+            wp.encode_batch_flat(docs * 2000, num_threads=threads)
+    with pytest.raises(ValueError, match=message):
+        wpiece.count_words(docs, tokenizer=wp)
+    assert "panicked" not in capfd.readouterr().err
+    # The texts around it still encode as HF's.
+    assert_encode_as_hf(hf, wp, "fine text x y")

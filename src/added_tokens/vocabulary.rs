@@ -168,6 +168,11 @@ impl AddedVocabulary {
         self.by_id.get(&id)
     }
 
+    /// The error for a text that splits as `Split::Unsplittable(id)` says.
+    pub fn unsplittable(&self, id: u32) -> Error {
+        super::matching::unsplittable(self.get(id).map_or("", |t| t.content.as_str()))
+    }
+
     pub fn token_to_id(&self, content: &str) -> Option<u32> {
         self.ids.get(content).copied()
     }

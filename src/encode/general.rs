@@ -94,6 +94,7 @@ impl Encoder {
                 let at = first_char + chars.at(r.start);
                 self.encode_piece(&text[r], at, out, words, caches);
             }
+            Split::Unsplittable(id) => out.unsplittable(id),
         });
     }
 
@@ -161,6 +162,7 @@ impl Encoder {
                             }
                         });
                 }
+                Split::Unsplittable(id) => out.unsplittable(id),
             });
         emit(ahead, &mut cache, out);
     }

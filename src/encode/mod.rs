@@ -311,6 +311,9 @@ impl Encoder {
                 first_char += scan::count_utf8_chars(piece.as_bytes());
             }
         }
+        if let Some(id) = out.unsplittable.take() {
+            return Err(self.added.unsplittable(id));
+        }
         if !self.model.has_unk() && out.ids[start..].contains(&MISSING_UNK) {
             return Err(Error::Value(format!(
                 "the text needs the unknown token {:?}, which is not in the vocabulary",
@@ -376,6 +379,9 @@ pub struct Output {
     /// by token index, when asked for (`Encoding` objects).
     pub surfaces: Vec<(usize, Box<str>)>,
     pub with_surfaces: bool,
+    /// The added token whose match made the text unsplittable (see
+    /// `Split::Unsplittable`): the sequence fails once encoded.
+    unsplittable: Option<u32>,
 }
 
 impl Output {
@@ -393,6 +399,12 @@ impl Output {
             with_words: true,
             ..Default::default()
         }
+    }
+
+    /// The text cannot be split into added tokens as HF splits it, at a
+    /// match of `token` (the first such match is the one named).
+    fn unsplittable(&mut self, token: u32) {
+        self.unsplittable.get_or_insert(token);
     }
 
     /// A word starts at the next token (recorded when asked for).

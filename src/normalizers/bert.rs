@@ -5,7 +5,8 @@
 
 use unicode_categories::UnicodeCategories;
 
-use unicode_normalization::char::{canonical_combining_class, decompose_canonical};
+// HF's decomposition tables (see `unicode.rs`).
+use unicode_normalization_alignments::char::{canonical_combining_class, decompose_canonical};
 
 use super::unicode_forms::{self, Form};
 use super::{keep, Normalized};

@@ -201,24 +201,38 @@ fn count_through(
     }
     let cuts = piece_cuts(splitter, added);
     if doc.len() <= PIECE_BYTES || !cuts.any() {
-        count_piece(tok, doc, out, scratch);
-        return Ok(());
+        return count_piece(tok, doc, out, scratch);
     }
     for (_, piece) in cuts.pieces(doc, PIECE_BYTES) {
         cancel.check()?;
-        count_piece(tok, piece, out, scratch);
+        count_piece(tok, piece, out, scratch)?;
     }
     Ok(())
 }
 
-fn count_piece(tok: &Tokenizer, text: &str, out: &mut WordCounts, scratch: &mut CountScratch) {
+/// Counts one piece of a document (see [`count_through`]); an error for a
+/// text HF cannot split into added tokens either.
+fn count_piece(
+    tok: &Tokenizer,
+    text: &str,
+    out: &mut WordCounts,
+    scratch: &mut CountScratch,
+) -> Result<()> {
     let (added, splitter) = (tok.added_tokens(), tok.splitter());
     let CountScratch { short, split } = scratch;
     let SplitBuffers {
         normalized, words, ..
     } = split;
+    let mut unsplittable = None;
     added.split_raw(text, |split| {
-        let Split::Text(r) = split else { return };
+        let r = match split {
+            Split::Text(r) => r,
+            Split::Token(..) => return,
+            Split::Unsplittable(id) => {
+                unsplittable = Some(id);
+                return;
+            }
+        };
         splitter.normalize(&text[r], 0, normalized);
         let normalized = &*normalized;
         let mut each = |n: &crate::normalizers::Normalized, w: crate::pre_tokenizers::WordSpan| {
@@ -229,12 +243,16 @@ fn count_piece(tok: &Tokenizer, text: &str, out: &mut WordCounts, scratch: &mut 
             splitter.pre_tokenize(normalized, all, 0, words, &mut each);
             return;
         }
-        added.split_normalized(&normalized.text, |split| {
-            if let Split::Text(r) = split {
-                splitter.pre_tokenize(normalized, r, 0, words, &mut each);
-            }
+        added.split_normalized(&normalized.text, |split| match split {
+            Split::Text(r) => splitter.pre_tokenize(normalized, r, 0, words, &mut each),
+            Split::Token(..) => {}
+            Split::Unsplittable(id) => unsplittable = Some(id),
         });
     });
+    match unsplittable {
+        Some(id) => Err(added.unsplittable(id)),
+        None => Ok(()),
+    }
 }
 
 impl From<&WordSplitting> for CountingOptions {
