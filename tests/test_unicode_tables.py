@@ -14,10 +14,7 @@ import wpiece
 from conftest import TOKENIZER_JSON
 
 # Every scalar value past ASCII in the planes with assigned chars, and tags.
-CHARS = [
-    chr(c)
-    for c in [*range(0x80, 0xD800), *range(0xE000, 0x40000), *range(0xE0000, 0xE1000)]
-]
+CHARS = [chr(c) for c in [*range(0x80, 0xD800), *range(0xE000, 0x40000), *range(0xE0000, 0xE1000)]]
 
 
 def test_bert_normalizer_and_pre_tokenizer_give_hf_words_for_every_char() -> None:
