@@ -6,8 +6,11 @@ older one does not know)."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from tokenizers import AddedToken as HFAddedToken
 from tokenizers import Tokenizer as HFTokenizer
+from tokenizers import normalizers as hf_norm
+from tokenizers import pre_tokenizers as hf_pre
 
 import wpiece
 
@@ -24,13 +27,50 @@ def test_bert_normalizer_and_pre_tokenizer_give_hf_words_for_every_char() -> Non
     vocab holding their parts encoded them differently. Words are compared
     through counting, which gives them as the encoder splits them."""
     hf = HFTokenizer.from_file(str(TOKENIZER_JSON))
-    expected: dict[str, int] = {}
-    for c in CHARS:
-        for word, _ in hf.pre_tokenizer.pre_tokenize_str(hf.normalizer.normalize_str(c)):
-            expected[word] = expected.get(word, 0) + 1
-    counted = wpiece.count_words(CHARS)
-    assert counted.items() == list(expected.items())
-    assert "\U000105c9" in expected  # kept whole, as HF keeps it
+    expected = hf_words(hf, CHARS)
+    assert wpiece.count_words(CHARS).items() == expected
+    assert ("\U000105c9", 1) in expected  # kept whole, as HF keeps it
+
+
+def hf_words(hf: HFTokenizer, texts: list[str]) -> list[tuple[str, int]]:
+    """The words HF's normalizer and pre-tokenizer make of ``texts``, with
+    their counts, in first-appearance order (as ``wpiece.count_words``)."""
+    counts: dict[str, int] = {}
+    for text in texts:
+        for word, _ in hf.pre_tokenizer.pre_tokenize_str(hf.normalizer.normalize_str(text)):
+            counts[word] = counts.get(word, 0) + 1
+    return list(counts.items())
+
+
+PIPELINES = {
+    "lowercase, whitespace split, punctuation, digits": lambda: (
+        hf_norm.Lowercase(),
+        hf_pre.Sequence(
+            [hf_pre.WhitespaceSplit(), hf_pre.Punctuation(), hf_pre.Digits(individual_digits=False)]
+        ),
+    ),
+    "nfkc, whitespace": lambda: (hf_norm.NFKC(), hf_pre.Whitespace()),
+    "nfd, strip accents, single digits": lambda: (
+        hf_norm.Sequence([hf_norm.NFD(), hf_norm.StripAccents()]),
+        hf_pre.Sequence([hf_pre.WhitespaceSplit(), hf_pre.Digits(individual_digits=True)]),
+    ),
+    "nfkd, lowercase, bert": lambda: (
+        hf_norm.Sequence([hf_norm.NFKD(), hf_norm.Lowercase()]),
+        hf_pre.BertPreTokenizer(),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", PIPELINES)
+def test_other_pipelines_give_hf_words_for_every_char(name: str) -> None:
+    """Lowercasing (Rust's own tables, on both sides), the Unicode forms
+    (HF's crate), accents, whitespace, punctuation and digits: each char
+    between a letter, a digit and a space."""
+    hf = HFTokenizer.from_file(str(TOKENIZER_JSON))
+    hf.normalizer, hf.pre_tokenizer = PIPELINES[name]()
+    wp = wpiece.Tokenizer.from_str(hf.to_str())
+    texts = ["a" + c + "1" + c + " " + c for c in CHARS]
+    assert wpiece.count_words(texts, tokenizer=wp).items() == hf_words(hf, texts)
 
 
 def test_single_word_tokens_see_word_chars_as_hf_does() -> None:
