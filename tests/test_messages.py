@@ -19,7 +19,7 @@ import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Any, Callable
 
 import numpy as np
 import pyarrow as pa
@@ -200,13 +200,11 @@ Factory = Callable[..., Any]
 class Api:
     """A public callable: ``call(**{param: value})`` runs it with one bad
     argument (every other one valid); ``params`` maps each parameter to
-    the hostile values of its kind; ``rust`` marks gaps only the Rust
-    binding can close (strict xfail)."""
+    the hostile values of its kind."""
 
     label: str
     call: Factory
     params: dict[str, list[Bad]]
-    rust: Optional[str] = None
 
 
 def api() -> list[Api]:
@@ -688,10 +686,7 @@ def cases() -> Iterator[Any]:
     for a in api():
         for param, values in a.params.items():
             for bad in values:
-                marks = [pytest.mark.xfail(strict=True, reason=a.rust)] if a.rust else []
-                yield pytest.param(
-                    a.call, param, bad, marks=marks, id=f"{a.label}-{param}={bad.label}"
-                )
+                yield pytest.param(a.call, param, bad, id=f"{a.label}-{param}={bad.label}")
 
 
 CASES = list(cases())

@@ -48,16 +48,12 @@ fn models() -> Vec<Tokenizer> {
         .collect()
 }
 
-fn uncached(tok: &Tokenizer) -> Vec<u32> {
-    uncached_of(tok, TEXT)
-}
-
 #[test]
 fn models_used_in_turn_keep_their_own_caches() {
     // A thread of its own: the caches are per thread.
     std::thread::spawn(|| {
         let toks = models();
-        let expected: Vec<Vec<u32>> = toks.iter().map(uncached).collect();
+        let expected: Vec<Vec<u32>> = toks.iter().map(|t| uncached_of(t, TEXT)).collect();
         assert!(
             expected.windows(2).all(|w| w[0] != w[1]),
             "the models must split the text differently"

@@ -1,6 +1,6 @@
 //! The per-thread word caches (normalized words to their WordPiece pieces,
 //! `word`), one per model: each starts as its model's seed (every vocabulary
-//! token as a word) and belongs to one model (by id). A thread keeps the
+//! token as a word) and belongs to one model (by its seed). A thread keeps the
 //! caches of the last few models it used, so that two tokenizers used in
 //! turn (a query's and a document's) do not copy their 4 MiB seed at every
 //! call: that took about 100 us a call, 30 times the encoding of a short
@@ -11,23 +11,15 @@ pub mod table;
 pub mod word;
 
 use std::cell::RefCell;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Weak};
 
 pub use table::prefetch_address;
 pub use word::{Key, WordCache, MAX_WORD};
 
-static NEXT_MODEL_ID: AtomicU64 = AtomicU64::new(1);
-
-/// A fresh id for a model whose cached results may differ from any other's.
-pub fn new_model_id() -> u64 {
-    NEXT_MODEL_ID.fetch_add(1, Ordering::Relaxed)
-}
-
 /// The cache of one thread, for one model.
 pub struct Caches {
-    model: u64,
-    /// The model's seed, gone once the model is dropped.
+    /// The model's seed, which names the model (a `Weak` keeps its address
+    /// taken while the cache lives) and is gone once the model is dropped.
     seed: Weak<WordCache>,
     pub words: WordCache,
 }
@@ -40,11 +32,15 @@ thread_local! {
     static CACHES: RefCell<Vec<Caches>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Runs `f` with this thread's caches for `model`, which start as `seed`.
-pub fn with_cache<T>(model: u64, seed: &Arc<WordCache>, f: impl FnOnce(&mut Caches) -> T) -> T {
+/// Runs `f` with this thread's caches for the model whose seed is `seed`
+/// (each model has its own), which start as `seed`.
+pub fn with_cache<T>(seed: &Arc<WordCache>, f: impl FnOnce(&mut Caches) -> T) -> T {
     CACHES.with(|c| {
         let mut caches = c.borrow_mut();
-        match caches.iter().position(|c| c.model == model) {
+        match caches
+            .iter()
+            .position(|c| Weak::as_ptr(&c.seed) == Arc::as_ptr(seed))
+        {
             Some(i) => caches[i..].rotate_left(1),
             None => {
                 caches.retain(|c| c.seed.strong_count() > 0);
@@ -52,7 +48,6 @@ pub fn with_cache<T>(model: u64, seed: &Arc<WordCache>, f: impl FnOnce(&mut Cach
                     caches.remove(0);
                 }
                 caches.push(Caches {
-                    model,
                     seed: Arc::downgrade(seed),
                     words: (**seed).clone(),
                 });

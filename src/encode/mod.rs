@@ -120,9 +120,8 @@ pub struct Encoder {
     cuts: Cuts,
     /// Added tokens' matches may show strings other than their content.
     shows_other_strings: bool,
-    /// Identifies this encoder's entries in the per-thread caches.
-    cache_id: u64,
-    /// Each thread's word cache starts as this: the vocabulary's tokens as words.
+    /// Each thread's word cache starts as this: the vocabulary's tokens as
+    /// words. It also names this encoder's caches in each thread.
     word_seed: Arc<cache::WordCache>,
     /// Whether each token id starts a word, when that alone tells words
     /// apart (see [`words_from_ids`]); added tokens' ids included.
@@ -258,7 +257,6 @@ impl Encoder {
             paths,
             ascii,
             ascii_text,
-            cache_id: cache::new_model_id(),
             word_seed,
         }
     }
@@ -328,7 +326,7 @@ impl Encoder {
 
     /// Encodes a short text, or one piece of a long one, from char 0.
     fn encode_bounded(&self, text: &str, out: &mut Output, scratch: &mut WordScratch) {
-        cache::with_cache(self.cache_id, &self.word_seed, |caches| {
+        cache::with_cache(&self.word_seed, |caches| {
             self.encode_text(text, 0, out, scratch, caches);
         });
     }
