@@ -237,9 +237,7 @@ impl<'a> ParallelCounting<'a> {
                 }
             })
             .collect();
-        let (words, hashes) = merge_parts(parts, cancel)?;
-        let counted = WordCounts::from_distinct(words, hashes, false)?;
-        self.into.merge(counted);
+        self.into.merge(merge_parts(parts, cancel)?);
         Ok(())
     }
 }

@@ -319,20 +319,37 @@ impl WordCounts {
         hashes: Vec<u64>,
         near_max: bool,
     ) -> Result<WordCounts> {
-        debug_assert_eq!(words.len(), hashes.len());
+        let index = Self::index_of(&hashes)?;
+        Ok(Self::from_indexed(words, hashes, index, near_max))
+    }
+
+    /// The index of distinct words with these hashes: each one's position.
+    pub(super) fn index_of(hashes: &[u64]) -> Result<HashTable<usize>> {
         let mut index = HashTable::new();
         index
-            .try_reserve(words.len(), |&i: &usize| hashes[i])
+            .try_reserve(hashes.len(), |&i: &usize| hashes[i])
             .map_err(|_| out_of_memory())?;
         for (i, &hash) in hashes.iter().enumerate() {
             index.insert_unique(hash, i, |&j| hashes[j]);
         }
-        Ok(WordCounts {
+        Ok(index)
+    }
+
+    /// Distinct words with their hashes and `index_of` them.
+    pub(super) fn from_indexed(
+        words: Vec<(Box<str>, u64)>,
+        hashes: Vec<u64>,
+        index: HashTable<usize>,
+        near_max: bool,
+    ) -> WordCounts {
+        debug_assert_eq!(words.len(), hashes.len());
+        debug_assert_eq!(index.len(), hashes.len());
+        WordCounts {
             words,
             hashes,
             index,
             near_max,
-        })
+        }
     }
 
     /// `(word, count)` pairs in first-appearance order, with each word's
