@@ -263,18 +263,50 @@ def fit_reference(
     prefix: str = "##",
     max_chars: int = 100,
 ) -> list[str]:
-    """Fitting to longest match by the book (src/train/fit.rs): each round,
-    the cost of every removable token is the tokens its loss adds to the
-    count-weighted longest-match encoding of the training words; the
-    cheapest fifth of the surplus goes (at least a 32nd of the first
-    surplus), equal costs the later token first."""
+    """Fitting to longest match by the book (src/train/fit.rs): pruning (each
+    round, the cost of every removable token is the tokens its loss adds to
+    the count-weighted longest-match encoding of the training words; the
+    cheapest fifth of the surplus goes, at least a 32nd of the first
+    surplus, equal costs the later token first), then one growth round: the
+    ceil(target / 20) most frequent adjacent pairs of the pruned vocabulary's
+    encodings (ties to the lower ids) joined, not already tokens, and the
+    pruning again, kept if its objective is lower."""
     words = [(w, c) for w, c in word_counts if c > 0 and len(w) <= max_chars]
-    alive = list(tokens)
-    first_surplus = max(0, len(alive) - max(target, keep))
 
     def encoded(word: str, vocab: set[str]) -> list[str] | None:
         pieces = wordpiece_word(word, vocab, unk="\0", prefix=prefix, max_chars=10**9)
         return None if pieces == ["\0"] and word != "\0" else pieces
+
+    def objective(alive: list[str]) -> int:
+        vocab = set(alive)
+        return sum(c * len(encoded(w, vocab) or []) for w, c in words)
+
+    first = _prune_reference(words, tokens, keep, target, encoded)
+    pairs: dict[tuple[int, int], int] = {}
+    ids = {t: i for i, t in enumerate(first)}
+    for w, c in words:
+        pieces = encoded(w, set(first)) or []
+        for a, b in zip(pieces, pieces[1:]):
+            pairs[(ids[a], ids[b])] = pairs.get((ids[a], ids[b]), 0) + c
+    offered: list[str] = []
+    for (a, b), _ in sorted(pairs.items(), key=lambda kv: (-kv[1], kv[0])):
+        if len(offered) >= -(-target // 20):
+            break
+        right = first[b][len(prefix) :] if first[b].startswith(prefix) else first[b]
+        joined = first[a] + right
+        if joined not in ids and joined not in offered:
+            offered.append(joined)
+    if not offered:
+        return first
+    second = _prune_reference(words, first + offered, keep, target, encoded)
+    if len(second) == len(first) and objective(second) < objective(first):
+        return second
+    return first
+
+
+def _prune_reference(words, tokens, keep, target, encoded) -> list[str]:
+    alive = list(tokens)
+    first_surplus = max(0, len(alive) - max(target, keep))
 
     while len(alive) > max(target, keep):
         vocab = set(alive)
@@ -296,3 +328,20 @@ def fit_reference(
         gone = {u for _, _, u in sorted(costs)[:step]}
         alive = [t for t in alive if t not in gone]
     return alive
+
+
+def prune_reference(
+    word_counts: list[tuple[str, int]],
+    tokens: list[str],
+    keep: int,
+    target: int,
+    prefix: str = "##",
+) -> list[str]:
+    """The pruning of :func:`fit_reference` alone, without its growth round."""
+    words = [(w, c) for w, c in word_counts if c > 0]
+
+    def encoded(word: str, vocab: set[str]) -> list[str] | None:
+        pieces = wordpiece_word(word, vocab, unk="\0", prefix=prefix, max_chars=10**9)
+        return None if pieces == ["\0"] and word != "\0" else pieces
+
+    return _prune_reference(words, tokens, keep, target, encoded)

@@ -1,5 +1,6 @@
 """Fitting a vocabulary to longest-match encoding (``fit=True``): grown to
-twice the size with the score, then pruned by exact longest-match costs.
+twice the size with the score, pruned by exact longest-match costs, then
+one growth round (adjacent pairs of the encodings joined) and pruned again.
 Checked against the plain reference, for determinism across thread counts,
 and for what it is for: fewer tokens on held-out text than the same score
 without fitting."""
@@ -16,7 +17,7 @@ from hypothesis import strategies as st
 import wpiece
 
 from conftest import examples
-from reference import fit_reference, train_reference
+from reference import fit_reference, prune_reference, train_reference
 
 FIXTURE = Path(__file__).parent / "data" / "en_fixture.txt"
 
@@ -47,13 +48,42 @@ def test_fitting_matches_the_reference(counts, size, score, prefix) -> None:
     assert got == fit_reference(items, grown, base, size, prefix=prefix)
 
 
-def test_the_removed_tokens_are_recorded() -> None:
-    counts = {"abcd": 9, "abce": 4, "ab": 1, "bcde": 3}
-    tok = wpiece.train_from_counts(counts, 12, fit=True)
-    grown = vocab_list(wpiece.train_from_counts(counts, 24))
+@pytest.mark.parametrize(
+    "counts, size",
+    [
+        ({"abcd": 9, "abce": 4, "ab": 1, "bcde": 3}, 12),
+        # The growth round joins the whole word "cacdadd".
+        ({"cacdadd": 11, "acdcabd": 17}, 9),
+    ],
+)
+def test_the_removed_tokens_are_recorded(counts, size) -> None:
+    tok = wpiece.train_from_counts(counts, size, fit=True, special_tokens=["[UNK]"])
+    grown = vocab_list(wpiece.train_from_counts(counts, 2 * size, special_tokens=["[UNK]"]))
+    vocab = vocab_list(tok)
     removed = [t for t, _ in tok.training_record.removed]
-    assert len(tok) == 12 and len(removed) == len(grown) - 12
-    assert [t for t in grown if t not in removed] == vocab_list(tok)
+    assert len(tok) == size and sorted(removed) == sorted(set(grown) - set(vocab))
+    # Tokens the growth joined come last.
+    joined = [t for t in vocab if t not in grown]
+    assert vocab == [t for t in vocab if t in grown] + joined
+
+
+def test_the_growth_round_lowers_the_objective() -> None:
+    # Pruning alone leaves "cacdadd" in two tokens; the growth round's pair
+    # joins it whole, and the objective (tokens over the training words)
+    # falls: the vocabulary fitted is not only the pruned one.
+    counts = {"cacdadd": 11, "acdcabd": 17}
+    kw = {"special_tokens": ["[UNK]"]}
+    grown = vocab_list(wpiece.train_from_counts(counts, 18, **kw))
+    fitted = vocab_list(wpiece.train_from_counts(counts, 9, fit=True, **kw))
+    base = 1 + len({ch if k == 0 else "##" + ch for w in counts for k, ch in enumerate(w)})
+    pruned = prune_reference(list(counts.items()), grown, base, 9)
+    assert "cacdadd" in fitted and "cacdadd" not in grown + pruned
+
+    def objective(vocab: list[str]) -> int:
+        tok = wpiece.Tokenizer(vocab)
+        return sum(c * len(tok.encode(w, add_special_tokens=False).ids) for w, c in counts.items())
+
+    assert objective(fitted) < objective(pruned)
 
 
 @pytest.fixture(scope="module")
