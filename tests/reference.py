@@ -270,7 +270,8 @@ def fit_reference(
     surplus, equal costs the later token first), then one growth round: the
     ceil(target / 20) most frequent adjacent pairs of the pruned vocabulary's
     encodings (ties to the lower ids) joined, not already tokens, and the
-    pruning again, kept if its objective is lower."""
+    pruning again (at least a quarter of its surplus a round), kept if its
+    objective is lower."""
     words = [(w, c) for w, c in word_counts if c > 0 and len(w) <= max_chars]
 
     def encoded(word: str, vocab: set[str]) -> list[str] | None:
@@ -281,7 +282,7 @@ def fit_reference(
         vocab = set(alive)
         return sum(c * len(encoded(w, vocab) or []) for w, c in words)
 
-    first = _prune_reference(words, tokens, keep, target, encoded)
+    first = _prune_reference(words, tokens, keep, target, encoded, least_share=32)
     pairs: dict[tuple[int, int], int] = {}
     ids = {t: i for i, t in enumerate(first)}
     for w, c in words:
@@ -298,13 +299,13 @@ def fit_reference(
             offered.append(joined)
     if not offered:
         return first
-    second = _prune_reference(words, first + offered, keep, target, encoded)
+    second = _prune_reference(words, first + offered, keep, target, encoded, least_share=4)
     if len(second) == len(first) and objective(second) < objective(first):
         return second
     return first
 
 
-def _prune_reference(words, tokens, keep, target, encoded) -> list[str]:
+def _prune_reference(words, tokens, keep, target, encoded, least_share) -> list[str]:
     alive = list(tokens)
     first_surplus = max(0, len(alive) - max(target, keep))
 
@@ -324,7 +325,7 @@ def _prune_reference(words, tokens, keep, target, encoded) -> list[str]:
                     total += c * (len(without) - len(now[w]))
             costs.append((total, -tokens.index(u), u))
         surplus = len(alive) - max(target, keep)
-        step = min(max(-(-surplus // 5), -(-first_surplus // 32)), surplus)
+        step = min(max(-(-surplus // 5), -(-first_surplus // least_share)), surplus)
         gone = {u for _, _, u in sorted(costs)[:step]}
         alive = [t for t in alive if t not in gone]
     return alive
@@ -344,4 +345,4 @@ def prune_reference(
         pieces = wordpiece_word(word, vocab, unk="\0", prefix=prefix, max_chars=10**9)
         return None if pieces == ["\0"] and word != "\0" else pieces
 
-    return _prune_reference(words, tokens, keep, target, encoded)
+    return _prune_reference(words, tokens, keep, target, encoded, least_share=32)

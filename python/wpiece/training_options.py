@@ -87,8 +87,11 @@ class TrainingOptions:
     as it is past the alphabet (twice the size, fresh), then remove, round
     by round, the tokens whose loss costs the fewest tokens when the
     training words are encoded longest-match-first, as they will be, until
-    ``vocab_size`` (see ``src/train/fit.rs``). Deterministic at any thread
-    count; ``training_record.removed`` lists what went."""
+    ``vocab_size``; then join the most frequent pairs of adjacent tokens in
+    those encodings (a twentieth of the size) and prune again, kept if it
+    lowers the tokens (see ``src/train/fit.rs``). Deterministic at any
+    thread count; ``training_record.removed`` lists what went, and joined
+    tokens come last."""
     show_progress: bool = False
     """Show tqdm progress bars."""
 

@@ -152,8 +152,10 @@ class TrainingRecord:
     """Held-out text encoded with the vocabulary at growing sizes; empty
     unless training held some out."""
     removed: list[tuple[str, int]] = field(default_factory=list)
-    """With ``fit``: the tokens removed from the grown vocabulary, in order,
-    each with its cost then (training-word tokens its loss added)."""
+    """With ``fit``: the tokens of the grown vocabulary that the fit removed,
+    in order, each with its cost when it went (training-word tokens its loss
+    added). Tokens the fit joined from two (``fit``) are not in the grown
+    vocabulary: they come last in the fitted one."""
     extended_from: int = 0
     """The ids of the tokenizer this run extended (``initial=``), which kept
     them; 0 for a vocabulary trained afresh."""
