@@ -673,8 +673,9 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument(
         "--fit",
         action="store_true",
-        help="fit the vocabulary to longest-match encoding: train to twice the size, then "
-        "remove the tokens the encoder needs least (fewer tokens per word, about 2x the time)",
+        help="fit the vocabulary to longest-match encoding: train to twice the size, remove "
+        "the tokens the encoder needs least, then join the pairs it uses most and remove "
+        "again (fewer tokens per word, a few times the time)",
     )
     t.add_argument(
         "--held-out",
