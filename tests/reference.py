@@ -269,7 +269,7 @@ def fit_reference(
     cheapest fifth of the surplus goes, at least a 32nd of the first
     surplus, equal costs the later token first), then one growth round: the
     ceil(target / 20) most frequent adjacent pairs of the pruned vocabulary's
-    encodings (ties to the lower ids) joined, not already tokens, and the
+    encodings (ties to the lower ids) joined, neither tokens nor pruned, and the
     pruning again (at least a quarter of its surplus a round), kept if its
     objective is lower."""
     words = [(w, c) for w, c in word_counts if c > 0 and len(w) <= max_chars]
@@ -283,6 +283,7 @@ def fit_reference(
         return sum(c * len(encoded(w, vocab) or []) for w, c in words)
 
     first = _prune_reference(words, tokens, keep, target, encoded, least_share=32)
+    pruned = set(tokens) - set(first)
     pairs: dict[tuple[int, int], int] = {}
     ids = {t: i for i, t in enumerate(first)}
     for w, c in words:
@@ -295,7 +296,7 @@ def fit_reference(
             break
         right = first[b][len(prefix) :] if first[b].startswith(prefix) else first[b]
         joined = first[a] + right
-        if joined not in ids and joined not in offered:
+        if joined not in ids and joined not in pruned and joined not in offered:
             offered.append(joined)
     if not offered:
         return first

@@ -21,16 +21,17 @@
 //! Then one round of growth: the pruned vocabulary encodes the training
 //! words, the most frequent pairs of adjacent tokens in those encodings
 //! (a twentieth of the size; ties to the lower ids) are joined into new
-//! tokens, and the pruning runs again on the vocabulary with them. The
-//! result is kept only if its objective is lower. Merges never propose what
-//! longest match would use next; this does. Held-out tokens per word
-//! (benches/bench_quality.py's split, frequency score): multi 47 MB at 30k
-//! 1.3916 against 1.3871 with it, en 10 MB at 8k 1.1578 against 1.1567, at
-//! 30k 1.0629 against 1.0622; a second round 1.3870, a tenth, a fifth or
-//! two fifths of the size offered no better than a twentieth at en 8k. The
-//! growth's pruning removes at least a quarter of its surplus a round: at
-//! multi 30k the fit took 12.8 s against 17.7 s with a 32nd (1.3872
-//! tokens per word against 1.3871), 10.9 s with one round (1.3889).
+//! tokens (not ones the pruning removed), and the pruning runs again on the
+//! vocabulary with them. The result is kept only if its objective is
+//! lower. Merges never propose what longest match would use next; this
+//! does. Held-out tokens per word (benches/bench_quality.py's split,
+//! frequency score): multi 47 MB at 30k 1.3916 against 1.3871 with it, en
+//! 10 MB at 8k 1.1578 against 1.1567, at 30k 1.0629 against 1.0622; a
+//! second round 1.3870, a tenth, a fifth or two fifths of the size offered
+//! no better than a twentieth at en 8k. The growth's pruning removes at
+//! least a quarter of its surplus a round: at multi 30k the fit took 12.8 s
+//! against 17.7 s with a 32nd (1.3872 tokens per word against 1.3871), 10.9
+//! s with one round (1.3889).
 
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -158,7 +159,7 @@ const GROWTH_SHARE: usize = 20;
 /// Removes tokens of `tokens` (the first `keep` never) until `target` are
 /// left, then grows and prunes once more, as the module explains. Tokens
 /// joined by the growth come last; `removed` holds those of `tokens` that
-/// went, each with its cost when it last went.
+/// went, each with its cost when it went.
 pub fn fit_to_longest_match(
     words: &FitWords<'_>,
     tokens: Vec<String>,
@@ -171,6 +172,7 @@ pub fn fit_to_longest_match(
     let offered = joined_pairs(
         words,
         &first.vocab,
+        &first.removed,
         prefix,
         target.div_ceil(GROWTH_SHARE),
         cancel,
@@ -186,7 +188,8 @@ pub fn fit_to_longest_match(
     if grown_objective >= objective || second.vocab.len() != first.vocab.len() {
         return Ok(first);
     }
-    let kept: FxHashSet<&str> = second.vocab.iter().map(String::as_str).collect();
+    // Joined tokens are new (none was pruned before), so each token of
+    // `tokens` went at most once.
     let removed = first
         .removed
         .iter()
@@ -196,7 +199,6 @@ pub fn fit_to_longest_match(
                 .iter()
                 .filter(|(t, _)| before.contains(t.as_str())),
         )
-        .filter(|(t, _)| !kept.contains(t.as_str()))
         .cloned()
         .collect();
     Ok(Fitted {
@@ -207,10 +209,12 @@ pub fn fit_to_longest_match(
 
 /// The `n` most frequent pairs of adjacent tokens in the longest-match
 /// encodings of the words by `vocab` (count-weighted; ties to the lower
-/// ids), each joined into one token, none already in `vocab`.
+/// ids), each joined into one token, none already in `vocab` nor `pruned`
+/// (the pruning judged those: a joined token is new to the fit).
 fn joined_pairs(
     words: &FitWords<'_>,
     vocab: &[String],
+    pruned: &[(String, i64)],
     prefix: &str,
     n: usize,
     cancel: &Cancel,
@@ -235,7 +239,11 @@ fn joined_pairs(
     }
     let mut ranked: Vec<((u32, u32), u128)> = pairs.into_iter().collect();
     ranked.sort_unstable_by_key(|&(pair, count)| (std::cmp::Reverse(count), pair));
-    let known: FxHashSet<&str> = vocab.iter().map(String::as_str).collect();
+    let known: FxHashSet<&str> = vocab
+        .iter()
+        .chain(pruned.iter().map(|(t, _)| t))
+        .map(String::as_str)
+        .collect();
     let mut joined: Vec<String> = Vec::new();
     let mut seen: FxHashSet<String> = FxHashSet::default();
     for ((a, b), _) in ranked {
@@ -276,7 +284,10 @@ fn prune(
     let mut segs: Vec<Vec<u32>> = Vec::with_capacity(fitted.len());
     let mut buf = Vec::new();
     let mut encodable = Vec::with_capacity(fitted.len());
-    for &w in &fitted {
+    for (k, &w) in fitted.iter().enumerate() {
+        if k % 4096 == 0 {
+            cancel.check()?;
+        }
         buf.clear();
         if matcher.encode(words.words[w].as_bytes(), &mut buf) {
             segs.push(buf.clone());
