@@ -273,10 +273,7 @@ def fit_reference(
     pruning again (at least a quarter of its surplus a round), kept if its
     objective is lower."""
     words = [(w, c) for w, c in word_counts if c > 0 and len(w) <= max_chars]
-
-    def encoded(word: str, vocab: set[str]) -> list[str] | None:
-        pieces = wordpiece_word(word, vocab, unk="\0", prefix=prefix, max_chars=10**9)
-        return None if pieces == ["\0"] and word != "\0" else pieces
+    encoded = _longest_match(prefix)
 
     def objective(alive: list[str]) -> int:
         vocab = set(alive)
@@ -341,9 +338,15 @@ def prune_reference(
 ) -> list[str]:
     """The pruning of :func:`fit_reference` alone, without its growth round."""
     words = [(w, c) for w, c in word_counts if c > 0]
+    return _prune_reference(words, tokens, keep, target, _longest_match(prefix), least_share=32)
+
+
+def _longest_match(prefix: str):
+    """A word's longest-match tokens by a vocabulary, None where some
+    position has no token."""
 
     def encoded(word: str, vocab: set[str]) -> list[str] | None:
         pieces = wordpiece_word(word, vocab, unk="\0", prefix=prefix, max_chars=10**9)
         return None if pieces == ["\0"] and word != "\0" else pieces
 
-    return _prune_reference(words, tokens, keep, target, encoded, least_share=32)
+    return encoded

@@ -25,13 +25,13 @@
 //! vocabulary with them. The result is kept only if its objective is
 //! lower. Merges never propose what longest match would use next; this
 //! does. Held-out tokens per word (benches/bench_quality.py's split,
-//! frequency score): multi 47 MB at 30k 1.3916 against 1.3871 with it, en
-//! 10 MB at 8k 1.1578 against 1.1567, at 30k 1.0629 against 1.0622; a
-//! second round 1.3870, a tenth, a fifth or two fifths of the size offered
-//! no better than a twentieth at en 8k. The growth's pruning removes at
-//! least a quarter of its surplus a round: at multi 30k the fit took 12.8 s
-//! against 17.7 s with a 32nd (1.3872 tokens per word against 1.3871), 10.9
-//! s with one round (1.3889).
+//! frequency score): multi 47 MB at 30k 1.3916 against 1.3875 with it, en
+//! 10 MB at 8k 1.1578 against 1.1568. Measured while pruned tokens could
+//! still be joined again (1.3872 and 1.1567 then): a second round 1.3870;
+//! a tenth, a fifth or two fifths of the size offered no better than a
+//! twentieth at en 8k; the growth's pruning at least a quarter of its
+//! surplus a round took 12.8 s at multi 30k against 17.7 s with a 32nd
+//! (1.3872 tokens per word against 1.3871), 10.9 s with one round (1.3889).
 
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -168,22 +168,22 @@ pub fn fit_to_longest_match(
     prefix: &str,
     cancel: &Cancel,
 ) -> Result<Fitted> {
-    let (first, objective) = prune(words, tokens, keep, target, prefix, cancel, 32)?;
-    let offered = joined_pairs(
+    let fit = Fit {
         words,
-        &first.vocab,
-        &first.removed,
+        keep,
+        target: target.max(keep),
         prefix,
-        target.div_ceil(GROWTH_SHARE),
         cancel,
-    )?;
+    };
+    let (first, objective) = fit.prune(tokens, 32)?;
+    let offered = fit.joined_pairs(&first.vocab, &first.removed, target.div_ceil(GROWTH_SHARE))?;
     if offered.is_empty() {
         return Ok(first);
     }
     let before: FxHashSet<&str> = first.vocab.iter().map(String::as_str).collect();
     let mut tokens = first.vocab.clone();
     tokens.extend(offered);
-    let (second, grown_objective) = prune(words, tokens, keep, target, prefix, cancel, 4)?;
+    let (second, grown_objective) = fit.prune(tokens, 4)?;
     // Kept only if better at the same size.
     if grown_objective >= objective || second.vocab.len() != first.vocab.len() {
         return Ok(first);
@@ -207,152 +207,167 @@ pub fn fit_to_longest_match(
     })
 }
 
-/// The `n` most frequent pairs of adjacent tokens in the longest-match
-/// encodings of the words by `vocab` (count-weighted; ties to the lower
-/// ids), each joined into one token, none already in `vocab` nor `pruned`
-/// (the pruning judged those: a joined token is new to the fit).
-fn joined_pairs(
-    words: &FitWords<'_>,
-    vocab: &[String],
-    pruned: &[(String, i64)],
-    prefix: &str,
-    n: usize,
-    cancel: &Cancel,
-) -> Result<Vec<String>> {
-    let matcher = Matcher::new(vocab, prefix)?;
-    let mut pairs: FxHashMap<(u32, u32), u128> = FxHashMap::default();
-    let mut seg = Vec::new();
-    for (k, (word, &count)) in words.words.iter().zip(words.counts).enumerate() {
-        if k % 4096 == 0 {
-            cancel.check()?;
-        }
-        seg.clear();
-        if count == 0
-            || word.chars().count() > words.max_chars
-            || !matcher.encode(word.as_bytes(), &mut seg)
-        {
-            continue;
-        }
-        for p in seg.windows(2) {
-            *pairs.entry((p[0], p[1])).or_default() += u128::from(count);
-        }
-    }
-    let mut ranked: Vec<((u32, u32), u128)> = pairs.into_iter().collect();
-    ranked.sort_unstable_by_key(|&(pair, count)| (std::cmp::Reverse(count), pair));
-    let known: FxHashSet<&str> = vocab
-        .iter()
-        .chain(pruned.iter().map(|(t, _)| t))
-        .map(String::as_str)
-        .collect();
-    let mut joined: Vec<String> = Vec::new();
-    let mut seen: FxHashSet<String> = FxHashSet::default();
-    for ((a, b), _) in ranked {
-        if joined.len() >= n {
-            break;
-        }
-        let right = &vocab[b as usize];
-        let token = format!(
-            "{}{}",
-            vocab[a as usize],
-            right.strip_prefix(prefix).unwrap_or(right)
-        );
-        if !known.contains(token.as_str()) && seen.insert(token.clone()) {
-            joined.push(token);
-        }
-    }
-    Ok(joined)
+/// One fit's words and settings, for its pruning and growth.
+struct Fit<'a> {
+    words: &'a FitWords<'a>,
+    /// The first `keep` tokens are never removed.
+    keep: usize,
+    /// At least `keep`.
+    target: usize,
+    prefix: &'a str,
+    cancel: &'a Cancel,
 }
 
-/// Removes tokens of `tokens` (the first `keep` never) until `target` are
-/// left, as the module explains, each round at least `1 / least_share` of
-/// the first surplus; with the objective it reached.
-fn prune(
-    words: &FitWords<'_>,
-    tokens: Vec<String>,
-    keep: usize,
-    target: usize,
-    prefix: &str,
-    cancel: &Cancel,
-    least_share: usize,
-) -> Result<(Fitted, u128)> {
-    let target = target.max(keep);
-    let mut matcher = Matcher::new(&tokens, prefix)?;
-    // The words longest match can encode: the others cost nothing to change.
-    let fitted: Vec<usize> = (0..words.words.len())
-        .filter(|&w| words.counts[w] > 0 && words.words[w].chars().count() <= words.max_chars)
-        .collect();
-    let mut segs: Vec<Vec<u32>> = Vec::with_capacity(fitted.len());
-    let mut buf = Vec::new();
-    let mut encodable = Vec::with_capacity(fitted.len());
-    for (k, &w) in fitted.iter().enumerate() {
-        if k % 4096 == 0 {
-            cancel.check()?;
-        }
-        buf.clear();
-        if matcher.encode(words.words[w].as_bytes(), &mut buf) {
-            segs.push(buf.clone());
-            encodable.push(w);
-        }
-    }
-    let mut alive_count = tokens.len();
-    let first_surplus = alive_count.saturating_sub(target);
-    let mut removed = Vec::new();
-    while alive_count > target {
-        cancel.report(removed.len(), alive_count)?;
-        let users = users_of(&segs, tokens.len());
-        let candidates: Vec<u32> = (keep..tokens.len())
-            .filter(|&u| matcher.alive[u])
-            .map(|u| u as u32)
-            .collect();
-        let costs: Vec<i64> = candidates
-            .par_iter()
-            .map(|&u| {
-                if cancel.check().is_err() {
-                    return 0;
-                }
-                cost(&matcher, words, &encodable, &segs, &users[u as usize], u)
-            })
-            .collect();
-        cancel.check()?;
-        let surplus = alive_count - target;
-        let step = surplus
-            .div_ceil(5)
-            .max(first_surplus.div_ceil(least_share))
-            .min(surplus);
-        let mut order: Vec<usize> = (0..candidates.len()).collect();
-        // Cheapest first; of equal costs the later token goes first.
-        order.sort_unstable_by_key(|&k| (costs[k], std::cmp::Reverse(candidates[k])));
-        if order.is_empty() {
-            break;
-        }
-        let mut affected: Vec<u32> = Vec::new();
-        for &k in order.iter().take(step) {
-            let u = candidates[k];
-            matcher.alive[u as usize] = false;
-            removed.push((tokens[u as usize].clone(), costs[k]));
-            affected.extend_from_slice(&users[u as usize]);
-        }
-        alive_count -= step.min(order.len());
-        affected.sort_unstable();
-        affected.dedup();
-        for &s in &affected {
-            let seg = &mut segs[s as usize];
+impl Fit<'_> {
+    /// The `n` most frequent pairs of adjacent tokens in the longest-match
+    /// encodings of the words by `vocab` (count-weighted; ties to the lower
+    /// ids), each joined into one token, none already in `vocab` nor `pruned`
+    /// (the pruning judged those: a joined token is new to the fit).
+    fn joined_pairs(
+        &self,
+        vocab: &[String],
+        pruned: &[(String, i64)],
+        n: usize,
+    ) -> Result<Vec<String>> {
+        let Fit {
+            words,
+            prefix,
+            cancel,
+            ..
+        } = *self;
+        let matcher = Matcher::new(vocab, prefix)?;
+        let mut pairs: FxHashMap<(u32, u32), u128> = FxHashMap::default();
+        let mut seg = Vec::new();
+        for (k, (word, &count)) in words.words.iter().zip(words.counts).enumerate() {
+            if k % 4096 == 0 {
+                cancel.check()?;
+            }
             seg.clear();
-            let ok = matcher.encode(words.words[encodable[s as usize]].as_bytes(), seg);
-            debug_assert!(ok, "the alphabet covers every training word");
+            if count == 0
+                || word.chars().count() > words.max_chars
+                || !matcher.encode(word.as_bytes(), &mut seg)
+            {
+                continue;
+            }
+            for p in seg.windows(2) {
+                *pairs.entry((p[0], p[1])).or_default() += u128::from(count);
+            }
         }
+        let mut ranked: Vec<((u32, u32), u128)> = pairs.into_iter().collect();
+        ranked.sort_unstable_by_key(|&(pair, count)| (std::cmp::Reverse(count), pair));
+        let known: FxHashSet<&str> = vocab
+            .iter()
+            .chain(pruned.iter().map(|(t, _)| t))
+            .map(String::as_str)
+            .collect();
+        let mut joined: Vec<String> = Vec::new();
+        let mut seen: FxHashSet<String> = FxHashSet::default();
+        for ((a, b), _) in ranked {
+            if joined.len() >= n {
+                break;
+            }
+            let right = &vocab[b as usize];
+            let token = format!(
+                "{}{}",
+                vocab[a as usize],
+                right.strip_prefix(prefix).unwrap_or(right)
+            );
+            if !known.contains(token.as_str()) && seen.insert(token.clone()) {
+                joined.push(token);
+            }
+        }
+        Ok(joined)
     }
-    let objective = segs
-        .iter()
-        .zip(&encodable)
-        .map(|(seg, &w)| seg.len() as u128 * u128::from(words.counts[w]))
-        .sum();
-    let vocab = tokens
-        .into_iter()
-        .zip(&matcher.alive)
-        .filter_map(|(t, &alive)| alive.then_some(t))
-        .collect();
-    Ok((Fitted { vocab, removed }, objective))
+
+    /// Removes tokens of `tokens` (the first `keep` never) until `target` are
+    /// left, as the module explains, each round at least `1 / least_share` of
+    /// the first surplus; with the objective it reached.
+    fn prune(&self, tokens: Vec<String>, least_share: usize) -> Result<(Fitted, u128)> {
+        let Fit {
+            words,
+            keep,
+            target,
+            prefix,
+            cancel,
+        } = *self;
+        let mut matcher = Matcher::new(&tokens, prefix)?;
+        // The words longest match can encode: the others cost nothing to change.
+        let fitted: Vec<usize> = (0..words.words.len())
+            .filter(|&w| words.counts[w] > 0 && words.words[w].chars().count() <= words.max_chars)
+            .collect();
+        let mut segs: Vec<Vec<u32>> = Vec::with_capacity(fitted.len());
+        let mut buf = Vec::new();
+        let mut encodable = Vec::with_capacity(fitted.len());
+        for (k, &w) in fitted.iter().enumerate() {
+            if k % 4096 == 0 {
+                cancel.check()?;
+            }
+            buf.clear();
+            if matcher.encode(words.words[w].as_bytes(), &mut buf) {
+                segs.push(buf.clone());
+                encodable.push(w);
+            }
+        }
+        let mut alive_count = tokens.len();
+        let first_surplus = alive_count.saturating_sub(target);
+        let mut removed = Vec::new();
+        while alive_count > target {
+            cancel.report(removed.len(), alive_count)?;
+            let users = users_of(&segs, tokens.len());
+            let candidates: Vec<u32> = (keep..tokens.len())
+                .filter(|&u| matcher.alive[u])
+                .map(|u| u as u32)
+                .collect();
+            let costs: Vec<i64> = candidates
+                .par_iter()
+                .map(|&u| {
+                    if cancel.check().is_err() {
+                        return 0;
+                    }
+                    cost(&matcher, words, &encodable, &segs, &users[u as usize], u)
+                })
+                .collect();
+            cancel.check()?;
+            let surplus = alive_count - target;
+            let step = surplus
+                .div_ceil(5)
+                .max(first_surplus.div_ceil(least_share))
+                .min(surplus);
+            let mut order: Vec<usize> = (0..candidates.len()).collect();
+            // Cheapest first; of equal costs the later token goes first.
+            order.sort_unstable_by_key(|&k| (costs[k], std::cmp::Reverse(candidates[k])));
+            if order.is_empty() {
+                break;
+            }
+            let mut affected: Vec<u32> = Vec::new();
+            for &k in order.iter().take(step) {
+                let u = candidates[k];
+                matcher.alive[u as usize] = false;
+                removed.push((tokens[u as usize].clone(), costs[k]));
+                affected.extend_from_slice(&users[u as usize]);
+            }
+            alive_count -= step.min(order.len());
+            affected.sort_unstable();
+            affected.dedup();
+            for &s in &affected {
+                let seg = &mut segs[s as usize];
+                seg.clear();
+                let ok = matcher.encode(words.words[encodable[s as usize]].as_bytes(), seg);
+                debug_assert!(ok, "the alphabet covers every training word");
+            }
+        }
+        let objective = segs
+            .iter()
+            .zip(&encodable)
+            .map(|(seg, &w)| seg.len() as u128 * u128::from(words.counts[w]))
+            .sum();
+        let vocab = tokens
+            .into_iter()
+            .zip(&matcher.alive)
+            .filter_map(|(t, &alive)| alive.then_some(t))
+            .collect();
+        Ok((Fitted { vocab, removed }, objective))
+    }
 }
 
 /// For each token, the words (indices into the segmentations) using it, each once.
