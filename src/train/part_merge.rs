@@ -20,7 +20,6 @@ use hashbrown::HashTable;
 use rayon::prelude::*;
 
 use super::counts::{out_of_memory, WordCounts};
-use crate::cache::prefetch_address;
 use crate::cancel::Cancel;
 use crate::error::{Error, Result};
 
@@ -39,7 +38,7 @@ pub(super) struct CountedPart {
 const SHARD_WORDS: usize = 2048;
 
 /// The parts' words, each once with its total, in first-appearance order,
-/// and their hashes. Every count must be positive (counted words are) and
+/// indexed. Every count must be positive (counted words are) and
 /// no total past 2^64-1 (one counting run's cannot be).
 pub(super) fn merge_parts(parts: Vec<CountedPart>, cancel: &Cancel) -> Result<WordCounts> {
     // Indices are kept as u32 (a part past 2^32 words would need hundreds of GB).
@@ -163,8 +162,6 @@ struct Hashed {
 /// them there spares a read of the word's own memory, far away (the
 /// comparisons took three quarters of the shards' time).
 const HEAD: usize = 16;
-/// How many words ahead `Hashed::of` asks for a word's bytes.
-const LOOKAHEAD: usize = 16;
 
 #[derive(Clone, Copy, Default)]
 struct Item {
@@ -210,10 +207,6 @@ impl Hashed {
         let mut segments = part.segments.iter().peekable();
         let mut place = 0;
         for (i, (&hash, (word, count))) in hashes.iter().zip(&part.words).enumerate() {
-            // The words lie apart in memory: their reads overlap this way.
-            if let Some((ahead, _)) = part.words.get(i + LOOKAHEAD) {
-                prefetch_address(ahead.as_ptr());
-            }
             while let Some(&(p, _)) = segments.next_if(|&&(_, start)| start <= i) {
                 place = p;
             }
