@@ -168,8 +168,13 @@ pub fn fit_to_longest_match(
     prefix: &str,
     cancel: &Cancel,
 ) -> Result<Fitted> {
+    // The words longest match can encode: the others cost nothing to change.
+    let fitted: Vec<usize> = (0..words.words.len())
+        .filter(|&w| words.counts[w] > 0 && words.words[w].chars().count() <= words.max_chars)
+        .collect();
     let fit = Fit {
         words,
+        fitted,
         keep,
         target: target.max(keep),
         prefix,
@@ -210,6 +215,8 @@ pub fn fit_to_longest_match(
 /// One fit's words and settings, for its pruning and growth.
 struct Fit<'a> {
     words: &'a FitWords<'a>,
+    /// The words that count: seen, and not too long to encode.
+    fitted: Vec<usize>,
     /// The first `keep` tokens are never removed.
     keep: usize,
     /// At least `keep`.
@@ -229,28 +236,21 @@ impl Fit<'_> {
         pruned: &[(String, i64)],
         n: usize,
     ) -> Result<Vec<String>> {
-        let Fit {
-            words,
-            prefix,
-            cancel,
-            ..
-        } = *self;
+        let (words, prefix, cancel) = (self.words, self.prefix, self.cancel);
         let matcher = Matcher::new(vocab, prefix)?;
         let mut pairs: FxHashMap<(u32, u32), u128> = FxHashMap::default();
         let mut seg = Vec::new();
-        for (k, (word, &count)) in words.words.iter().zip(words.counts).enumerate() {
+        for (k, &w) in self.fitted.iter().enumerate() {
             if k % 4096 == 0 {
                 cancel.check()?;
             }
             seg.clear();
-            if count == 0
-                || word.chars().count() > words.max_chars
-                || !matcher.encode(word.as_bytes(), &mut seg)
-            {
+            if !matcher.encode(words.words[w].as_bytes(), &mut seg) {
                 continue;
             }
+            let count = u128::from(words.counts[w]);
             for p in seg.windows(2) {
-                *pairs.entry((p[0], p[1])).or_default() += u128::from(count);
+                *pairs.entry((p[0], p[1])).or_default() += count;
             }
         }
         let mut ranked: Vec<((u32, u32), u128)> = pairs.into_iter().collect();
@@ -283,18 +283,9 @@ impl Fit<'_> {
     /// left, as the module explains, each round at least `1 / least_share` of
     /// the first surplus; with the objective it reached.
     fn prune(&self, tokens: Vec<String>, least_share: usize) -> Result<(Fitted, u128)> {
-        let Fit {
-            words,
-            keep,
-            target,
-            prefix,
-            cancel,
-        } = *self;
+        let (words, fitted) = (self.words, &self.fitted);
+        let (keep, target, prefix, cancel) = (self.keep, self.target, self.prefix, self.cancel);
         let mut matcher = Matcher::new(&tokens, prefix)?;
-        // The words longest match can encode: the others cost nothing to change.
-        let fitted: Vec<usize> = (0..words.words.len())
-            .filter(|&w| words.counts[w] > 0 && words.words[w].chars().count() <= words.max_chars)
-            .collect();
         let mut segs: Vec<Vec<u32>> = Vec::with_capacity(fitted.len());
         let mut buf = Vec::new();
         let mut encodable = Vec::with_capacity(fitted.len());
