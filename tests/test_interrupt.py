@@ -87,6 +87,21 @@ def test_counting_texts_stops_on_ctrl_c(tmp_path: Path) -> None:
     assert elapsed < BOUND_S
 
 
+def test_fitting_stops_on_ctrl_c(tmp_path: Path) -> None:
+    # Training to twice the size takes about a third of a second on an idle
+    # machine, within the half second before the signal; the fit's pruning
+    # and growth take seconds after it (the signal lands in them).
+    setup = """
+    import random
+    random.seed(0)
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    counts = {"".join(random.choices(letters, k=random.randint(6, 12))): random.randint(1, 50)
+              for _ in range(400_000)}
+    """
+    elapsed, _ = interrupt(setup, "wpiece.train_from_counts(counts, 8000, fit=True)", tmp_path)
+    assert elapsed < BOUND_S
+
+
 def test_cli_train_stops_on_ctrl_c_and_writes_nothing(tmp_path: Path) -> None:
     path = big_file(tmp_path)
     out = tmp_path / "tok"
