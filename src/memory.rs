@@ -1,6 +1,7 @@
 //! Large buffers: refused before allocating when they cannot fit, parts
-//! of a batch that the allocator returns to the kernel once freed, and
-//! output faulted in a window ahead of its writer.
+//! of a batch that the allocator returns to the kernel once freed, output
+//! faulted in a window ahead of its writer, and tables read at random on
+//! huge pages.
 //!
 //! Output buffers get no `MADV_HUGEPAGE` advice: each 2 MiB page is zeroed
 //! whole at its first write, past the caches, and the encoder's writes then
@@ -207,6 +208,119 @@ pub fn append_prefaulted<T: Copy>(dst: &mut Vec<T>, src: &[T], ahead: &mut Prefa
     Ok(())
 }
 
+/// Transparent huge pages' size on x86-64 and most arm64 kernels.
+const HUGE_PAGE: usize = 2 << 20;
+
+/// A fixed array of `T`, all zero, in memory fresh from the kernel, for a
+/// table read and written at random: on Linux a mapping of its own, aligned
+/// to 2 MiB with huge pages asked for (`MADV_HUGEPAGE`), so that a 4 MiB
+/// table takes two page faults instead of 1024 (measured here: 0.2-0.5 ms
+/// against 2.1 ms to fault in 4 MiB of 4 KiB pages, a word cache's whole
+/// cost on a thread's first call) and its lookups fewer TLB misses. Where
+/// huge pages are off, the kernel gives 4 KiB pages, faulted in as touched.
+/// Elsewhere, or when the mapping fails, an ordinary zeroed allocation.
+pub struct ZeroedPages<T: Copy> {
+    items: std::ptr::NonNull<T>,
+    len: usize,
+    /// The mapping (start, bytes) to unmap; None: allocated with `layout`.
+    mapping: Option<(usize, usize)>,
+}
+
+// SAFETY: the array is owned as a `Box<[T]>` would be.
+unsafe impl<T: Copy + Send> Send for ZeroedPages<T> {}
+// SAFETY: shared access only reads, as through `&[T]`.
+unsafe impl<T: Copy + Sync> Sync for ZeroedPages<T> {}
+
+impl<T: Copy> ZeroedPages<T> {
+    /// `len` zeroed items.
+    ///
+    /// # Safety
+    /// All-zero bytes must be a valid `T`.
+    pub unsafe fn new(len: usize) -> Self {
+        let layout = std::alloc::Layout::array::<T>(len).expect("a table of fixed size");
+        assert!(layout.size() > 0 && layout.align() <= page_size());
+        #[cfg(target_os = "linux")]
+        {
+            // Room to align the start to a huge page within the mapping.
+            let bytes = layout.size() + HUGE_PAGE;
+            // SAFETY: a fresh private anonymous mapping, no address asked.
+            let at = unsafe {
+                libc::mmap(
+                    std::ptr::null_mut(),
+                    bytes,
+                    libc::PROT_READ | libc::PROT_WRITE,
+                    libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                    -1,
+                    0,
+                )
+            };
+            if at != libc::MAP_FAILED {
+                let start = (at as usize).next_multiple_of(HUGE_PAGE);
+                // SAFETY: [start, start + size) lies inside the mapping
+                // (HUGE_PAGE of room); advice changes no contents, and its
+                // failure (huge pages unsupported) is harmless.
+                unsafe {
+                    libc::madvise(
+                        start as *mut libc::c_void,
+                        layout.size(),
+                        libc::MADV_HUGEPAGE,
+                    );
+                }
+                return Self {
+                    items: std::ptr::NonNull::new(start as *mut T).expect("mapped, not null"),
+                    len,
+                    mapping: Some((at as usize, bytes)),
+                };
+            }
+        }
+        // SAFETY: the layout is not zero-sized (asserted above).
+        let p = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<T>();
+        let Some(items) = std::ptr::NonNull::new(p) else {
+            std::alloc::handle_alloc_error(layout)
+        };
+        Self {
+            items,
+            len,
+            mapping: None,
+        }
+    }
+}
+
+impl<T: Copy> std::ops::Deref for ZeroedPages<T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        // SAFETY: `len` zeroed (hence valid, by `new`'s contract) items,
+        // owned by `self`.
+        unsafe { std::slice::from_raw_parts(self.items.as_ptr(), self.len) }
+    }
+}
+
+impl<T: Copy> std::ops::DerefMut for ZeroedPages<T> {
+    fn deref_mut(&mut self) -> &mut [T] {
+        // SAFETY: as in `deref`, borrowed uniquely through `&mut self`.
+        unsafe { std::slice::from_raw_parts_mut(self.items.as_ptr(), self.len) }
+    }
+}
+
+impl<T: Copy> Drop for ZeroedPages<T> {
+    fn drop(&mut self) {
+        match self.mapping {
+            #[cfg(target_os = "linux")]
+            // SAFETY: the mapping `new` made, unmapped once.
+            Some((at, bytes)) => unsafe {
+                libc::munmap(at as *mut libc::c_void, bytes);
+            },
+            #[cfg(not(target_os = "linux"))]
+            Some(_) => unreachable!("mappings are made on Linux only"),
+            None => {
+                let layout = std::alloc::Layout::array::<T>(self.len).expect("made with it");
+                // SAFETY: allocated in `new` with this layout.
+                unsafe { std::alloc::dealloc(self.items.as_ptr().cast(), layout) };
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -316,6 +430,22 @@ mod tests {
             // Write up to just past the window's half.
             let target = (ahead.done - PREFAULT_WINDOW / 2) / 4 + 1;
             v.extend((v.len() as u32..).take(target - v.len()));
+        }
+    }
+
+    #[test]
+    fn zeroed_pages_are_zero_writable_and_aligned() {
+        for len in [1usize, 1000, (4 << 20) / 8] {
+            // SAFETY: all-zero bytes are a valid u64.
+            let mut t = unsafe { ZeroedPages::<u64>::new(len) };
+            assert_eq!(t.len(), len);
+            assert!(t.iter().all(|&x| x == 0));
+            for (i, x) in t.iter_mut().enumerate() {
+                *x = i as u64 * 3;
+            }
+            assert!(t.iter().enumerate().all(|(i, &x)| x == i as u64 * 3));
+            #[cfg(target_os = "linux")]
+            assert_eq!(t.as_ptr() as usize % HUGE_PAGE, 0);
         }
     }
 }

@@ -8,6 +8,7 @@
 //! than `PIECES` pieces are not cached.
 
 use super::table::{index, prefetch, PROBES};
+use crate::memory::ZeroedPages;
 use crate::model::Piece;
 
 const KEY: usize = 16;
@@ -35,20 +36,20 @@ const EMPTY: Slot = Slot {
     ends: [0; PIECES - 1],
 };
 
-#[derive(Clone)]
 pub(super) struct Table {
-    slots: Box<[Slot]>,
+    slots: ZeroedPages<Slot>,
     filled: usize,
 }
 
 impl Table {
+    /// An empty table of `n` slots, in fresh zeroed memory on huge pages
+    /// where the system has them (see `ZeroedPages`).
     fn new(n: usize) -> Self {
-        Self {
-            slots: vec![EMPTY; n].into_boxed_slice(),
-            filled: 0,
-        }
+        // SAFETY: all-zero bytes are a valid `Slot` (integers only, no
+        // padding: 32 bytes of fields), and it is `EMPTY`.
+        let slots = unsafe { ZeroedPages::new(n) };
+        Self { slots, filled: 0 }
     }
-
     fn is_full(&self) -> bool {
         self.filled >= self.slots.len() / 2
     }
@@ -85,6 +86,19 @@ impl Table {
             }
             i = (i + 1) & mask;
         }
+    }
+}
+
+/// A copy on huge pages: each thread's cache starts as a copy of its
+/// model's seed, and copying 4 MiB into fresh 4 KiB pages took about 2 ms
+/// (1024 page faults), three quarters of a thread's first call; now two
+/// faults and the copy itself.
+impl Clone for Table {
+    fn clone(&self) -> Self {
+        let mut copy = Self::new(self.slots.len());
+        copy.slots.copy_from_slice(&self.slots);
+        copy.filled = self.filled;
+        copy
     }
 }
 
@@ -376,6 +390,26 @@ mod tests {
         // Pieces that do not tile the word are not kept.
         let gapped = WordCache::seeded([&b"abc"[..]], |_, out| out.push(piece(1, 2)));
         assert!(!gapped.lookup(b"abc", |_| {}));
+    }
+
+    #[test]
+    fn a_copy_answers_as_its_original_and_grows_apart() {
+        let piece = |id, end| Piece { id, start: 0, end };
+        let seed = WordCache::seeded([&b"one"[..], b"two"], |w, out| {
+            out.push(piece(w[0].into(), w.len() as u32));
+        });
+        let mut copy = seed.clone();
+        assert_eq!(copy.table.filled, 2);
+        let mut got = Vec::new();
+        assert!(copy.lookup(b"two", |p| got.push(p)));
+        assert_eq!(got, [piece(u32::from(b't'), 3)]);
+        copy.insert(b"three", &[piece(3, 5)]);
+        assert!(copy.lookup(b"three", |_| {}));
+        assert!(
+            !seed.lookup(b"three", |_| {}),
+            "the original is not changed"
+        );
+        assert_eq!((seed.table.filled, copy.table.filled), (2, 3));
     }
 
     #[test]
