@@ -98,6 +98,22 @@ pub fn pool(threads: Option<usize>) -> Result<Arc<ThreadPool>> {
     Ok(pool)
 }
 
+/// Whether this thread is a worker of a pool (the work runs on one), and
+/// not a caller running small work inline (see `python/run.rs`).
+pub fn on_pool() -> bool {
+    rayon::current_thread_index().is_some()
+}
+
+/// The threads the work running here may use: its pool's, or 1 inline.
+/// (Asking rayon outside a pool would start its global pool, which this
+/// module never uses.)
+pub fn threads_here() -> usize {
+    match on_pool() {
+        true => rayon::current_num_threads(),
+        false => 1,
+    }
+}
+
 /// Runs `f` inside the pool for `threads`.
 pub fn install<T: Send>(threads: Option<usize>, f: impl FnOnce() -> T + Send) -> Result<T> {
     Ok(pool(threads)?.install(f))
@@ -112,6 +128,14 @@ mod tests {
         assert!(install(Some(0), || ()).is_err());
         assert!(install(Some(MAX_THREADS + 1), || ()).is_err());
         assert_eq!(install(Some(2), rayon::current_num_threads).unwrap(), 2);
+    }
+
+    #[test]
+    fn inline_work_sees_one_thread_and_no_pool() {
+        assert!(!on_pool());
+        assert_eq!(threads_here(), 1);
+        assert_eq!(install(Some(3), threads_here).unwrap(), 3);
+        assert!(install(Some(1), on_pool).unwrap());
     }
 
     #[test]

@@ -247,7 +247,8 @@ def test_a_fork_while_other_threads_start_pools_never_hangs_the_child() -> None:
     def churn(k: int) -> None:
         n = k
         while not stop.is_set():
-            tok.encode_batch(["a a a"] * 8, num_threads=1 + n % 7)
+            # Past 64 KiB (smaller batches run inline, on no pool).
+            tok.encode_batch(["a a a"] * 13_200, num_threads=1 + n % 7)
             n += 1
 
     threads = [threading.Thread(target=churn, args=(k,)) for k in range(2)]

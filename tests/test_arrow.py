@@ -113,7 +113,7 @@ def test_the_readme_recipe_for_hf_datasets(num_proc: int | None) -> None:
     import datasets
 
     tok, hf = wp_bert(), hf_bert()
-    tok.encode_batch_flat(LINES[:100])
+    tok.encode_batch_flat(LINES * (65_536 // len("".join(LINES)) + 1))  # on a pool
     rows = [*LINES[:500], None, "", "##a 日本"]
     ds = datasets.Dataset.from_dict({"text": rows})
 

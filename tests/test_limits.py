@@ -4,9 +4,12 @@ reads is honoured exactly or refused."""
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import resource
+import subprocess
+import sys
 import threading
 import time
 
@@ -215,12 +218,16 @@ def live_threads() -> int:
     return len(os.listdir("/proc/self/task"))
 
 
+# Past the size small batches run inline (64 KiB): these run on pools.
+POOLED = TEXTS * 1700
+
+
 def test_many_thread_counts_do_not_pile_up_threads() -> None:
     tok = wp_bert()
     before = live_threads()
     for n in range(1, 41):
-        tok.encode_batch(TEXTS, num_threads=n)
-        tok.encode_batch_flat(TEXTS, num_threads=n)
+        tok.encode_batch(POOLED, num_threads=n)
+        tok.encode_batch_flat(POOLED, num_threads=n)
     # At most four pools are kept; the others' workers exit when dropped.
     deadline = time.monotonic() + 10
     while live_threads() - before > 4 * 40 and time.monotonic() < deadline:
@@ -250,7 +257,7 @@ def test_threads_of_concurrent_callers_share_pools() -> None:
     def work(n: int) -> None:
         try:
             for _ in range(20):
-                tok.encode_batch(TEXTS * 50, num_threads=n)
+                tok.encode_batch(POOLED, num_threads=n)
         except BaseException as e:  # noqa: BLE001 - reported below
             errors.append(e)
 
@@ -260,3 +267,39 @@ def test_threads_of_concurrent_callers_share_pools() -> None:
     for t in threads:
         t.join()
     assert errors == []
+
+
+def test_small_batches_run_on_the_calling_thread_and_match_pooled_ones() -> None:
+    """Handing a small batch to a pool worker cost more than encoding it:
+    batches under 64 KiB run on the caller's thread, so a fresh process
+    that encodes only those in every batch form starts no thread; and they
+    give what the same texts give on a pool."""
+    code = f"""
+import os, wpiece, pyarrow as pa
+tok = wpiece.Tokenizer.from_file({str(TOKENIZER_JSON)!r})
+tok.no_truncation()
+tok.no_padding()
+texts = {TEXTS!r}
+before = len(os.listdir("/proc/self/task"))
+small = (
+    tok.encode_batch_flat(texts, num_threads=2)[0].tolist(),
+    [e.ids for e in tok.encode_batch(texts, num_threads=2)],
+    [e.ids for e in tok.encode_batch([t.split() for t in texts], is_pretokenized=True)],
+    tok.encode_arrow(pa.array(texts)).values.to_numpy().tolist(),
+)
+after = len(os.listdir("/proc/self/task"))
+print(repr((before, after, small)))
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    before, after, small = ast.literal_eval(out.stdout.strip().splitlines()[-1])
+    assert after == before, "a small batch started threads"
+    tok = wp_bert()
+    pooled = POOLED + TEXTS  # the same texts at the end of a pooled batch
+    flat = tok.encode_batch_flat(pooled, num_threads=2)
+    ids, rows = flat[0].tolist(), flat[1].tolist()
+    tail = [ids[rows[i] : rows[i + 1]] for i in range(len(POOLED), len(pooled))]
+    assert small[0] == [t for row in tail for t in row]
+    assert small[1] == tail
+    assert small[3] == small[0]
+    words = tok.encode_batch([t.split() for t in pooled], is_pretokenized=True, num_threads=2)
+    assert small[2] == [e.ids for e in words[len(POOLED) :]]

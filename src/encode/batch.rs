@@ -102,7 +102,7 @@ impl Encoder {
     /// `Error::Interrupted` soon after `cancel` is raised.
     pub fn encode_flat(&self, texts: &[&str], rows_as: Rows, cancel: &Cancel) -> Result<FlatBatch> {
         texts.iter().try_for_each(|t| check_length(t.len()))?;
-        let threads = rayon::current_num_threads();
+        let threads = crate::parallel::threads_here();
         let largest = self.paths.parts;
         let bounds = if largest == usize::MAX || (threads == 1 && largest >= PART_BYTES) {
             vec![0, texts.len()]
@@ -172,7 +172,7 @@ impl Encoder {
                 ..Default::default()
             }),
         };
-        (0..threads).into_par_iter().try_for_each(|_| {
+        let worker = |_| {
             let mut scratch = WordScratch::default();
             // A panicking worker stops the others too (its panic ends the batch).
             let _stop = StopOnPanic(&pipeline);
@@ -186,7 +186,12 @@ impl Encoder {
                 Ok(())
             };
             work().inspect_err(|_| pipeline.fail())
-        })?;
+        };
+        // Inline (no pool), one worker on this thread.
+        match crate::parallel::on_pool() {
+            true => (0..threads).into_par_iter().try_for_each(worker)?,
+            false => worker(0)?,
+        }
         let appended = pipeline.result.into_inner();
         Ok(appended.unwrap_or_else(|e| e.into_inner()).batch)
     }

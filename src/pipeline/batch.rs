@@ -97,15 +97,16 @@ impl Tokenizer {
         cancel: &Cancel,
     ) -> Result<Vec<Encoding>> {
         check_pairs(inputs.len(), pairs.map(<[Input]>::len))?;
-        inputs
-            .par_iter()
-            .enumerate()
-            .map(|(i, &input)| {
-                cancel.check()?;
-                let pair = pairs.map(|p| p[i]);
-                self.encode_inputs(input, pair, add_special_tokens, truncation, cancel)
-            })
-            .collect()
+        let each = |(i, &input): (usize, &Input)| {
+            cancel.check()?;
+            let pair = pairs.map(|p| p[i]);
+            self.encode_inputs(input, pair, add_special_tokens, truncation, cancel)
+        };
+        // Small work runs inline, off any pool (see `parallel::on_pool`).
+        match crate::parallel::on_pool() {
+            true => inputs.par_iter().enumerate().map(each).collect(),
+            false => inputs.iter().enumerate().map(each).collect(),
+        }
     }
 
     /// Words given apart (HF's `is_pretokenized`), each input and pair a

@@ -17,6 +17,12 @@ use crate::parallel;
 /// a watcher for Ctrl-C (which costs a thread start).
 const WATCHED_BYTES: usize = 256 << 10;
 
+/// Encoding inputs smaller than this run on the calling thread, off any
+/// pool: handing them to a pool worker and waiting for it cost 15-90 us a
+/// call (five times the encoding of a short text), and below it a batch is
+/// one part anyway (`encode::batch`), encoded by one thread.
+const INLINE_BYTES: usize = 64 << 10;
+
 /// How often a long call looks for Ctrl-C and reports progress.
 const POLL: std::time::Duration = std::time::Duration::from_millis(50);
 
@@ -33,6 +39,9 @@ pub(crate) struct Run<'a> {
     pub threads: Option<usize>,
     /// Called as `progress(done, total)` with what the work reports.
     pub progress: Option<&'a PyObject>,
+    /// Whether small input may run on the calling thread: only for work
+    /// that uses no pool when `parallel::on_pool` is false (encoding).
+    pub inline_small: bool,
 }
 
 impl Run<'_> {
@@ -43,6 +52,16 @@ impl Run<'_> {
             parallel: true,
             threads,
             progress: None,
+            inline_small: false,
+        }
+    }
+
+    /// Encoding `bytes` of texts: on a pool of `threads`, or, when small,
+    /// on the calling thread.
+    pub fn encoding(bytes: usize, threads: Option<usize>) -> Self {
+        Self {
+            inline_small: true,
+            ..Self::parallel(bytes, threads)
         }
     }
 
@@ -101,6 +120,13 @@ fn watch<T: Send>(
     work: impl FnOnce(&Cancel) -> Result<T, Error> + Send,
 ) -> (PyResult<T>, Option<PyErr>) {
     let (parallel, threads) = (how.parallel, how.threads);
+    if how.inline_small && how.bytes < INLINE_BYTES && how.progress.is_none() {
+        let inline = || {
+            crate::parallel::check_threads(threads)?;
+            work(Cancel::never())
+        };
+        return (py.allow_threads(|| guard(inline)), None);
+    }
     // Loops deep in the work's own thread (loading, normalizing one huge
     // word) see the flag too: it is that thread's ambient flag.
     let on_pool = |cancel: &Cancel, ambient: Option<&Arc<Cancel>>| {
