@@ -50,6 +50,7 @@ impl Table {
         let slots = unsafe { ZeroedPages::new(n) };
         Self { slots, filled: 0 }
     }
+
     fn is_full(&self) -> bool {
         self.filled >= self.slots.len() / 2
     }
