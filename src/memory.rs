@@ -209,6 +209,7 @@ pub fn append_prefaulted<T: Copy>(dst: &mut Vec<T>, src: &[T], ahead: &mut Prefa
 }
 
 /// Transparent huge pages' size on x86-64 and most arm64 kernels.
+#[cfg(target_os = "linux")]
 const HUGE_PAGE: usize = 2 << 20;
 
 /// A fixed array of `T`, all zero, in memory fresh from the kernel, for a
@@ -255,19 +256,17 @@ impl<T: Copy> ZeroedPages<T> {
                 )
             };
             if at != libc::MAP_FAILED {
-                let start = (at as usize).next_multiple_of(HUGE_PAGE);
+                // The start, derived from the mapping's pointer.
+                let skip = (at as usize).next_multiple_of(HUGE_PAGE) - at as usize;
+                let start = at.cast::<u8>().wrapping_add(skip);
                 // SAFETY: [start, start + size) lies inside the mapping
                 // (HUGE_PAGE of room); advice changes no contents, and its
                 // failure (huge pages unsupported) is harmless.
                 unsafe {
-                    libc::madvise(
-                        start as *mut libc::c_void,
-                        layout.size(),
-                        libc::MADV_HUGEPAGE,
-                    );
+                    libc::madvise(start.cast(), layout.size(), libc::MADV_HUGEPAGE);
                 }
                 return Self {
-                    items: std::ptr::NonNull::new(start as *mut T).expect("mapped, not null"),
+                    items: std::ptr::NonNull::new(start.cast::<T>()).expect("mapped, not null"),
                     len,
                     mapping: Some((at as usize, bytes)),
                 };

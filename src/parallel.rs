@@ -98,19 +98,37 @@ pub fn pool(threads: Option<usize>) -> Result<Arc<ThreadPool>> {
     Ok(pool)
 }
 
-/// Whether this thread is a worker of a pool (the work runs on one), and
-/// not a caller running small work inline (see `python/run.rs`).
-pub fn on_pool() -> bool {
-    rayon::current_thread_index().is_some()
+thread_local! {
+    /// Set while this thread runs work inline (`inline`).
+    static INLINE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
-/// The threads the work running here may use: its pool's, or 1 inline.
-/// (Asking rayon outside a pool would start its global pool, which this
-/// module never uses.)
+/// Runs `f` on this thread alone: the work it calls sees one thread and
+/// uses no pool ([`serial_here`]), whatever pool this thread belongs to.
+/// For a call's small work, which a pool's handoff would cost more than.
+pub fn inline<T>(f: impl FnOnce() -> T) -> T {
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            INLINE.with(|c| c.set(self.0));
+        }
+    }
+    let _restore = Restore(INLINE.with(|c| c.replace(true)));
+    f()
+}
+
+/// Whether the work running here must stay on this thread (inside
+/// [`inline`]): then it iterates where it would use a pool.
+pub fn serial_here() -> bool {
+    INLINE.with(std::cell::Cell::get)
+}
+
+/// The threads the work running here may use: 1 inline, else its pool's
+/// (rayon's global pool off any pool, as for a Rust caller).
 pub fn threads_here() -> usize {
-    match on_pool() {
-        true => rayon::current_num_threads(),
-        false => 1,
+    match serial_here() {
+        true => 1,
+        false => rayon::current_num_threads(),
     }
 }
 
@@ -131,11 +149,14 @@ mod tests {
     }
 
     #[test]
-    fn inline_work_sees_one_thread_and_no_pool() {
-        assert!(!on_pool());
-        assert_eq!(threads_here(), 1);
+    fn inline_work_sees_one_thread_even_on_a_pool() {
+        assert!(!serial_here());
         assert_eq!(install(Some(3), threads_here).unwrap(), 3);
-        assert!(install(Some(1), on_pool).unwrap());
+        assert_eq!(install(Some(3), || inline(threads_here)).unwrap(), 1);
+        assert!(inline(|| inline(serial_here)) && inline(serial_here));
+        assert!(!serial_here(), "the flag goes with the call");
+        let unwound = std::panic::catch_unwind(|| inline(|| panic!("in the work")));
+        assert!(unwound.is_err() && !serial_here(), "and with a panic");
     }
 
     #[test]

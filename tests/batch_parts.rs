@@ -81,6 +81,13 @@ fn every_part_size_and_thread_count_gives_the_one_part_result() {
                          (truncation {truncation:?}, offsets {offsets})"
                     );
                 }
+                // Inline, as a small Python call runs: every part on this
+                // thread, on no pool, even inside one.
+                let inline = in_pool(4, || wpiece::parallel::inline(|| encode(&tok)));
+                assert!(
+                    inline == expected,
+                    "parts of {parts} bytes inline differ (truncation {truncation:?})"
+                );
             }
         }
     }

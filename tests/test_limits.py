@@ -218,7 +218,8 @@ def live_threads() -> int:
     return len(os.listdir("/proc/self/task"))
 
 
-# Past the size small batches run inline (64 KiB): these run on pools.
+# Past the size and count of small batches, which run inline (64 KiB, 64
+# inputs): these run on pools.
 POOLED = TEXTS * 1700
 
 
@@ -234,7 +235,7 @@ def test_many_thread_counts_do_not_pile_up_threads() -> None:
         time.sleep(0.05)
     assert live_threads() - before <= 4 * 40
     # And a one-thread pool still works afterwards.
-    assert tok.encode_batch(TEXTS, num_threads=1)[0].ids == tok.encode(TEXTS[0]).ids
+    assert tok.encode_batch(POOLED, num_threads=1)[0].ids == tok.encode(TEXTS[0]).ids
 
 
 @pytest.mark.parametrize("n", [0, 10**6, 1025])
@@ -271,9 +272,10 @@ def test_threads_of_concurrent_callers_share_pools() -> None:
 
 def test_small_batches_run_on_the_calling_thread_and_match_pooled_ones() -> None:
     """Handing a small batch to a pool worker cost more than encoding it:
-    batches under 64 KiB run on the caller's thread, so a fresh process
-    that encodes only those in every batch form starts no thread; and they
-    give what the same texts give on a pool."""
+    batches of at most 64 inputs under 64 KiB run on the caller's thread,
+    so a fresh process that encodes only those in every batch form starts
+    no thread, while 65 inputs go to a pool; and they give what the same
+    texts give on a pool."""
     code = f"""
 import os, wpiece, pyarrow as pa
 tok = wpiece.Tokenizer.from_file({str(TOKENIZER_JSON)!r})
@@ -288,11 +290,14 @@ small = (
     tok.encode_arrow(pa.array(texts)).values.to_numpy().tolist(),
 )
 after = len(os.listdir("/proc/self/task"))
-print(repr((before, after, small)))
+tok.encode_batch(["a"] * 65, num_threads=2)
+pooled = len(os.listdir("/proc/self/task"))
+print(repr((before, after, pooled, small)))
 """
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    before, after, small = ast.literal_eval(out.stdout.strip().splitlines()[-1])
+    before, after, pooled, small = ast.literal_eval(out.stdout.strip().splitlines()[-1])
     assert after == before, "a small batch started threads"
+    assert pooled >= before + 2, "65 inputs did not go to a pool of two"
     tok = wp_bert()
     pooled = POOLED + TEXTS  # the same texts at the end of a pooled batch
     flat = tok.encode_batch_flat(pooled, num_threads=2)

@@ -187,10 +187,10 @@ impl Encoder {
             };
             work().inspect_err(|_| pipeline.fail())
         };
-        // Inline (no pool), one worker on this thread.
-        match crate::parallel::on_pool() {
-            true => (0..threads).into_par_iter().try_for_each(worker)?,
-            false => worker(0)?,
+        // Inline (see `parallel::inline`): one worker, this thread.
+        match crate::parallel::serial_here() {
+            true => worker(0)?,
+            false => (0..threads).into_par_iter().try_for_each(worker)?,
         }
         let appended = pipeline.result.into_inner();
         Ok(appended.unwrap_or_else(|e| e.into_inner()).batch)

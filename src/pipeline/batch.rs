@@ -102,10 +102,10 @@ impl Tokenizer {
             let pair = pairs.map(|p| p[i]);
             self.encode_inputs(input, pair, add_special_tokens, truncation, cancel)
         };
-        // Small work runs inline, off any pool (see `parallel::on_pool`).
-        match crate::parallel::on_pool() {
-            true => inputs.par_iter().enumerate().map(each).collect(),
-            false => inputs.iter().enumerate().map(each).collect(),
+        // Small work runs inline, on no pool (see `parallel::inline`).
+        match crate::parallel::serial_here() {
+            true => inputs.iter().enumerate().map(each).collect(),
+            false => inputs.par_iter().enumerate().map(each).collect(),
         }
     }
 

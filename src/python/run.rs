@@ -17,11 +17,13 @@ use crate::parallel;
 /// a watcher for Ctrl-C (which costs a thread start).
 const WATCHED_BYTES: usize = 256 << 10;
 
-/// Encoding inputs smaller than this run on the calling thread, off any
-/// pool: handing them to a pool worker and waiting for it cost 15-90 us a
-/// call (five times the encoding of a short text), and below it a batch is
-/// one part anyway (`encode::batch`), encoded by one thread.
+/// Encoding at most `INLINE_ITEMS` inputs of less than `INLINE_BYTES` in
+/// all runs on the calling thread, on no pool: handing it to a pool worker
+/// and waiting for it cost 15-90 us a call, five times the encoding of a
+/// short text, and such a batch is about one part (`encode::batch`) or a
+/// few inputs, which the threads would not share much of.
 const INLINE_BYTES: usize = 64 << 10;
+const INLINE_ITEMS: usize = 64;
 
 /// How often a long call looks for Ctrl-C and reports progress.
 const POLL: std::time::Duration = std::time::Duration::from_millis(50);
@@ -39,9 +41,9 @@ pub(crate) struct Run<'a> {
     pub threads: Option<usize>,
     /// Called as `progress(done, total)` with what the work reports.
     pub progress: Option<&'a PyObject>,
-    /// Whether small input may run on the calling thread: only for work
-    /// that uses no pool when `parallel::on_pool` is false (encoding).
-    pub inline_small: bool,
+    /// Whether this is small work that runs on the calling thread
+    /// (`parallel::inline`).
+    pub inline: bool,
 }
 
 impl Run<'_> {
@@ -52,15 +54,15 @@ impl Run<'_> {
             parallel: true,
             threads,
             progress: None,
-            inline_small: false,
+            inline: false,
         }
     }
 
-    /// Encoding `bytes` of texts: on a pool of `threads`, or, when small,
-    /// on the calling thread.
-    pub fn encoding(bytes: usize, threads: Option<usize>) -> Self {
+    /// Encoding `items` inputs of `bytes` in all: on a pool of `threads`,
+    /// or, when small, on the calling thread.
+    pub fn encoding(bytes: usize, items: usize, threads: Option<usize>) -> Self {
         Self {
-            inline_small: true,
+            inline: bytes < INLINE_BYTES && items <= INLINE_ITEMS,
             ..Self::parallel(bytes, threads)
         }
     }
@@ -120,10 +122,10 @@ fn watch<T: Send>(
     work: impl FnOnce(&Cancel) -> Result<T, Error> + Send,
 ) -> (PyResult<T>, Option<PyErr>) {
     let (parallel, threads) = (how.parallel, how.threads);
-    if how.inline_small && how.bytes < INLINE_BYTES && how.progress.is_none() {
+    if how.inline && how.progress.is_none() {
         let inline = || {
             crate::parallel::check_threads(threads)?;
-            work(Cancel::never())
+            crate::parallel::inline(|| work(Cancel::never()))
         };
         return (py.allow_threads(|| guard(inline)), None);
     }

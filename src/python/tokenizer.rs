@@ -73,7 +73,7 @@ impl PyTokenizer {
         let items = TextList::extract(texts, "texts")?;
         let texts = items.strs()?;
         let tok = self.tokenizer();
-        let how = Run::encoding(text_bytes(&texts), num_threads);
+        let how = Run::encoding(text_bytes(&texts), texts.len(), num_threads);
         run(py, how, |cancel| op(&tok, &texts, cancel))
     }
 
@@ -96,7 +96,8 @@ impl PyTokenizer {
         let texts = text_items.strs()?;
         let pairs = pair_items.as_ref().map(TextList::strs).transpose()?;
         let bytes = text_bytes(&texts) + pairs.as_deref().map_or(0, text_bytes);
-        run(py, Run::encoding(bytes, num_threads), |cancel| {
+        let items = texts.len() + pairs.as_deref().map_or(0, <[&str]>::len);
+        run(py, Run::encoding(bytes, items, num_threads), |cancel| {
             tok.encode_batch_with(
                 &texts,
                 pairs.as_deref(),
@@ -153,7 +154,8 @@ impl PyTokenizer {
         let (inputs, pairs) = (as_strs(&inputs), pairs.as_deref().map(as_strs));
         let bytes = |lists: &[Vec<&str>]| lists.iter().map(|l| text_bytes(l)).sum::<usize>();
         let total = bytes(&inputs) + pairs.as_deref().map_or(0, bytes);
-        run(py, Run::encoding(total, num_threads), |cancel| {
+        let items = inputs.len() + pairs.as_ref().map_or(0, Vec::len);
+        run(py, Run::encoding(total, items, num_threads), |cancel| {
             let pairs = pairs.as_deref();
             tok.encode_batch_words(
                 &inputs,
@@ -486,7 +488,8 @@ impl PyTokenizer {
         let texts = text_items.strs()?;
         let pairs = pair_items.as_ref().map(TextList::strs).transpose()?;
         let bytes = text_bytes(&texts) + pairs.as_deref().map_or(0, text_bytes);
-        let table = run(py, Run::encoding(bytes, num_threads), |cancel| {
+        let items = texts.len() + pairs.as_deref().map_or(0, <[&str]>::len);
+        let table = run(py, Run::encoding(bytes, items, num_threads), |cancel| {
             tok.encode_batch_columns(
                 &texts,
                 pairs.as_deref(),
@@ -584,7 +587,7 @@ impl PyTokenizer {
         let rows = chunk.rows()?;
         let texts: Vec<&str> = rows.iter().flatten().copied().collect();
         let tok = self.tokenizer();
-        let how = Run::encoding(text_bytes(&texts), num_threads);
+        let how = Run::encoding(text_bytes(&texts), texts.len(), num_threads);
         let flat = run(py, how, |cancel| {
             encode_flat_padded(&tok, &texts, add_special_tokens, return_offsets, cancel)
         })?;
