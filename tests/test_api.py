@@ -231,6 +231,42 @@ def test_parallel_encoding_works_after_fork(en_lines) -> None:
     pytest.fail("encoding in a forked child hung")
 
 
+def test_reading_files_and_fitting_work_after_fork(tmp_path) -> None:
+    """Reading a large file (UTF-8 checked and lines split on every thread)
+    and the fit's pruning used rayon's global pool, whose workers a forked
+    child lacks: the child hung. They now run on this process's own pools."""
+    import os
+    import time
+
+    from wpiece import _core
+    from wpiece.documents import read_file
+
+    big = tmp_path / "big.txt"
+    line = "the quick brown fox jumps over the lazy dog again and again\n"
+    big.write_text(line * (3_000_000 // len(line)), encoding="utf-8")
+
+    def work() -> tuple:
+        text = _core.read_text(big)
+        docs = sum(1 for _ in read_file(big))
+        tok = wpiece.train_from_iterator([line] * 50, 60, fit=True)
+        return len(text), docs, len(tok)
+
+    expected = work()  # the parent's pools (and before, rayon's) are up
+    pid = os.fork()
+    if pid == 0:
+        os._exit(0 if work() == expected else 1)
+    start = time.monotonic()
+    while time.monotonic() - start < 60:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            assert os.waitstatus_to_exitcode(status) == 0
+            return
+        time.sleep(0.05)
+    os.kill(pid, 9)
+    os.waitpid(pid, 0)
+    pytest.fail("reading or fitting in a forked child hung")
+
+
 def test_a_fork_while_other_threads_start_pools_never_hangs_the_child() -> None:
     """Threads of the parent start and look up thread pools while it forks
     (every call a new thread count: pools are built under the registry's

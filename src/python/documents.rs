@@ -55,7 +55,10 @@ impl PyFileDocuments {
         while self.pending.is_empty() && !self.done {
             let (input, reader, done) = (&mut self.input, &mut self.reader, &mut self.done);
             let docs = &mut self.pending;
-            run(py, Run::serial(BLOCK), |_| {
+            // On a pool: a block's lines are split on every thread
+            // (`io::parallel_text`), never on rayon's global pool, which a
+            // forked child could not use.
+            run(py, Run::parallel(BLOCK, None), |_| {
                 let mut take = |block: DocBlock| {
                     block.with_docs(|d| docs.extend(d.iter().map(|s| s.to_string())));
                     Ok(())

@@ -14,7 +14,10 @@ use crate::model::vocab::vocab_txt_tokens;
 /// Reads a text file as UTF-8 (errors name the file and byte offset).
 #[pyfunction]
 pub(crate) fn read_text(py: Python<'_>, path: PathBuf) -> PyResult<String> {
-    run(py, Run::serial(usize::MAX), |_| io::read_text(&path))
+    // On a pool: a large file is checked as UTF-8 on every thread.
+    run(py, Run::parallel(usize::MAX, None), |_| {
+        io::read_text(&path)
+    })
 }
 
 /// Replaces files of a folder as a set (see `io::write_set_atomic`),

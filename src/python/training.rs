@@ -437,10 +437,12 @@ impl PyWordCounter {
         if pipeline.is_some() == tokenizer.is_some() {
             return Err(Error::Value("train needs one of tokenizer and through".into()).into());
         }
+        // On the counter's pool: the fit's pruning costs tokens on every
+        // thread (merging itself runs on one).
         let how = Run {
             bytes: usize::MAX,
             progress: progress.as_ref(),
-            ..Run::default()
+            ..Run::parallel(usize::MAX, self.num_threads)
         };
         let initial = match (&pipeline, extend) {
             (Some(p), true) => {
