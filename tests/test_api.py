@@ -216,7 +216,13 @@ def test_parallel_encoding_works_after_fork(en_lines) -> None:
     if pid == 0:  # child: exit code tells the parent what happened
         ok = tok.encode_batch_flat(batch)[0].tolist() == expected
         os._exit(0 if ok else 1)
-    deadline = 60.0
+    wait_for_child(pid, "encoding in a forked child hung")
+
+
+def wait_for_child(pid: int, hung: str, deadline: float = 60.0) -> None:
+    """Waits for the forked child `pid` to exit 0; kills it and fails with
+    `hung` if it has not exited by `deadline` seconds."""
+    import os
     import time
 
     start = time.monotonic()
@@ -228,7 +234,7 @@ def test_parallel_encoding_works_after_fork(en_lines) -> None:
         time.sleep(0.05)
     os.kill(pid, 9)
     os.waitpid(pid, 0)
-    pytest.fail("encoding in a forked child hung")
+    pytest.fail(hung)
 
 
 def test_reading_files_and_fitting_work_after_fork(tmp_path) -> None:
@@ -236,7 +242,6 @@ def test_reading_files_and_fitting_work_after_fork(tmp_path) -> None:
     and the fit's pruning used rayon's global pool, whose workers a forked
     child lacks: the child hung. They now run on this process's own pools."""
     import os
-    import time
 
     from wpiece import _core
     from wpiece.documents import read_file
@@ -255,16 +260,7 @@ def test_reading_files_and_fitting_work_after_fork(tmp_path) -> None:
     pid = os.fork()
     if pid == 0:
         os._exit(0 if work() == expected else 1)
-    start = time.monotonic()
-    while time.monotonic() - start < 60:
-        done, status = os.waitpid(pid, os.WNOHANG)
-        if done:
-            assert os.waitstatus_to_exitcode(status) == 0
-            return
-        time.sleep(0.05)
-    os.kill(pid, 9)
-    os.waitpid(pid, 0)
-    pytest.fail("reading or fitting in a forked child hung")
+    wait_for_child(pid, "reading or fitting in a forked child hung")
 
 
 def test_a_fork_while_other_threads_start_pools_never_hangs_the_child() -> None:
