@@ -94,29 +94,17 @@ fn head_forms(patterns: &[&str], any_case: bool) -> Vec<Vec<u8>> {
     let mut forms: Vec<Vec<u8>> = Vec::new();
     for p in patterns {
         let head = &p.as_bytes()[..p.len().min(HEAD)];
-        let mut these = vec![head.to_vec()];
-        if any_case {
-            for (k, b) in head.iter().enumerate() {
-                if b.is_ascii_alphabetic() {
-                    let flipped: Vec<Vec<u8>> = these
-                        .iter()
-                        .map(|f| {
-                            let mut f = f.clone();
-                            f[k] = if b.is_ascii_lowercase() {
-                                b.to_ascii_uppercase()
-                            } else {
-                                b.to_ascii_lowercase()
-                            };
-                            f
-                        })
-                        .collect();
-                    these.extend(flipped);
-                }
+        let letters: Vec<usize> = (0..head.len())
+            .filter(|&k| any_case && head[k].is_ascii_alphabetic())
+            .collect();
+        // Each subset of the letters with its case flipped (bit 5 of ASCII).
+        for flips in 0..1u32 << letters.len() {
+            let mut form = head.to_vec();
+            for (bit, &k) in letters.iter().enumerate() {
+                form[k] ^= ((flips >> bit & 1) as u8) << 5;
             }
-        }
-        for f in these {
-            if !forms.contains(&f) {
-                forms.push(f);
+            if !forms.contains(&form) {
+                forms.push(form);
             }
         }
     }

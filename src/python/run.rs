@@ -122,13 +122,6 @@ fn watch<T: Send>(
     work: impl FnOnce(&Cancel) -> Result<T, Error> + Send,
 ) -> (PyResult<T>, Option<PyErr>) {
     let (parallel, threads) = (how.parallel, how.threads);
-    if how.inline && how.progress.is_none() {
-        let inline = || {
-            crate::parallel::check_threads(threads)?;
-            crate::parallel::inline(|| work(Cancel::never()))
-        };
-        return (py.allow_threads(|| guard(inline)), None);
-    }
     // Loops deep in the work's own thread (loading, normalizing one huge
     // word) see the flag too: it is that thread's ambient flag.
     let on_pool = |cancel: &Cancel, ambient: Option<&Arc<Cancel>>| {
@@ -136,11 +129,16 @@ fn watch<T: Send>(
             Some(a) => cancel::with_ambient(a, || work(cancel)),
             None => work(cancel),
         };
-        match parallel {
-            true => parallel::install(threads, work)?,
-            false => work(),
+        match (parallel, how.inline) {
+            (true, false) => parallel::install(threads, work)?,
+            (true, true) => {
+                parallel::check_threads(threads)?;
+                parallel::inline(work)
+            }
+            (false, _) => work(),
         }
     };
+    // Inline work is smaller still (`Run::encoding`).
     if how.bytes < WATCHED_BYTES && how.progress.is_none() {
         return (
             py.allow_threads(|| guard(|| on_pool(Cancel::never(), None))),
