@@ -195,7 +195,16 @@ try:
 except KeyboardInterrupt:
     print("interrupted", flush=True)
 except BaseException as e:
-    print("wrong:", type(e).__name__, e, flush=True)
+    # CPython itself wraps an interrupt raised while it creates a class
+    # (stdlib class bodies run during the import) in a RuntimeError whose
+    # cause is the KeyboardInterrupt: the interrupt still arrived.
+    cause = e
+    while cause is not None and not isinstance(cause, KeyboardInterrupt):
+        cause = cause.__cause__
+    if cause is not None:
+        print("interrupted", flush=True)
+    else:
+        print("wrong:", type(e).__name__, e, flush=True)
 """
 
 
@@ -225,7 +234,16 @@ try:
 except KeyboardInterrupt:
     print("interrupted", flush=True)
 except BaseException as e:
-    print("wrong:", type(e).__name__, e, flush=True)
+    # CPython itself wraps an interrupt raised while it creates a class
+    # (stdlib class bodies run during the import) in a RuntimeError whose
+    # cause is the KeyboardInterrupt: the interrupt still arrived.
+    cause = e
+    while cause is not None and not isinstance(cause, KeyboardInterrupt):
+        cause = cause.__cause__
+    if cause is not None:
+        print("interrupted", flush=True)
+    else:
+        print("wrong:", type(e).__name__, e, flush=True)
 """
 
 
@@ -242,7 +260,11 @@ def test_ctrl_c_while_importing_is_a_keyboard_interrupt() -> None:
         # numpy's own import, interrupted, may end as its ImportError
         # ("PyCapsule_Import could not import module ..."): numpy's doing.
         first = out.decode().strip().split("\n")[0].strip()
-        assert first in ("imported", "interrupted", "", "wrong: ImportError"), (delay, out, err)
+        assert first in ("imported", "interrupted", "") or first.startswith("wrong: ImportError"), (
+            delay,
+            out,
+            err,
+        )
         assert b"Panic" not in out + err, (delay, out, err)
 
 
