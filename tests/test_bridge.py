@@ -321,6 +321,77 @@ def test_transformers_call_settings_come_along_from_folders_and_objects(tmp_path
     assert len(tok.to_transformers()(texts[1], truncation=True)["input_ids"]) == 14
 
 
+def test_batch_calls_pad_and_truncate_a_folder_as_transformers_does(tmp_path: Path) -> None:
+    # A folder's padding_side, truncation_side and model_max_length reached
+    # to_transformers only: encode_batch(padding=True) padded on the right,
+    # truncation=True without max_length was an error.
+    import pickle
+
+    from transformers import AutoTokenizer
+
+    from conftest import TOKENIZER_JSON
+
+    source = AutoTokenizer.from_pretrained(TOKENIZER_JSON.parent)
+    source.backend_tokenizer.no_truncation()
+    source.backend_tokenizer.no_padding()
+    source.padding_side = source.truncation_side = "left"
+    source.model_max_length = 6
+    fast = tmp_path / "fast"
+    source.save_pretrained(fast)
+    slow = tmp_path / "slow"
+    slow.mkdir()
+    (slow / "vocab.txt").write_bytes((TOKENIZER_JSON.parent / "vocab.txt").read_bytes())
+    config = {"tokenizer_class": "BertTokenizer", "padding_side": "left", "model_max_length": 6}
+    (slow / "tokenizer_config.json").write_text(json.dumps(config), encoding="utf-8")
+    texts = ["hello world", "a b c d e f g h", "one"]
+    pairs = ["x y z w"] * 3
+    calls = (
+        {"padding": True},
+        {"truncation": True},
+        {"truncation": True, "max_length": 4},
+        {"padding": "max_length"},
+        {"padding": "max_length", "max_length": 9},
+        {"padding": True, "truncation": True, "pad_to_multiple_of": 3},
+    )
+    for folder in (fast, slow):
+        want = AutoTokenizer.from_pretrained(folder)
+        loaded = wpiece.Tokenizer.from_file(folder)
+        for tok in (loaded, pickle.loads(pickle.dumps(loaded)), wpiece.Tokenizer.from_hf(want)):
+            for call in calls:
+                expected = want(texts, **call)
+                got = tok.encode_batch(texts, **call)
+                assert [e.ids for e in got] == expected["input_ids"], (folder, call)
+                assert [e.attention_mask for e in got] == expected["attention_mask"]
+                both = tok.encode_batch(texts, pairs, **call)
+                assert [e.ids for e in both] == want(texts, pairs, **call)["input_ids"]
+            rows = tok.encode_batch_numpy(texts, padding=True, truncation=True)
+            expected = want(texts, padding=True, truncation=True)
+            assert rows["input_ids"].tolist() == expected["input_ids"], folder
+    # Settings made here replace the folder's.
+    tok = wpiece.Tokenizer.from_file(fast)
+    tok.enable_padding()
+    tok.enable_truncation(8)
+    got = tok.encode_batch(texts, padding=True, truncation=True)
+    assert got[2].ids[-1] == tok.token_to_id("[PAD]") and len(got[1].ids) == 8
+
+
+def test_padding_a_call_with_no_padding_set_uses_the_pad_token_to_transformers_names() -> None:
+    # MPNet's vocabulary holds BERT's [PAD] as a plain token and pads with
+    # the special <pad>: a call padded with [PAD], transformers with <pad>.
+    vocab = ["<s>", "<pad>", "</s>", "<unk>", "[PAD]", "a", "b", "##b"]
+    texts = ["a", "a b b"]
+    mpnet, both = ["<s>", "<pad>", "</s>", "<unk>"], ["[PAD]", "<pad>"]
+    for specials, pad in ((mpnet, "<pad>"), (both, "[PAD]")):
+        tok = wpiece.Tokenizer(vocab, unk_token="<unk>", special_tokens=specials)
+        hf = tok.to_transformers()
+        assert hf.pad_token == pad
+        got = [e.ids for e in tok.encode_batch(texts, padding=True)]
+        assert got == hf(texts, padding=True)["input_ids"], specials
+        assert got[0][-1] == tok.token_to_id(pad)
+        rows = tok.encode_batch_numpy(texts)["input_ids"].tolist()
+        assert rows == got
+
+
 def test_a_saved_folder_loads_in_transformers_as_to_transformers_gives(tmp_path: Path) -> None:
     # A folder save held tokenizer.json and vocab.txt only: AutoTokenizer
     # loaded it with no special tokens (no pad token to pad with, no mask

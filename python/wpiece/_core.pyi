@@ -253,6 +253,7 @@ class Tokenizer:
         num_threads: Optional[int] = None,
         pad_to_multiple_of: Optional[int] = None,
         is_pretokenized: bool = False,
+        carried: Optional[dict[str, Any]] = None,
     ) -> list[Encoding]: ...
     def encode_batch_numpy(
         self,
@@ -265,6 +266,7 @@ class Tokenizer:
         num_threads: Optional[int] = None,
         return_word_ids: bool = False,
         pad_to_multiple_of: Optional[int] = None,
+        carried: Optional[dict[str, Any]] = None,
     ) -> dict[str, npt.NDArray[np.int64]]: ...
     def encode_batch_flat(
         self,

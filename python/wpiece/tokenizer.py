@@ -473,7 +473,9 @@ class Tokenizer(Decoding):
         ``padding`` (``True``/``"longest"`` or ``"max_length"``), ``truncation``,
         ``max_length`` and ``pad_to_multiple_of`` (0: none) apply to this call
         only; what a call does not give comes from the tokenizer's own settings
-        (:meth:`enable_padding`, :meth:`enable_truncation`). Every batch form
+        (:meth:`enable_padding`, :meth:`enable_truncation`); one read from a
+        transformers folder or tokenizer pads and truncates such a call on its
+        sides, to its ``model_max_length``, as transformers does. Every batch form
         (these objects, :meth:`encode_batch_numpy`, :meth:`encode_batch_flat`,
         :meth:`encode_arrow`, :meth:`encode_files`, Spark and Ray) pads by that
         one rule, as HF pads its ``Encoding`` objects.
@@ -489,11 +491,12 @@ class Tokenizer(Decoding):
         _check_call(truncation, max_length, num_threads, pad_to_multiple_of)
         settings = (padding, truncation, max_length, num_threads, pad_to_multiple_of)
         add = _flag(add_special_tokens, "add_special_tokens")
+        per_call = transformers_bridge.per_call(self._transformers_settings)
         if _flag(is_pretokenized, "is_pretokenized"):
-            word_lists, pair_lists = _batch_words(texts, pairs)
-            return self._core.encode_batch(word_lists, pair_lists, add, *settings, True)
+            words, pair_words = _batch_words(texts, pairs)
+            return self._core.encode_batch(words, pair_words, add, *settings, True, per_call)
         text_list, pair_list = _batch_texts(texts, pairs)
-        return self._core.encode_batch(text_list, pair_list, add, *settings)
+        return self._core.encode_batch(text_list, pair_list, add, *settings, False, per_call)
 
     def encode_batch_numpy(
         self,
@@ -523,17 +526,11 @@ class Tokenizer(Decoding):
         """
         text_list, pair_list = _batch_texts(texts, pairs)
         _check_call(truncation, max_length, num_threads, pad_to_multiple_of)
-        return self._core.encode_batch_numpy(
-            text_list,
-            pair_list,
-            _flag(add_special_tokens, "add_special_tokens"),
-            padding,
-            truncation,
-            max_length,
-            num_threads,
-            _flag(return_word_ids, "return_word_ids"),
-            pad_to_multiple_of,
-        )
+        add = _flag(add_special_tokens, "add_special_tokens")
+        words = _flag(return_word_ids, "return_word_ids")
+        per_call = transformers_bridge.per_call(self._transformers_settings)
+        settings = (padding, truncation, max_length, num_threads, words, pad_to_multiple_of)
+        return self._core.encode_batch_numpy(text_list, pair_list, add, *settings, per_call)
 
     def encode_batch_flat(
         self,

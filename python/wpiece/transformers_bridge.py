@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Optional
 
-__all__ = ["backend_json", "config_of", "init_kwargs", "to_transformers"]
+__all__ = ["backend_json", "config_of", "init_kwargs", "per_call", "to_transformers"]
 
 # The config key that carries a wpiece tokenizer's own truncation and padding
 # through save_pretrained, so a round trip back to wpiece restores them.
@@ -89,6 +89,27 @@ def call_settings_of(tokenizer: Any) -> dict[str, Any]:
         return {}
     found = {key: getattr(tokenizer, key, None) for key in CALL_SETTINGS}
     return {key: _copied(value) for key, value in found.items() if value is not None}
+
+
+# Of those, what a call that pads or truncates applies (see per_call).
+_PER_CALL = ("padding_side", "truncation_side", "model_max_length")
+
+
+def per_call(kept: dict[str, Any]) -> Optional[dict[str, Any]]:
+    """What the transformers tokenizer or folder a tokenizer came from
+    (``kept``, its call settings) applies to a call that asks for padding or
+    truncation: its sides, and its ``model_max_length`` for a call that
+    gives no ``max_length`` (transformers' "no limit", ``int(1e30)``, is
+    none). None if it said none of them."""
+    if not any(key in kept for key in _PER_CALL):
+        return None
+    length = kept.get("model_max_length")
+    usable = type(length) is int and 0 < length <= 0xFFFF_FFFF
+    return {
+        "padding_side": kept.get("padding_side"),
+        "truncation_side": kept.get("truncation_side"),
+        "model_max_length": length if usable else None,
+    }
 
 
 def _copied(value: Any) -> Any:

@@ -29,30 +29,54 @@ pub struct CallSettings {
     /// Pad lengths rounded up to a multiple of this (None: as set; 0: not
     /// rounded).
     pub pad_to_multiple_of: Option<usize>,
+    /// What the transformers tokenizer (or folder) this one came from
+    /// applies per call.
+    pub transformers: PerCall,
+}
+
+/// The settings transformers keeps beside a tokenizer.json (in its config,
+/// or on its tokenizer object) and applies to every call that asks for
+/// padding or truncation, whatever the tokenizer.json says: a call here
+/// that asks for them applies them the same way, so a folder encodes as
+/// transformers encodes it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PerCall {
+    pub padding_side: Option<Side>,
+    pub truncation_side: Option<Side>,
+    /// The length `truncation=True` and `padding="max_length"` go to when
+    /// the call gives none.
+    pub model_max_length: Option<usize>,
 }
 
 impl Tokenizer {
     /// The truncation a call with `call` applies. Asked for, it keeps the
-    /// tokenizer's stride and side; the strategy is HF's default.
+    /// tokenizer's stride; the length and side are the call's, else
+    /// transformers' per-call ones, else the tokenizer's; the strategy is
+    /// HF's default.
     pub fn call_truncation(&self, call: &CallSettings) -> Result<Option<Truncation>> {
         let set = self.truncation.as_ref();
+        let per_call = &call.transformers;
         match call.truncation {
             None => Ok(set.cloned()),
             Some(false) => Ok(None),
             Some(true) => {
-                let max_length =
-                    call.max_length
-                        .or(set.map(|t| t.max_length))
-                        .ok_or_else(|| {
-                            Error::Value(
-                                "truncation=True needs max_length (or enable_truncation)".into(),
-                            )
-                        })?;
+                let max_length = call
+                    .max_length
+                    .or(per_call.model_max_length)
+                    .or(set.map(|t| t.max_length))
+                    .ok_or_else(|| {
+                        Error::Value(
+                            "truncation=True needs max_length (or enable_truncation)".into(),
+                        )
+                    })?;
                 let t = Truncation {
                     max_length,
                     strategy: TruncationStrategy::LongestFirst,
                     stride: set.map_or(0, |t| t.stride),
-                    direction: set.map_or(Side::Right, |t| t.direction),
+                    direction: per_call
+                        .truncation_side
+                        .or(set.map(|t| t.direction))
+                        .unwrap_or(Side::Right),
                 };
                 // As transformers sets it on HF's tokenizer, which checks it.
                 t.check_stride(self.n_added(true, false))?;
@@ -67,9 +91,14 @@ impl Tokenizer {
     /// token, its id and type id, the side and (unless the call gives its
     /// own) the multiple stay the tokenizer's (by default `[PAD]`, none).
     /// With `rectangular` (rows become one array) there is always padding:
-    /// as set, else to the longest row, and a `[PAD]` missing from the vocab
-    /// pads with id 0 instead of failing.
+    /// as set, else to the longest row, and a missing pad token pads with
+    /// id 0 instead of failing. Padding the call asks for, or that the
+    /// tokenizer does not set, goes on transformers' per-call side if the
+    /// tokenizer came with one; with none set, the pad token is the special
+    /// `[PAD]`, else the special `<pad>` (MPNet's), else `[PAD]`, as
+    /// `to_transformers` names it.
     pub fn call_padding(&self, call: &CallSettings, rectangular: bool) -> Result<Option<Padding>> {
+        let per_call = &call.transformers;
         let length = match call.padding {
             PadRequest::AsSet => match &self.padding {
                 Some(p) => p.length,
@@ -86,21 +115,32 @@ impl Tokenizer {
             PadRequest::Longest => PadLength::Longest,
             PadRequest::MaxLength => PadLength::Fixed(
                 call.max_length
+                    .or(per_call.model_max_length)
                     .ok_or_else(|| Error::Value("padding='max_length' needs max_length".into()))?,
             ),
+        };
+        let on_call_side = call.padding != PadRequest::AsSet || self.padding.is_none();
+        let side = |set: Side| match per_call.padding_side {
+            Some(side) if on_call_side => side,
+            _ => set,
         };
         let base = match &self.padding {
             Some(p) => p.clone(),
             None => {
-                let pad_token = "[PAD]";
+                let pad_token = ["[PAD]", "<pad>"]
+                    .into_iter()
+                    .find(|t| self.encoder.added.is_special_token(t))
+                    .unwrap_or("[PAD]");
                 let pad_id = match self.token_to_id(pad_token) {
                     Some(id) => id,
                     None if rectangular => {
                         let id_0 = self.id_to_token(0).unwrap_or_default();
+                        let id_0 = Padding::longest_with_id_0(id_0);
                         return Ok(Some(Padding {
                             length,
                             pad_to_multiple_of: call.pad_to_multiple_of.filter(|&m| m > 0),
-                            ..Padding::longest_with_id_0(id_0)
+                            direction: side(id_0.direction),
+                            ..id_0
                         }));
                     }
                     None => return Err(missing_pad_token(pad_token)),
@@ -123,6 +163,7 @@ impl Tokenizer {
         Ok(Some(Padding {
             length,
             pad_to_multiple_of,
+            direction: side(base.direction),
             ..base
         }))
     }
@@ -177,7 +218,7 @@ mod tests {
             padding: PadRequest::MaxLength,
             truncation: Some(true),
             max_length: Some(5),
-            pad_to_multiple_of: None,
+            ..Default::default()
         };
         let t = tok.call_truncation(&call).unwrap().unwrap();
         assert_eq!((t.max_length, t.stride, t.direction), (5, 2, Side::Left));
@@ -199,6 +240,55 @@ mod tests {
             ..call
         };
         assert_eq!(tok.call_truncation(&off).unwrap(), None);
+    }
+
+    #[test]
+    fn transformers_per_call_settings_apply_to_what_a_call_asks() {
+        let mut tok = tokenizer(&["[PAD]", "[UNK]", "a", "<p>"]);
+        let transformers = PerCall {
+            padding_side: Some(Side::Left),
+            truncation_side: Some(Side::Left),
+            model_max_length: Some(6),
+        };
+        let asked = CallSettings {
+            padding: PadRequest::MaxLength,
+            truncation: Some(true),
+            transformers,
+            ..Default::default()
+        };
+        let t = tok.call_truncation(&asked).unwrap().unwrap();
+        assert_eq!((t.max_length, t.direction), (6, Side::Left));
+        let p = tok.call_padding(&asked, false).unwrap().unwrap();
+        assert_eq!((p.length, p.direction), (PadLength::Fixed(6), Side::Left));
+        // The call's own length comes first.
+        let own = CallSettings {
+            max_length: Some(3),
+            ..asked
+        };
+        assert_eq!(tok.call_truncation(&own).unwrap().unwrap().max_length, 3);
+        // Nothing asked: the tokenizer's settings, none here; an array still
+        // pads, on transformers' side.
+        let quiet = CallSettings {
+            transformers,
+            ..Default::default()
+        };
+        assert_eq!(tok.call_truncation(&quiet).unwrap(), None);
+        assert_eq!(tok.call_padding(&quiet, false).unwrap(), None);
+        let rows = tok.call_padding(&quiet, true).unwrap().unwrap();
+        assert_eq!(rows.direction, Side::Left);
+        // Padding the tokenizer sets keeps its side unless a call asks.
+        tok.padding = Some(Padding {
+            length: PadLength::Longest,
+            direction: Side::Right,
+            pad_to_multiple_of: None,
+            pad_id: 3,
+            pad_type_id: 0,
+            pad_token: "<p>".into(),
+        });
+        let set = tok.call_padding(&quiet, false).unwrap().unwrap();
+        assert_eq!(set.direction, Side::Right);
+        let p = tok.call_padding(&asked, false).unwrap().unwrap();
+        assert_eq!((p.direction, p.pad_id), (Side::Left, 3));
     }
 
     #[test]

@@ -16,7 +16,7 @@ pub mod truncation;
 pub use crate::added_tokens::{AddedToken, AddedVocabulary, BERT_SPECIAL_TOKENS};
 pub use crate::cut::{Cut, PadDirection, Side, TruncationDirection};
 pub use batch::{BatchEncodings, BatchPlan};
-pub use call_settings::{CallSettings, PadRequest};
+pub use call_settings::{CallSettings, PadRequest, PerCall};
 pub use encoding::Encoding;
 pub use padding::{columns, pad_batch, pad_flat, pad_target, Columns, PadLength, Padding};
 pub use post_process::{Piece, PostProcessor, Roberta, SpecialTokens, Template};

@@ -8,12 +8,13 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyString};
 
+use crate::cut::Side;
 use crate::error::Error;
 use crate::model::{Vocab, WordPieceConfig};
 use crate::normalizers::NormalizerConfig;
 use crate::pipeline::call_settings::missing_pad_token;
 use crate::pipeline::{
-    AddedToken, CallSettings, PadLength, PadRequest, Padding, Tokenizer, Truncation,
+    AddedToken, CallSettings, PadLength, PadRequest, Padding, PerCall, Tokenizer, Truncation,
 };
 
 /// Truncation as Python passes and gets it:
@@ -118,13 +119,38 @@ pub(crate) fn padding_setting(tok: &Tokenizer, arg: PaddingArg) -> PyResult<Opti
     .transpose()
 }
 
+/// What a transformers tokenizer applies per call (`padding_side`,
+/// `truncation_side`, `model_max_length`), as the Python layer keeps it.
+#[derive(FromPyObject, Default)]
+pub(crate) struct PerCallArg {
+    #[pyo3(item)]
+    padding_side: Option<String>,
+    #[pyo3(item)]
+    truncation_side: Option<String>,
+    #[pyo3(item)]
+    model_max_length: Option<usize>,
+}
+
+impl PerCallArg {
+    fn settings(&self) -> PyResult<PerCall> {
+        let side = |s: &Option<String>| s.as_deref().map(str::parse::<Side>).transpose();
+        Ok(PerCall {
+            padding_side: side(&self.padding_side)?,
+            truncation_side: side(&self.truncation_side)?,
+            model_max_length: self.model_max_length,
+        })
+    }
+}
+
 /// A batch call's `padding=` (`True`, `False`, `"longest"`, `"max_length"`),
-/// `truncation=` (`True`, `False` or None) and `max_length=`.
+/// `truncation=` (`True`, `False` or None) and `max_length=`, and what the
+/// tokenizer's transformers form applies per call.
 pub(crate) fn call_settings(
     padding: &Bound<'_, PyAny>,
     truncation: &Bound<'_, PyAny>,
     max_length: Option<usize>,
     pad_to_multiple_of: Option<usize>,
+    carried: Option<PerCallArg>,
 ) -> PyResult<CallSettings> {
     let request = if let Ok(b) = padding.downcast::<PyBool>() {
         if b.is_true() {
@@ -156,6 +182,7 @@ pub(crate) fn call_settings(
         truncation,
         max_length,
         pad_to_multiple_of,
+        transformers: carried.unwrap_or_default().settings()?,
     })
 }
 
@@ -164,16 +191,9 @@ pub(crate) fn call_settings(
 /// pad token those encodings show.
 pub(crate) type ObjectsCall = (Option<Truncation>, Option<Padding>, Option<Arc<str>>);
 
-pub(crate) fn objects_call(
-    tok: &Tokenizer,
-    padding: &Bound<'_, PyAny>,
-    truncation: &Bound<'_, PyAny>,
-    max_length: Option<usize>,
-    pad_to_multiple_of: Option<usize>,
-) -> PyResult<ObjectsCall> {
-    let call = call_settings(padding, truncation, max_length, pad_to_multiple_of)?;
-    let trunc = tok.call_truncation(&call)?;
-    let pad = tok.call_padding(&call, false)?;
+pub(crate) fn objects_call(tok: &Tokenizer, call: &CallSettings) -> PyResult<ObjectsCall> {
+    let trunc = tok.call_truncation(call)?;
+    let pad = tok.call_padding(call, false)?;
     let pad_token = pad.as_ref().map(|p| Arc::from(p.pad_token.as_str()));
     Ok((trunc, pad, pad_token))
 }

@@ -20,7 +20,8 @@ use super::numpy_api::numpy_ready;
 use super::run::{run, watched_string_lists, watched_strings, Run};
 use super::specs::{
     call_settings, objects_call, padding_setting, truncation_setting, AddedTokenSpec,
-    AddedTokenTuple, BertOptions, PaddingArg, PaddingSpec, TruncationArg, TruncationSpec,
+    AddedTokenTuple, BertOptions, PaddingArg, PaddingSpec, PerCallArg, TruncationArg,
+    TruncationSpec,
 };
 use super::text::{as_strs, text_bytes, text_of, TextList};
 use crate::cancel::Cancel;
@@ -397,9 +398,10 @@ impl PyTokenizer {
     }
 
     /// Encodes a batch; `padding`, `truncation` and `max_length` change the
-    /// tokenizer's settings for this call only.
+    /// tokenizer's settings for this call only, as `carried` (the transformers
+    /// settings the tokenizer came with) says.
     /// With `is_pretokenized`, each text and pair is a list of words.
-    #[pyo3(signature = (texts, pairs, add_special_tokens, padding, truncation, max_length, num_threads=None, pad_to_multiple_of=None, is_pretokenized=false))]
+    #[pyo3(signature = (texts, pairs, add_special_tokens, padding, truncation, max_length, num_threads=None, pad_to_multiple_of=None, is_pretokenized=false, carried=None))]
     #[allow(clippy::too_many_arguments)]
     fn encode_batch(
         &self,
@@ -413,10 +415,11 @@ impl PyTokenizer {
         num_threads: Option<usize>,
         pad_to_multiple_of: Option<usize>,
         is_pretokenized: bool,
+        carried: Option<PerCallArg>,
     ) -> PyResult<Vec<PyEncoding>> {
         let tok = self.tokenizer();
-        let (trunc, pad, pad_token) =
-            objects_call(&tok, padding, truncation, max_length, pad_to_multiple_of)?;
+        let call = call_settings(padding, truncation, max_length, pad_to_multiple_of, carried)?;
+        let (trunc, pad, pad_token) = objects_call(&tok, &call)?;
         let (trunc, pad) = (trunc.as_ref(), pad.as_ref());
         let batch = if is_pretokenized {
             let encs = self.batch_words(
@@ -463,7 +466,7 @@ impl PyTokenizer {
     /// Padded 2-D int64 arrays `input_ids`, `attention_mask`, `token_type_ids`
     /// (and `special_tokens_mask`), padded as `encode_batch` pads (to the
     /// longest row when no padding is set or asked for).
-    #[pyo3(signature = (texts, pairs, add_special_tokens, padding, truncation, max_length, num_threads=None, return_word_ids=false, pad_to_multiple_of=None))]
+    #[pyo3(signature = (texts, pairs, add_special_tokens, padding, truncation, max_length, num_threads=None, return_word_ids=false, pad_to_multiple_of=None, carried=None))]
     #[allow(clippy::too_many_arguments)]
     fn encode_batch_numpy<'py>(
         &self,
@@ -477,10 +480,11 @@ impl PyTokenizer {
         num_threads: Option<usize>,
         return_word_ids: bool,
         pad_to_multiple_of: Option<usize>,
+        carried: Option<PerCallArg>,
     ) -> PyResult<Bound<'py, PyDict>> {
         numpy_ready(py)?;
         let tok = self.tokenizer();
-        let call = call_settings(padding, truncation, max_length, pad_to_multiple_of)?;
+        let call = call_settings(padding, truncation, max_length, pad_to_multiple_of, carried)?;
         let trunc = tok.call_truncation(&call)?;
         let pad = tok.call_padding(&call, true)?;
         let text_items = TextList::extract(texts, "texts")?;
