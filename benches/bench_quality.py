@@ -125,6 +125,21 @@ for n in SIZES:
     RESULT['sizes'][n] = None if slots <= 0 else [1 + split, 1 - split]
 """
 
+# Not a trainer: the fitted vocabulary of the held-out text itself, measured
+# on that same text. No trainer sees the text it will be judged on, so this
+# is about as far as fitting can go on it (in-sample).
+ORACLE_CHILD = (
+    MEASURE
+    + """
+import wpiece, warnings
+warnings.simplefilter('ignore')
+RESULT = {'sizes': {}}
+for n in SIZES:
+    s = measure(wpiece.train(HELD, n, fit=True), HELD)
+    RESULT['sizes'][n] = [s.tokens_per_word, s.whole_word_rate]
+"""
+)
+
 HF_CHILD = (
     MEASURE
     + """
@@ -203,6 +218,9 @@ def main() -> None:
         ceiling = run_child(head + CEILING_CHILD)
         entry["ceiling"] = {int(n): v for n, v in ceiling["sizes"].items()}
         print(label, "ceiling", ceiling, flush=True)
+        oracle = run_child(head + ORACLE_CHILD)
+        entry["oracle"] = {int(n): v for n, v in oracle["sizes"].items()}
+        print(label, "oracle", oracle, flush=True)
         if label.startswith("en"):
             entry["bert-base-uncased"] = run_child(
                 head + f"VOCAB={str(vocab_txt)!r}\n" + BERT_CHILD
@@ -270,6 +288,19 @@ def write_markdown(results: dict) -> None:
                 "given to a whole word (the training text's most frequent ones), the other "
                 "held-out words need at least two tokens each, so no vocabulary of that size "
                 "is likely to go below: " + "; ".join(parts) + ".",
+            ]
+        oracle = entry.get("oracle", {})
+        if oracle:
+            parts = [
+                f"{n // 1000}k: {v[0]:.3f} ({v[0] / hf[n][0]:.3f}x HF), {100 * v[1]:.1f}% whole"
+                for n, v in oracle.items()
+            ]
+            lines += [
+                "",
+                "Oracle, not a trainer: `fit=True` trained on the held-out text itself and "
+                "measured on it, what fitting reaches on a text it has seen whole: "
+                + "; ".join(parts)
+                + ".",
             ]
         based = {row["base"] for row in entry["rows"].values() if "base" in row}
         if based:
