@@ -500,3 +500,58 @@ def test_a_folder_save_keeps_what_transformers_cannot_take_and_the_models_chat_t
     assert dict(auto(en_lines[:3], padding=True)) == dict(
         extended.to_transformers()(en_lines[:3], padding=True)
     )
+
+
+def test_chat_templates_come_along_as_transformers_reads_them(tmp_path: Path) -> None:
+    # from_file(folder).to_transformers() and a save into another folder
+    # dropped the model's chat template: apply_chat_template failed there.
+    import os
+    import pickle
+
+    from transformers import AutoTokenizer
+
+    from conftest import TOKENIZER_JSON
+
+    template = "{% for m in messages %}[CLS] {{ m['content'] }} [SEP]{% endfor %}"
+    named = {"default": template, "tool_use": "{{ messages[0]['content'] }}"}
+    source = AutoTokenizer.from_pretrained(TOKENIZER_JSON.parent)
+    for kind, value in (("one", template), ("named", named)):
+        folder = tmp_path / kind
+        source.chat_template = value
+        source.save_pretrained(folder)  # chat_template.jinja (and additional_chat_templates/)
+        want = AutoTokenizer.from_pretrained(folder).chat_template
+        assert want == value
+        loaded = wpiece.Tokenizer.from_file(folder)
+        copies = (loaded, pickle.loads(pickle.dumps(loaded)), wpiece.Tokenizer.from_hf(source))
+        for tok in copies:
+            assert tok.to_transformers().chat_template == want, kind
+        # Saved elsewhere over another set's template file: the carried one
+        # is what AutoTokenizer and from_file read there.
+        copy = tmp_path / f"{kind}-copy"
+        copy.mkdir()
+        (copy / "chat_template.jinja").write_text("stale", encoding="utf-8")
+        loaded.save(copy)
+        assert AutoTokenizer.from_pretrained(copy).chat_template == want, sorted(os.listdir(copy))
+        assert wpiece.Tokenizer.from_file(copy).to_transformers().chat_template == want
+    # The config's own, in the list form older transformers wrote.
+    folder = tmp_path / "config"
+    wpiece.Tokenizer.from_file(TOKENIZER_JSON).save(folder)
+    config = json.loads((folder / "tokenizer_config.json").read_text(encoding="utf-8"))
+    config["chat_template"] = [{"name": k, "template": v} for k, v in named.items()]
+    (folder / "tokenizer_config.json").write_text(json.dumps(config), encoding="utf-8")
+    want = AutoTokenizer.from_pretrained(folder).chat_template
+    assert want == named
+    assert wpiece.Tokenizer.from_file(folder).to_transformers().chat_template == want
+
+
+@pytest.mark.parametrize("value", [5, [{"name": "x"}], {"default": 1}, True])
+def test_a_chat_template_of_another_kind_is_a_clear_error(tmp_path: Path, value: object) -> None:
+    from conftest import TOKENIZER_JSON
+
+    folder = tmp_path / "folder"
+    wpiece.Tokenizer.from_file(TOKENIZER_JSON).save(folder)
+    config = json.loads((folder / "tokenizer_config.json").read_text(encoding="utf-8"))
+    config["chat_template"] = value
+    (folder / "tokenizer_config.json").write_text(json.dumps(config), encoding="utf-8")
+    with pytest.raises(ValueError, match="chat_template must be"):
+        wpiece.Tokenizer.from_file(folder)

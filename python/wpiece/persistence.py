@@ -35,6 +35,10 @@ SETTINGS_FILE = "wpiece_tokenizer.json"
 _SETTINGS_FORMAT = "wpiece tokenizer settings"
 # transformers' config, written beside tokenizer.json (transformers_bridge.config_of).
 CONFIG_FILE = "tokenizer_config.json"
+# Where transformers keeps a chat template beside the config (read over the
+# config's own "chat_template"), and its named others.
+CHAT_TEMPLATE_FILE = "chat_template.jinja"
+CHAT_TEMPLATE_DIR = "additional_chat_templates"
 # Whether decoding cleans up spaces, in a settings file (transformers' key).
 CLEAN_UP_KEY = "clean_up_tokenization_spaces"
 # The digest of the tokenizer.json a folder save's config was written with
@@ -104,6 +108,7 @@ def save(
         raise ValueError(f"{p}: only a folder save holds more files")
     if folder:
         files: list[tuple[str, bytes]] = []
+        stale_too: list[str] = []
         try:
             files.append(("vocab.txt", core.vocab_txt().encode()))
         except ValueError:
@@ -116,10 +121,19 @@ def save(
         if _json_expressible(core):
             tokenizer_json = core.to_json()
             if config is not None:
-                made = {**_kept_from_config(p / CONFIG_FILE), **config(tokenizer_json)}
+                own = config(tokenizer_json)
+                made = {**_kept_from_config(p / CONFIG_FILE), **own}
                 made[_SETTINGS_KEY] = {**made[_SETTINGS_KEY], DIGEST_KEY: digest(tokenizer_json)}
                 text = json.dumps(made, ensure_ascii=False, indent=2)
                 files.append((CONFIG_FILE, text.encode()))
+                # A chat template the tokenizer carries replaces the folder's
+                # chat_template.jinja, which AutoTokenizer reads over the
+                # config (one it does not carry, the model's, stays).
+                template = own.get("chat_template")
+                if isinstance(template, str):
+                    files.append((CHAT_TEMPLATE_FILE, template.encode()))
+                elif template is not None:
+                    stale_too.append(CHAT_TEMPLATE_FILE)
             files.append(("tokenizer.json", tokenizer_json.encode()))
         else:
             # Whole, the vocabulary included: read once, it is one set.
@@ -128,7 +142,7 @@ def save(
             text = json.dumps(settings, ensure_ascii=False, indent=1)
             files.append((SETTINGS_FILE, text.encode()))
         written = {name for name, _ in files}
-        stale = [n for n in _FOLDER_FILES if n not in written]
+        stale = [n for n in (*_FOLDER_FILES, *stale_too) if n not in written]
         _core.write_set_atomic(p, files, stale)
         return
     if p.suffix.lower() == ".json":

@@ -83,11 +83,12 @@ def core_from_hf(tokenizer: Any) -> Any:
 
 
 def call_settings_of(tokenizer: Any) -> dict[str, Any]:
-    """The :data:`CALL_SETTINGS` a transformers tokenizer has (none for a
-    ``tokenizers.Tokenizer``, whose truncation and padding are its own)."""
+    """The :data:`CALL_SETTINGS` and chat template a transformers tokenizer
+    has (none for a ``tokenizers.Tokenizer``, whose truncation and padding
+    are its own)."""
     if not _is_transformers(tokenizer):
         return {}
-    found = {key: getattr(tokenizer, key, None) for key in CALL_SETTINGS}
+    found = {key: getattr(tokenizer, key, None) for key in (*CALL_SETTINGS, "chat_template")}
     return {key: _copied(value) for key, value in found.items() if value is not None}
 
 
@@ -113,6 +114,8 @@ def per_call(kept: dict[str, Any]) -> Optional[dict[str, Any]]:
 
 
 def _copied(value: Any) -> Any:
+    if isinstance(value, dict):
+        return dict(value)
     return list(value) if isinstance(value, (list, tuple)) else value
 
 

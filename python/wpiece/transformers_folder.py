@@ -30,10 +30,17 @@ from pathlib import Path
 from typing import Any, Optional
 
 from . import _core
-from .persistence import CLEAN_UP_KEY, CONFIG_FILE, SETTINGS_FILE, read_json_object
+from .persistence import (
+    CHAT_TEMPLATE_DIR,
+    CHAT_TEMPLATE_FILE,
+    CLEAN_UP_KEY,
+    CONFIG_FILE,
+    SETTINGS_FILE,
+    read_json_object,
+)
 from .transformers_bridge import _SETTINGS_KEY, CALL_SETTINGS
 
-__all__ = ["FolderConfig", "call_flags", "call_settings", "folder_config"]
+__all__ = ["FolderConfig", "call_flags", "call_settings", "chat_template", "folder_config"]
 
 # The transformers classes that build BERT's pipeline (BertConverter) from a
 # vocab.txt; others (MPNet, Funnel, Splinter) frame inputs otherwise.
@@ -258,11 +265,44 @@ def call_settings(folder: Path, paired: Optional[dict[str, Any]] = None) -> dict
     """What ``folder``'s config (``paired``: as read with its tokenizer.json)
     says of the settings transformers applies per call (``model_max_length``,
     ``padding_side``, ``truncation_side``, ``model_input_names``, else its
-    ``tokenizer_class``'s), as :meth:`wpiece.Tokenizer.to_transformers` gives
-    them back."""
+    ``tokenizer_class``'s), and its chat template (:func:`chat_template`), as
+    :meth:`wpiece.Tokenizer.to_transformers` gives them back."""
     path = folder / CONFIG_FILE
-    if paired is None and not path.is_file():
-        return {}
-    config = paired if paired is not None else read_json_object(path)
+    config: dict[str, Any] = {}
+    if paired is not None or path.is_file():
+        config = paired if paired is not None else read_json_object(path)
     keys = (*CALL_SETTINGS, "tokenizer_class")  # the class, for its model_input_names
-    return {key: config[key] for key in keys if config.get(key) is not None}
+    found = {key: config[key] for key in keys if config.get(key) is not None}
+    template = chat_template(folder, config)
+    return found if template is None else {**found, "chat_template": template}
+
+
+def chat_template(folder: Path, config: dict[str, Any]) -> Any:
+    """The chat template AutoTokenizer gives a tokenizer of ``folder``, or
+    None: its ``chat_template.jinja`` and ``additional_chat_templates/*.jinja``
+    files first (a dict by name when there are several, the file's
+    ``default``), else its ``config``'s ``chat_template`` (a list of named
+    templates made a dict by name, as transformers makes it)."""
+    templates: dict[str, str] = {}
+    if (folder / CHAT_TEMPLATE_FILE).is_file():
+        templates["default"] = _core.read_text(folder / CHAT_TEMPLATE_FILE)
+    if (folder / CHAT_TEMPLATE_DIR).is_dir():
+        for path in sorted((folder / CHAT_TEMPLATE_DIR).glob("*.jinja")):
+            templates[path.name.removesuffix(".jinja")] = _core.read_text(path)
+    if templates:
+        return templates["default"] if list(templates) == ["default"] else templates
+    value = config.get("chat_template")
+    if isinstance(value, list) and all(
+        isinstance(t, dict)
+        and isinstance(t.get("name"), str)
+        and isinstance(t.get("template"), str)
+        for t in value
+    ):
+        return {t["name"]: t["template"] for t in value}
+    strings = isinstance(value, dict) and all(isinstance(t, str) for t in value.values())
+    if value is None or isinstance(value, str) or strings:
+        return value
+    raise ValueError(
+        f"{folder / CONFIG_FILE}: chat_template must be a string, a list of "
+        f"{{'name', 'template'}} objects or an object of strings, got {value!r:.80}"
+    )
