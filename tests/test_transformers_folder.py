@@ -255,6 +255,9 @@ def test_hostile_configs_are_clear_errors(tmp_path: Path) -> None:
         (json.dumps({"added_tokens_decoder": {"5": {"special": True}}}), ValueError),
         (json.dumps({"added_tokens_decoder": [1]}), ValueError),
         (json.dumps({"do_lower_case": "yes"}), TypeError),
+        # transformers refuses these sides when it loads the folder.
+        (json.dumps({"padding_side": "middle"}), ValueError),
+        (json.dumps({"truncation_side": 5}), ValueError),
     ]:
         config.write_text(text, encoding="utf-8")
         with pytest.raises(error, match="tokenizer_config.json|lowercase"):

@@ -273,6 +273,12 @@ def call_settings(folder: Path, paired: Optional[dict[str, Any]] = None) -> dict
         config = paired if paired is not None else read_json_object(path)
     keys = (*CALL_SETTINGS, "tokenizer_class")  # the class, for its model_input_names
     found = {key: config[key] for key in keys if config.get(key) is not None}
+    for key in ("padding_side", "truncation_side"):
+        # As transformers refuses them when it loads the folder.
+        if found.get(key, "right") not in ("right", "left"):
+            raise ValueError(
+                f"{folder / CONFIG_FILE}: {key} must be 'right' or 'left', got {found[key]!r:.80}"
+            )
     template = chat_template(folder, config)
     return found if template is None else {**found, "chat_template": template}
 
