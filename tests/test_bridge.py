@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 import transformers
@@ -555,3 +556,112 @@ def test_a_chat_template_of_another_kind_is_a_clear_error(tmp_path: Path, value:
     (folder / "tokenizer_config.json").write_text(json.dumps(config), encoding="utf-8")
     with pytest.raises(ValueError, match="chat_template must be"):
         wpiece.Tokenizer.from_file(folder)
+
+
+def _transformers_folder(folder: Path, **attrs: Any) -> Path:
+    """The test tokenizer saved by transformers into ``folder``, its backend
+    set as ``backend`` says, ``attrs`` set on it."""
+    from transformers import AutoTokenizer
+
+    from conftest import TOKENIZER_JSON
+
+    source = AutoTokenizer.from_pretrained(TOKENIZER_JSON.parent)
+    source.backend_tokenizer.no_truncation()
+    source.backend_tokenizer.no_padding()
+    backend = attrs.pop("backend", None)
+    if backend is not None:
+        backend(source.backend_tokenizer)
+    for name, value in attrs.items():
+        setattr(source, name, value)
+    source.save_pretrained(folder)
+    return folder
+
+
+@pytest.mark.filterwarnings("ignore:asked to truncate to max_length")
+def test_a_transformers_folder_pads_and_cuts_calls_as_transformers_does(tmp_path: Path) -> None:
+    # transformers pads with its config's pad token and sets its backend's
+    # truncation and padding afresh at every call: what its tokenizer.json
+    # held (the last call's, when saved) padded calls that asked for none,
+    # rounded them to its multiple, and its stride refused short max_length.
+    from transformers import AutoTokenizer
+
+    def leftovers(backend: Any) -> None:
+        backend.enable_truncation(128, stride=3)
+        backend.enable_padding(pad_to_multiple_of=8, pad_type_id=1)
+
+    folders = [
+        _transformers_folder(tmp_path / "pad-token", pad_token="[unused1]"),
+        _transformers_folder(tmp_path / "leftovers", backend=leftovers, model_max_length=16),
+        _transformers_folder(
+            tmp_path / "left", backend=leftovers, padding_side="left", model_max_length=7
+        ),
+    ]
+    texts, pairs = ["a", "a b", "one two three four five six seven"], ["x y", "z", "w"]
+    calls = (
+        {},
+        {"padding": True},
+        {"truncation": True},
+        {"truncation": True, "max_length": 4},
+        {"padding": "max_length", "max_length": 9},
+        {"padding": True, "truncation": True},
+    )
+    for folder in folders:
+        want, tok = AutoTokenizer.from_pretrained(folder), wpiece.Tokenizer.from_file(folder)
+        assert (tok.truncation, tok.padding) == (None, None), folder
+        assert tok.to_transformers().pad_token == want.pad_token
+        for call in calls:
+            got = tok.encode_batch(texts, **call)
+            expected = want(texts, return_token_type_ids=True, **call)
+            assert [e.ids for e in got] == expected["input_ids"], (folder.name, call)
+            assert [e.type_ids for e in got] == expected["token_type_ids"], (folder.name, call)
+            both = tok.encode_batch(texts, pairs, **call)
+            assert [e.ids for e in both] == want(texts, pairs, **call)["input_ids"], call
+    # Asked for a length none gives, transformers warns and does not cut.
+    tok = wpiece.Tokenizer.from_file(folders[0])
+    with pytest.warns(UserWarning, match="not done"):
+        long = tok.encode_batch([texts[2] * 99], truncation=True)
+    assert len(long[0].ids) == len(want([texts[2] * 99])["input_ids"][0]) > 512
+    # A folder wpiece saved keeps the tokenizer's own settings.
+    own = wpiece.Tokenizer.from_file(wpiece.sample_vocab_path())
+    own.enable_truncation(6, stride=1)
+    own.enable_padding(pad_to_multiple_of=4)
+    own.save(tmp_path / "own")
+    back = wpiece.Tokenizer.from_file(tmp_path / "own")
+    assert (back.truncation, back.padding) == (own.truncation, own.padding)
+
+
+def test_chat_templates_saved_over_another_set_leave_none_of_its_files(tmp_path: Path) -> None:
+    from transformers import AutoTokenizer
+
+    named = {"default": "D", "tool_use": "T"}
+    old = _transformers_folder(tmp_path / "old", chat_template={"default": "O", "rag": "R"})
+    for value in (named, "NEW"):
+        source = _transformers_folder(tmp_path / f"source-{len(value)}", chat_template=value)
+        loaded = wpiece.Tokenizer.from_file(source)
+        loaded.save(source)  # into its own folder
+        loaded.save(old)  # over another set's named templates
+        for folder in (source, old):
+            assert AutoTokenizer.from_pretrained(folder).chat_template == value, folder
+            assert wpiece.Tokenizer.from_file(folder).to_transformers().chat_template == value
+    # Read in text mode, as transformers reads it.
+    crlf = _transformers_folder(tmp_path / "crlf", chat_template="x")
+    (crlf / "chat_template.jinja").write_bytes(b"a\r\nb\rc")
+    want = AutoTokenizer.from_pretrained(crlf).chat_template
+    assert wpiece.Tokenizer.from_file(crlf).to_transformers().chat_template == want == "a\nb\nc"
+
+
+@pytest.mark.parametrize(
+    "attrs", [{"chat_template": 123}, {"chat_template": {"a": 1}}, {"padding_side": "middle"}]
+)
+def test_what_a_transformers_tokenizer_holds_is_checked_as_its_folder_would_be(
+    attrs: dict[str, Any],
+) -> None:
+    from transformers import AutoTokenizer
+
+    from conftest import TOKENIZER_JSON
+
+    source = AutoTokenizer.from_pretrained(TOKENIZER_JSON.parent)
+    for name, value in attrs.items():
+        source.__dict__[name] = value  # past transformers' own checks
+    with pytest.raises(ValueError, match="must be"):
+        wpiece.Tokenizer.from_hf(source)

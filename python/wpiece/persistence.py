@@ -129,7 +129,11 @@ def save(
                 # A chat template the tokenizer carries replaces the folder's
                 # chat_template.jinja, which AutoTokenizer reads over the
                 # config (one it does not carry, the model's, stays).
+                # Named ones go in the config only: no other set's
+                # template file is left to be read over it.
                 template = own.get("chat_template")
+                if template is not None:
+                    stale_too.extend(_named_template_files(p))
                 if isinstance(template, str):
                     files.append((CHAT_TEMPLATE_FILE, template.encode()))
                 elif template is not None:
@@ -222,12 +226,23 @@ def _read_paired(path: Path) -> tuple[str, dict[str, Any]]:
 def _kept_from_config(path: Path) -> dict[str, Any]:
     """What a new config keeps of the folder's old one: its chat template,
     the model's (a BERT-family checkpoint rarely has one), not the old
-    tokenizer's. An unreadable old config keeps nothing."""
+    tokenizer's. An unreadable old config, or one whose template is no
+    template, keeps nothing."""
+    from .transformers_bridge import checked_chat_template
+
     try:
-        template = read_json_object(path).get("chat_template")
+        template = checked_chat_template(read_json_object(path).get("chat_template"), str(path))
     except (OSError, ValueError):  # none, or unreadable
         return {}
     return {} if template is None else {"chat_template": template}
+
+
+def _named_template_files(folder: Path) -> list[str]:
+    """The named chat templates of ``folder``'s set (``additional_chat_templates``)."""
+    named = folder / CHAT_TEMPLATE_DIR
+    if not named.is_dir():
+        return []
+    return [f"{CHAT_TEMPLATE_DIR}/{p.name}" for p in sorted(named.glob("*.jinja")) if p.is_file()]
 
 
 def _json_form(core: _core.Tokenizer) -> Optional[str]:

@@ -44,6 +44,7 @@ from .decoding import Decoding
 from .documents import Files, PathLike, path_items, require_field, resolve_files
 from .quality import TextStats
 from .trainer import train_through
+from .transformers_bridge import per_call as _per_call
 
 if TYPE_CHECKING:
     import numpy as np
@@ -155,6 +156,8 @@ class Tokenizer(Decoding):
         _check_options(options)
         (found, paired), folder = persistence.load(_path(path), options), _path(path).is_dir()
         if not isinstance(found, Path):
+            if folder and paired:  # a transformers folder's: see own_settings
+                transformers_folder.own_settings(_path(path), paired, found)
             tok = cls._from_core(found)
             flags = transformers_folder.call_flags(_path(path), paired) if folder else None
             if flags is not None:
@@ -405,12 +408,12 @@ class Tokenizer(Decoding):
                 "direction": direction,
             }
         )
-        self._forget_transformers("padding_side")
+        self._forget_transformers("padding_side", "pad_token")
 
     def no_padding(self) -> None:
         """Turn padding off."""
         self._core.set_padding(None)
-        self._forget_transformers("padding_side")
+        self._forget_transformers("padding_side", "pad_token")
 
     @property
     def padding(self) -> Optional[dict[str, Any]]:
@@ -473,9 +476,8 @@ class Tokenizer(Decoding):
         ``padding`` (``True``/``"longest"`` or ``"max_length"``), ``truncation``,
         ``max_length`` and ``pad_to_multiple_of`` (0: none) apply to this call
         only; what a call does not give comes from the tokenizer's own settings
-        (:meth:`enable_padding`, :meth:`enable_truncation`); one read from a
-        transformers folder or tokenizer pads and truncates such a call on its
-        sides, to its ``model_max_length``, as transformers does. Every batch form
+        (:meth:`enable_padding`, :meth:`enable_truncation`); one read from
+        transformers pads and cuts such a call as transformers does. Every batch form
         (these objects, :meth:`encode_batch_numpy`, :meth:`encode_batch_flat`,
         :meth:`encode_arrow`, :meth:`encode_files`, Spark and Ray) pads by that
         one rule, as HF pads its ``Encoding`` objects.
@@ -489,14 +491,14 @@ class Tokenizer(Decoding):
         [[2, 4, 3, 0], [2, 4, 4, 3]]
         """
         _check_call(truncation, max_length, num_threads, pad_to_multiple_of)
-        settings = (padding, truncation, max_length, num_threads, pad_to_multiple_of)
         add = _flag(add_special_tokens, "add_special_tokens")
-        per_call = transformers_bridge.per_call(self._transformers_settings)
+        carried, padding, truncation = _per_call(self, padding, truncation, max_length)
+        settings = (padding, truncation, max_length, num_threads, pad_to_multiple_of)
         if _flag(is_pretokenized, "is_pretokenized"):
             words, pair_words = _batch_words(texts, pairs)
-            return self._core.encode_batch(words, pair_words, add, *settings, True, per_call)
+            return self._core.encode_batch(words, pair_words, add, *settings, True, carried)
         text_list, pair_list = _batch_texts(texts, pairs)
-        return self._core.encode_batch(text_list, pair_list, add, *settings, False, per_call)
+        return self._core.encode_batch(text_list, pair_list, add, *settings, False, carried)
 
     def encode_batch_numpy(
         self,
@@ -528,9 +530,9 @@ class Tokenizer(Decoding):
         _check_call(truncation, max_length, num_threads, pad_to_multiple_of)
         add = _flag(add_special_tokens, "add_special_tokens")
         words = _flag(return_word_ids, "return_word_ids")
-        per_call = transformers_bridge.per_call(self._transformers_settings)
+        carried, padding, truncation = _per_call(self, padding, truncation, max_length)
         settings = (padding, truncation, max_length, num_threads, words, pad_to_multiple_of)
-        return self._core.encode_batch_numpy(text_list, pair_list, add, *settings, per_call)
+        return self._core.encode_batch_numpy(text_list, pair_list, add, *settings, carried)
 
     def encode_batch_flat(
         self,

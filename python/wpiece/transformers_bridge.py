@@ -10,6 +10,7 @@ transformers fast tokenizer).
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from typing import Any, Optional
 
@@ -88,29 +89,90 @@ def call_settings_of(tokenizer: Any) -> dict[str, Any]:
     are its own)."""
     if not _is_transformers(tokenizer):
         return {}
-    found = {key: getattr(tokenizer, key, None) for key in (*CALL_SETTINGS, "chat_template")}
+    keys = (*CALL_SETTINGS, "pad_token", "chat_template")
+    found = {key: getattr(tokenizer, key, None) for key in keys}
+    where = f"the transformers tokenizer ({type(tokenizer).__name__})"
+    for side in ("padding_side", "truncation_side"):
+        checked_side(found[side], side, where)
+    found["chat_template"] = checked_chat_template(found["chat_template"], where)
+    if not isinstance(found["pad_token"], str):
+        found["pad_token"] = None
     return {key: _copied(value) for key, value in found.items() if value is not None}
 
 
-# Of those, what a call that pads or truncates applies (see per_call).
-_PER_CALL = ("padding_side", "truncation_side", "model_max_length")
+def checked_chat_template(value: Any, where: str) -> Any:
+    """A chat template as transformers holds it (None, a string, or a dict
+    of strings by name), from what ``where`` gives: that, or a list of
+    ``{"name", "template"}`` objects (made a dict by name, as transformers
+    makes it); anything else is a ``ValueError`` naming ``where``."""
+    if isinstance(value, list) and all(
+        isinstance(t, dict)
+        and isinstance(t.get("name"), str)
+        and isinstance(t.get("template"), str)
+        for t in value
+    ):
+        return {t["name"]: t["template"] for t in value}
+    strings = isinstance(value, dict) and all(
+        isinstance(k, str) and isinstance(t, str) for k, t in value.items()
+    )
+    if value is None or isinstance(value, str) or strings:
+        return dict(value) if strings else value
+    raise ValueError(
+        f"{where}: chat_template must be a string, a list of {{'name', 'template'}} "
+        f"objects or an object of strings, got {value!r:.80}"
+    )
 
 
-def per_call(kept: dict[str, Any]) -> Optional[dict[str, Any]]:
-    """What the transformers tokenizer or folder a tokenizer came from
-    (``kept``, its call settings) applies to a call that asks for padding or
-    truncation: its sides, and its ``model_max_length`` for a call that
-    gives no ``max_length`` (transformers' "no limit", ``int(1e30)``, is
-    none). None if it said none of them."""
+def checked_side(value: Any, key: str, where: str) -> Any:
+    """``padding_side`` or ``truncation_side`` (``key``) as transformers
+    takes it, 'right' or 'left' (None: not given); else a ``ValueError``."""
+    if value not in (None, "right", "left"):
+        raise ValueError(f"{where}: {key} must be 'right' or 'left', got {value!r:.80}")
+    return value
+
+
+# Of those and the pad token, what a call that pads or truncates applies
+# (see per_call).
+_PER_CALL = ("padding_side", "truncation_side", "model_max_length", "pad_token")
+
+
+def per_call(
+    tok: Any, padding: Any, truncation: Any, max_length: Optional[int]
+) -> tuple[Optional[dict[str, Any]], Any, Any]:
+    """What the transformers tokenizer or folder the tokenizer ``tok`` came
+    from (its call settings) applies to a call that asks for
+    padding or truncation: its sides, its pad token, and its
+    ``model_max_length`` for a call that gives no ``max_length``
+    (transformers' "no limit", ``int(1e30)``, is none); None if it said
+    none of them. With the call's ``padding`` and ``truncation``: asked to
+    pad to or cut at a length that neither the call, ``model_max_length``
+    nor the tokenizer gives, transformers warns and does not."""
+    kept, core = tok._transformers_settings, tok._core
     if not any(key in kept for key in _PER_CALL):
-        return None
+        return None, padding, truncation
     length = kept.get("model_max_length")
     usable = type(length) is int and 0 < length <= 0xFFFF_FFFF
-    return {
+    if max_length is None and not usable:
+        if truncation is True and core.truncation is None:
+            warnings.warn(_NO_LENGTH.format("truncate"), UserWarning, stacklevel=3)
+            truncation = None
+        if padding == "max_length" and core.padding is None:
+            warnings.warn(_NO_LENGTH.format("pad"), UserWarning, stacklevel=3)
+            padding = False
+    pad = kept.get("pad_token")
+    settings = {
         "padding_side": kept.get("padding_side"),
         "truncation_side": kept.get("truncation_side"),
         "model_max_length": length if usable else None,
+        "pad_id": core.token_to_id(pad) if isinstance(pad, str) else None,
     }
+    return settings, padding, truncation
+
+
+_NO_LENGTH = (
+    "asked to {} to max_length, but neither the call, the tokenizer nor its model_max_length "
+    "gives one: not done (as transformers does)"
+)
 
 
 def _copied(value: Any) -> Any:

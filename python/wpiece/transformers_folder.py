@@ -38,9 +38,21 @@ from .persistence import (
     SETTINGS_FILE,
     read_json_object,
 )
-from .transformers_bridge import _SETTINGS_KEY, CALL_SETTINGS
+from .transformers_bridge import (
+    _SETTINGS_KEY,
+    CALL_SETTINGS,
+    checked_chat_template,
+    checked_side,
+)
 
-__all__ = ["FolderConfig", "call_flags", "call_settings", "chat_template", "folder_config"]
+__all__ = [
+    "FolderConfig",
+    "call_flags",
+    "call_settings",
+    "chat_template",
+    "folder_config",
+    "own_settings",
+]
 
 # The transformers classes that build BERT's pipeline (BertConverter) from a
 # vocab.txt; others (MPNet, Funnel, Splinter) frame inputs otherwise.
@@ -239,6 +251,31 @@ def folder_config(folder: Path, given_folder: bool = True) -> FolderConfig:
     return FolderConfig(options, added, clean_up, bool(config.get("split_special_tokens", False)))
 
 
+def own_settings(folder: Path, paired: dict[str, Any], core: Any) -> None:
+    """Sets the truncation and padding of ``core``, the tokenizer.json of
+    ``folder`` read with the config ``paired``, to its own: transformers
+    truncates and pads per call and sets its backend each time, so what the
+    tokenizer.json holds is what the last call left when it was saved, not
+    the tokenizer's; a config a wpiece folder save wrote keeps the
+    tokenizer's own (a pad token of None: the config's ``pad_token``)."""
+    from ._args import _padding_spec, _truncation_spec
+
+    kept = paired.get(_SETTINGS_KEY)
+    if not isinstance(kept, dict):
+        kept = {}
+    padding = kept.get("padding")
+    if isinstance(padding, dict) and padding.get("pad_token") is None:
+        pad = _token_text(_with_special_tokens_map(paired, folder).get("pad_token"))
+        if not isinstance(pad, str):
+            raise ValueError(
+                f"{folder / CONFIG_FILE}: {_SETTINGS_KEY} pads with the tokenizer's pad "
+                "token, and the config names none"
+            )
+        padding = {**padding, "pad_token": pad}
+    core.set_truncation(_truncation_spec(kept.get("truncation")))
+    core.set_padding(_padding_spec(padding))
+
+
 def call_flags(
     folder: Path, paired: Optional[dict[str, Any]] = None
 ) -> Optional[tuple[bool, bool]]:
@@ -275,10 +312,12 @@ def call_settings(folder: Path, paired: Optional[dict[str, Any]] = None) -> dict
     found = {key: config[key] for key in keys if config.get(key) is not None}
     for key in ("padding_side", "truncation_side"):
         # As transformers refuses them when it loads the folder.
-        if found.get(key, "right") not in ("right", "left"):
-            raise ValueError(
-                f"{folder / CONFIG_FILE}: {key} must be 'right' or 'left', got {found[key]!r:.80}"
-            )
+        checked_side(found.get(key), key, str(folder / CONFIG_FILE))
+    # The pad token transformers pads a call with (the config's, or its
+    # special_tokens_map.json's).
+    pad = _token_text(_with_special_tokens_map(config, folder).get("pad_token"))
+    if isinstance(pad, str):
+        found["pad_token"] = pad
     template = chat_template(folder, config)
     return found if template is None else {**found, "chat_template": template}
 
@@ -291,24 +330,17 @@ def chat_template(folder: Path, config: dict[str, Any]) -> Any:
     templates made a dict by name, as transformers makes it)."""
     templates: dict[str, str] = {}
     if (folder / CHAT_TEMPLATE_FILE).is_file():
-        templates["default"] = _core.read_text(folder / CHAT_TEMPLATE_FILE)
+        templates["default"] = _template_file(folder / CHAT_TEMPLATE_FILE)
     if (folder / CHAT_TEMPLATE_DIR).is_dir():
         for path in sorted((folder / CHAT_TEMPLATE_DIR).glob("*.jinja")):
-            templates[path.name.removesuffix(".jinja")] = _core.read_text(path)
+            if path.is_file():  # as transformers globs them: a folder is no template
+                templates[path.name.removesuffix(".jinja")] = _template_file(path)
     if templates:
         return templates["default"] if list(templates) == ["default"] else templates
-    value = config.get("chat_template")
-    if isinstance(value, list) and all(
-        isinstance(t, dict)
-        and isinstance(t.get("name"), str)
-        and isinstance(t.get("template"), str)
-        for t in value
-    ):
-        return {t["name"]: t["template"] for t in value}
-    strings = isinstance(value, dict) and all(isinstance(t, str) for t in value.values())
-    if value is None or isinstance(value, str) or strings:
-        return value
-    raise ValueError(
-        f"{folder / CONFIG_FILE}: chat_template must be a string, a list of "
-        f"{{'name', 'template'}} objects or an object of strings, got {value!r:.80}"
-    )
+    return checked_chat_template(config.get("chat_template"), str(folder / CONFIG_FILE))
+
+
+def _template_file(path: Path) -> str:
+    """A template file read as transformers reads it, in text mode: every
+    line ending made "\\n"."""
+    return _core.read_text(path).replace("\r\n", "\n").replace("\r", "\n")

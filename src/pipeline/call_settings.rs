@@ -46,6 +46,8 @@ pub struct PerCall {
     /// The length `truncation=True` and `padding="max_length"` go to when
     /// the call gives none.
     pub model_max_length: Option<usize>,
+    /// The id of the pad token transformers names (its config's).
+    pub pad_id: Option<u32>,
 }
 
 impl Tokenizer {
@@ -96,7 +98,8 @@ impl Tokenizer {
     /// tokenizer does not set, goes on transformers' per-call side if the
     /// tokenizer came with one; with none set, the pad token is the special
     /// `[PAD]`, else the special `<pad>` (MPNet's), else `[PAD]`, as
-    /// `to_transformers` names it.
+    /// `to_transformers` names it (transformers' own pad token, if the
+    /// tokenizer came with one, for padding on its side).
     pub fn call_padding(&self, call: &CallSettings, rectangular: bool) -> Result<Option<Padding>> {
         let per_call = &call.transformers;
         let length = match call.padding {
@@ -124,6 +127,11 @@ impl Tokenizer {
             Some(side) if on_call_side => side,
             _ => set,
         };
+        // transformers' own pad token, for padding on its side.
+        let carried = per_call
+            .pad_id
+            .filter(|_| on_call_side)
+            .and_then(|id| Some((id, self.id_to_token(id)?)));
         let base = match &self.padding {
             Some(p) => p.clone(),
             None => {
@@ -133,6 +141,7 @@ impl Tokenizer {
                     .unwrap_or("[PAD]");
                 let pad_id = match self.token_to_id(pad_token) {
                     Some(id) => id,
+                    None if carried.is_some() => 0, // replaced below
                     None if rectangular => {
                         let id_0 = self.id_to_token(0).unwrap_or_default();
                         let id_0 = Padding::longest_with_id_0(id_0);
@@ -160,10 +169,16 @@ impl Tokenizer {
             Some(m) => Some(m),
             None => base.pad_to_multiple_of,
         };
+        let (pad_id, pad_token) = match carried {
+            Some((id, token)) => (id, token.to_string()),
+            None => (base.pad_id, base.pad_token),
+        };
         Ok(Some(Padding {
             length,
             pad_to_multiple_of,
             direction: side(base.direction),
+            pad_id,
+            pad_token,
             ..base
         }))
     }
@@ -249,6 +264,7 @@ mod tests {
             padding_side: Some(Side::Left),
             truncation_side: Some(Side::Left),
             model_max_length: Some(6),
+            pad_id: None,
         };
         let asked = CallSettings {
             padding: PadRequest::MaxLength,
@@ -289,6 +305,33 @@ mod tests {
         assert_eq!(set.direction, Side::Right);
         let p = tok.call_padding(&asked, false).unwrap().unwrap();
         assert_eq!((p.direction, p.pad_id), (Side::Left, 3));
+        // transformers' own pad token pads what a call asks, set or not.
+        let own_pad = CallSettings {
+            transformers: PerCall {
+                pad_id: Some(2),
+                ..transformers
+            },
+            ..asked
+        };
+        let p = tok.call_padding(&own_pad, false).unwrap().unwrap();
+        assert_eq!((p.pad_id, p.pad_token.as_str()), (2, "a"));
+        let quiet_own = CallSettings {
+            padding: PadRequest::AsSet,
+            ..own_pad
+        };
+        let p = tok.call_padding(&quiet_own, false).unwrap().unwrap();
+        assert_eq!((p.pad_id, p.pad_token.as_str()), (3, "<p>"));
+        // With no [PAD] to fall back on, transformers' pad token pads.
+        let bare = tokenizer(&["[UNK]", "a"]);
+        let own_a = CallSettings {
+            transformers: PerCall {
+                pad_id: Some(1),
+                ..transformers
+            },
+            ..asked
+        };
+        let p = bare.call_padding(&own_a, false).unwrap().unwrap();
+        assert_eq!((p.pad_id, p.pad_token.as_str()), (1, "a"));
     }
 
     #[test]

@@ -120,7 +120,8 @@ pub(crate) fn padding_setting(tok: &Tokenizer, arg: PaddingArg) -> PyResult<Opti
 }
 
 /// What a transformers tokenizer applies per call (`padding_side`,
-/// `truncation_side`, `model_max_length`), as the Python layer keeps it.
+/// `truncation_side`, `model_max_length`, its pad token's id), as the
+/// Python layer keeps it.
 #[derive(FromPyObject, Default)]
 pub(crate) struct PerCallArg {
     #[pyo3(item)]
@@ -129,6 +130,8 @@ pub(crate) struct PerCallArg {
     truncation_side: Option<String>,
     #[pyo3(item)]
     model_max_length: Option<usize>,
+    #[pyo3(item)]
+    pad_id: Option<u32>,
 }
 
 impl PerCallArg {
@@ -138,6 +141,7 @@ impl PerCallArg {
             padding_side: side(&self.padding_side)?,
             truncation_side: side(&self.truncation_side)?,
             model_max_length: self.model_max_length,
+            pad_id: self.pad_id,
         })
     }
 }
