@@ -665,3 +665,77 @@ def test_what_a_transformers_tokenizer_holds_is_checked_as_its_folder_would_be(
         source.__dict__[name] = value  # past transformers' own checks
     with pytest.raises(ValueError, match="must be"):
         wpiece.Tokenizer.from_hf(source)
+
+
+def test_a_folder_saved_by_wpiece_encodes_every_call_as_the_tokenizer_saved(
+    tmp_path: Path,
+) -> None:
+    # Its config names a pad token and sides for transformers: they must
+    # not replace the tokenizer's own padding (a pad id 5 padded with 0).
+    texts = ["Hello world, this is a long sentence of many words.", "short", "a medium one"]
+    pairs = ["a pair", "pair two is longer than one", "x"]
+    calls = (
+        {},
+        {"padding": True},
+        {"truncation": True},
+        {"padding": "max_length", "max_length": 20},
+        {"padding": True, "pad_to_multiple_of": 8},
+        {"truncation": True, "max_length": 6},
+        {"padding": "max_length", "truncation": True},
+    )
+    settings = (
+        ({"max_length": 8, "stride": 2, "direction": "left"}, None),
+        (None, {"pad_id": 5}),
+        (None, {"pad_token": "[MASK]", "direction": "left"}),
+        ({"max_length": 10, "stride": 1}, {"length": 12, "pad_type_id": 1}),
+    )
+
+    def outputs(tok: wpiece.Tokenizer) -> list[Any]:
+        got: list[Any] = []
+        for call, with_pairs in ((c, p) for c in calls for p in (None, pairs)):
+            try:
+                objects = tok.encode_batch(texts, with_pairs, **call)
+                got.append([(e.ids, e.type_ids, e.attention_mask) for e in objects])
+                rows = tok.encode_batch_numpy(texts, with_pairs, **call)
+                got.append({k: v.tolist() for k, v in rows.items()})
+            except ValueError as e:
+                got.append(str(e))
+        return got
+
+    for k, (truncation, padding) in enumerate(settings):
+        tok = wpiece.Tokenizer.from_file(wpiece.sample_vocab_path())
+        if truncation:
+            tok.enable_truncation(**truncation)
+        if padding:
+            tok.enable_padding(**padding)
+        tok.save(tmp_path / str(k))
+        back = wpiece.Tokenizer.from_file(tmp_path / str(k))
+        assert (back.truncation, back.padding) == (tok.truncation, tok.padding)
+        assert outputs(back) == outputs(tok), (truncation, padding)
+
+
+def test_sides_and_pad_token_a_config_omits_come_from_tokenizer_json(tmp_path: Path) -> None:
+    # As transformers takes them; an empty config is a config too.
+    from tokenizers import Tokenizer as HFTokenizer
+    from transformers import AutoTokenizer
+
+    from conftest import TOKENIZER_JSON
+
+    hf = HFTokenizer.from_file(str(TOKENIZER_JSON))
+    hf.enable_padding(direction="left", pad_token="[MASK]", pad_id=103)
+    hf.enable_truncation(8, direction="left")
+    texts = ["a b c d e", "a"]
+    calls = ({}, {"padding": True}, {"truncation": True, "max_length": 4})
+    for config in ({"model_max_length": 512}, {}):
+        folder = tmp_path / str(len(config))
+        folder.mkdir()
+        hf.save(str(folder / "tokenizer.json"))
+        (folder / "tokenizer_config.json").write_text(json.dumps(config), encoding="utf-8")
+        want = AutoTokenizer.from_pretrained(folder)
+        for tok in (wpiece.Tokenizer.from_file(folder), wpiece.Tokenizer.from_hf(want)):
+            for call in calls:
+                got = [e.ids for e in tok.encode_batch(texts, **call)]
+                assert got == want(texts, **call)["input_ids"], (config, call)
+    # The file itself, as tokenizers reads it: its settings stand.
+    alone = wpiece.Tokenizer.from_file(folder / "tokenizer.json")
+    assert [e.ids for e in alone.encode_batch(texts)] == [e.ids for e in hf.encode_batch(texts)]

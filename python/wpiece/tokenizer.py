@@ -154,12 +154,13 @@ class Tokenizer(Decoding):
         if unknown_options:
             raise TypeError(f"unknown options: {sorted(unknown_options)}")
         _check_options(options)
-        (found, paired), folder = persistence.load(_path(path), options), _path(path).is_dir()
+        where = _path(path)
+        (found, paired), folder = persistence.load(where, options), where.is_dir()
+        implied: dict[str, Any] = {}  # by its tokenizer.json: see own_settings
         if not isinstance(found, Path):
-            if folder and paired:  # a transformers folder's: see own_settings
-                transformers_folder.own_settings(_path(path), paired, found)
+            implied = transformers_folder.own_settings(where, paired, found) if folder else {}
             tok = cls._from_core(found)
-            flags = transformers_folder.call_flags(_path(path), paired) if folder else None
+            flags = transformers_folder.call_flags(where, paired) if folder else None
             if flags is not None:
                 tok.encode_special_tokens, tok.clean_up_tokenization_spaces = flags
         else:
@@ -171,7 +172,7 @@ class Tokenizer(Decoding):
             tok.clean_up_tokenization_spaces = config.clean_up
             tok.encode_special_tokens = config.split_special_tokens
         if folder:
-            tok._transformers_settings = transformers_folder.call_settings(_path(path), paired)
+            tok._transformers_settings = transformers_folder.call_settings(where, paired, implied)
         return tok
 
     @classmethod

@@ -152,7 +152,9 @@ def per_call(
         return None, padding, truncation
     length = kept.get("model_max_length")
     usable = type(length) is int and 0 < length <= 0xFFFF_FFFF
-    if max_length is None and not usable:
+    # transformers' "no limit" (a config without one gets it too; one
+    # wpiece saved names a length only when the tokenizer truncates).
+    if max_length is None and not usable and "model_max_length" in kept:
         if truncation is True and core.truncation is None:
             warnings.warn(_NO_LENGTH.format("truncate"), UserWarning, stacklevel=3)
             truncation = None

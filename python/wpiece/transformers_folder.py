@@ -251,15 +251,27 @@ def folder_config(folder: Path, given_folder: bool = True) -> FolderConfig:
     return FolderConfig(options, added, clean_up, bool(config.get("split_special_tokens", False)))
 
 
-def own_settings(folder: Path, paired: dict[str, Any], core: Any) -> None:
-    """Sets the truncation and padding of ``core``, the tokenizer.json of
-    ``folder`` read with the config ``paired``, to its own: transformers
-    truncates and pads per call and sets its backend each time, so what the
-    tokenizer.json holds is what the last call left when it was saved, not
-    the tokenizer's; a config a wpiece folder save wrote keeps the
-    tokenizer's own (a pad token of None: the config's ``pad_token``)."""
+def own_settings(folder: Path, paired: Optional[dict[str, Any]], core: Any) -> dict[str, Any]:
+    """Sets the truncation and padding of ``core``, the tokenizer of
+    ``folder`` read with the config ``paired``, to its own, and returns the
+    sides and pad token its tokenizer.json implies. With a config (a
+    transformers folder), transformers truncates and pads per call and sets
+    its backend each time, so what the tokenizer.json holds is what the last
+    call left when it was saved, not the tokenizer's; it only takes the
+    sides and pad token from it where the config names none. A config a
+    wpiece folder save wrote keeps the tokenizer's own settings (a pad token
+    of None: the config's ``pad_token``). Without a config, or for a wpiece
+    settings file (``paired`` None), the tokenizer's settings stand."""
     from ._args import _padding_spec, _truncation_spec
 
+    if paired is None or (not paired and not (folder / CONFIG_FILE).is_file()):
+        return {}
+    implied: dict[str, Any] = {}
+    truncation, padding = core.truncation, core.padding
+    if padding is not None:
+        implied.update(padding_side=padding["direction"], pad_token=padding["pad_token"])
+    if truncation is not None:
+        implied["truncation_side"] = truncation["direction"]
     kept = paired.get(_SETTINGS_KEY)
     if not isinstance(kept, dict):
         kept = {}
@@ -274,6 +286,7 @@ def own_settings(folder: Path, paired: dict[str, Any], core: Any) -> None:
         padding = {**padding, "pad_token": pad}
     core.set_truncation(_truncation_spec(kept.get("truncation")))
     core.set_padding(_padding_spec(padding))
+    return implied
 
 
 def call_flags(
@@ -298,12 +311,17 @@ def call_flags(
     return bool(split), bool(clean)
 
 
-def call_settings(folder: Path, paired: Optional[dict[str, Any]] = None) -> dict[str, Any]:
+def call_settings(
+    folder: Path, paired: Optional[dict[str, Any]] = None, implied: Optional[dict[str, Any]] = None
+) -> dict[str, Any]:
     """What ``folder``'s config (``paired``: as read with its tokenizer.json)
     says of the settings transformers applies per call (``model_max_length``,
     ``padding_side``, ``truncation_side``, ``model_input_names``, else its
-    ``tokenizer_class``'s), and its chat template (:func:`chat_template`), as
-    :meth:`wpiece.Tokenizer.to_transformers` gives them back."""
+    ``tokenizer_class``'s, its pad token), and its chat template
+    (:func:`chat_template`), as :meth:`wpiece.Tokenizer.to_transformers`
+    gives them back; the sides and pad token the config does not name, as
+    its tokenizer.json implies them (``implied``, see :func:`own_settings`),
+    as transformers takes them."""
     path = folder / CONFIG_FILE
     config: dict[str, Any] = {}
     if paired is not None or path.is_file():
@@ -318,6 +336,8 @@ def call_settings(folder: Path, paired: Optional[dict[str, Any]] = None) -> dict
     pad = _token_text(_with_special_tokens_map(config, folder).get("pad_token"))
     if isinstance(pad, str):
         found["pad_token"] = pad
+    for key, value in (implied or {}).items():
+        found.setdefault(key, value)
     template = chat_template(folder, config)
     return found if template is None else {**found, "chat_template": template}
 

@@ -99,7 +99,7 @@ impl Tokenizer {
     /// tokenizer came with one; with none set, the pad token is the special
     /// `[PAD]`, else the special `<pad>` (MPNet's), else `[PAD]`, as
     /// `to_transformers` names it (transformers' own pad token, if the
-    /// tokenizer came with one, for padding on its side).
+    /// tokenizer came with one, for padding on its side, unless it sets one).
     pub fn call_padding(&self, call: &CallSettings, rectangular: bool) -> Result<Option<Padding>> {
         let per_call = &call.transformers;
         let length = match call.padding {
@@ -116,9 +116,13 @@ impl Tokenizer {
                 None => return Ok(None),
             },
             PadRequest::Longest => PadLength::Longest,
+            // The call's length, else the one transformers would pad to: its
+            // model_max_length, or the tokenizer's truncation (what
+            // to_transformers names so).
             PadRequest::MaxLength => PadLength::Fixed(
                 call.max_length
                     .or(per_call.model_max_length)
+                    .or(self.truncation.as_ref().map(|t| t.max_length))
                     .ok_or_else(|| Error::Value("padding='max_length' needs max_length".into()))?,
             ),
         };
@@ -127,10 +131,11 @@ impl Tokenizer {
             Some(side) if on_call_side => side,
             _ => set,
         };
-        // transformers' own pad token, for padding on its side.
+        // transformers' own pad token, for padding on its side, unless the
+        // tokenizer sets its own.
         let carried = per_call
             .pad_id
-            .filter(|_| on_call_side)
+            .filter(|_| on_call_side && self.padding.is_none())
             .and_then(|id| Some((id, self.id_to_token(id)?)));
         let base = match &self.padding {
             Some(p) => p.clone(),
@@ -243,6 +248,13 @@ mod tests {
             (p.length, p.pad_to_multiple_of),
             (PadLength::Fixed(5), Some(4))
         );
+        // No length given: the truncation's, as to_transformers names it.
+        let no_length = CallSettings {
+            max_length: None,
+            ..call
+        };
+        let p = tok.call_padding(&no_length, false).unwrap().unwrap();
+        assert_eq!(p.length, PadLength::Fixed(9));
         let own_multiple = CallSettings {
             pad_to_multiple_of: Some(0),
             ..call
@@ -305,7 +317,7 @@ mod tests {
         assert_eq!(set.direction, Side::Right);
         let p = tok.call_padding(&asked, false).unwrap().unwrap();
         assert_eq!((p.direction, p.pad_id), (Side::Left, 3));
-        // transformers' own pad token pads what a call asks, set or not.
+        // The tokenizer's own pad token stands over transformers'.
         let own_pad = CallSettings {
             transformers: PerCall {
                 pad_id: Some(2),
@@ -314,13 +326,10 @@ mod tests {
             ..asked
         };
         let p = tok.call_padding(&own_pad, false).unwrap().unwrap();
-        assert_eq!((p.pad_id, p.pad_token.as_str()), (2, "a"));
-        let quiet_own = CallSettings {
-            padding: PadRequest::AsSet,
-            ..own_pad
-        };
-        let p = tok.call_padding(&quiet_own, false).unwrap().unwrap();
         assert_eq!((p.pad_id, p.pad_token.as_str()), (3, "<p>"));
+        tok.padding = None;
+        let p = tok.call_padding(&own_pad, false).unwrap().unwrap();
+        assert_eq!((p.pad_id, p.pad_token.as_str()), (2, "a"));
         // With no [PAD] to fall back on, transformers' pad token pads.
         let bare = tokenizer(&["[UNK]", "a"]);
         let own_a = CallSettings {
