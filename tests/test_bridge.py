@@ -683,10 +683,20 @@ def test_a_folder_saved_by_wpiece_encodes_every_call_as_the_tokenizer_saved(
         {"truncation": True, "max_length": 6},
         {"padding": "max_length", "truncation": True},
     )
-    settings = (
+    settings: tuple[tuple[Any, Any], ...] = (
+        ({"max_length": 8}, None),
         ({"max_length": 8, "stride": 2, "direction": "left"}, None),
+        ({"max_length": 8, "strategy": "only_second"}, None),
+        (None, {}),
+        (None, {"direction": "left"}),
+        (None, {"pad_to_multiple_of": 8}),
+        (None, {"length": 16}),
+        (None, {"pad_type_id": 1}),
         (None, {"pad_id": 5}),
+        (None, {"pad_token": "[unused0]", "pad_id": None}),
         (None, {"pad_token": "[MASK]", "direction": "left"}),
+        (None, {"pad_token": "the", "pad_id": None}),
+        ({"max_length": 8, "direction": "left"}, {"direction": "left", "pad_to_multiple_of": 4}),
         ({"max_length": 10, "stride": 1}, {"length": 12, "pad_type_id": 1}),
     )
 
