@@ -296,11 +296,8 @@ def test_transformers_call_settings_come_along_from_folders_and_objects(tmp_path
     source.model_input_names = ["input_ids", "attention_mask"]
     fast = tmp_path / "fast"
     source.save_pretrained(fast)
-    slow = tmp_path / "slow"
-    slow.mkdir()
-    (slow / "vocab.txt").write_bytes((TOKENIZER_JSON.parent / "vocab.txt").read_bytes())
     config = {"tokenizer_class": "BertTokenizer", "padding_side": "left", "model_max_length": 8}
-    (slow / "tokenizer_config.json").write_text(json.dumps(config), encoding="utf-8")
+    slow = _slow_folder(tmp_path / "slow", config)
     texts = ["hello world", "the quick brown fox jumps over the lazy dog again and again"]
     for folder in (fast, slow):
         want = AutoTokenizer.from_pretrained(folder)
@@ -330,20 +327,9 @@ def test_batch_calls_pad_and_truncate_a_folder_as_transformers_does(tmp_path: Pa
 
     from transformers import AutoTokenizer
 
-    from conftest import TOKENIZER_JSON
-
-    source = AutoTokenizer.from_pretrained(TOKENIZER_JSON.parent)
-    source.backend_tokenizer.no_truncation()
-    source.backend_tokenizer.no_padding()
-    source.padding_side = source.truncation_side = "left"
-    source.model_max_length = 6
-    fast = tmp_path / "fast"
-    source.save_pretrained(fast)
-    slow = tmp_path / "slow"
-    slow.mkdir()
-    (slow / "vocab.txt").write_bytes((TOKENIZER_JSON.parent / "vocab.txt").read_bytes())
-    config = {"tokenizer_class": "BertTokenizer", "padding_side": "left", "model_max_length": 6}
-    (slow / "tokenizer_config.json").write_text(json.dumps(config), encoding="utf-8")
+    sides = {"padding_side": "left", "truncation_side": "left", "model_max_length": 6}
+    fast = _transformers_folder(tmp_path / "fast", **sides)
+    slow = _slow_folder(tmp_path / "slow", {"tokenizer_class": "BertTokenizer", **sides})
     texts = ["hello world", "a b c d e f g h", "one"]
     pairs = ["x y z w"] * 3
     calls = (
@@ -556,6 +542,16 @@ def test_a_chat_template_of_another_kind_is_a_clear_error(tmp_path: Path, value:
     (folder / "tokenizer_config.json").write_text(json.dumps(config), encoding="utf-8")
     with pytest.raises(ValueError, match="chat_template must be"):
         wpiece.Tokenizer.from_file(folder)
+
+
+def _slow_folder(folder: Path, config: dict[str, Any]) -> Path:
+    """A slow tokenizer's folder: the test vocab.txt and ``config``."""
+    from conftest import TOKENIZER_JSON
+
+    folder.mkdir()
+    (folder / "vocab.txt").write_bytes((TOKENIZER_JSON.parent / "vocab.txt").read_bytes())
+    (folder / "tokenizer_config.json").write_text(json.dumps(config), encoding="utf-8")
+    return folder
 
 
 def _transformers_folder(folder: Path, **attrs: Any) -> Path:

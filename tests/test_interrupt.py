@@ -183,21 +183,13 @@ def test_a_save_stopped_by_ctrl_c_leaves_the_old_files(tmp_path: Path, kind: str
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.bin", "b.bin"]
 
 
-# Ctrl-C during the first call of a process that makes a numpy array.
-FIRST_ARRAY_CHILD = """
-import os, signal, threading, wpiece
-tok = wpiece.Tokenizer.from_file({vocab!r})
-texts = ["Ça été très élégant, naïveté façade coöperation " * 40] * 110
-threading.Timer(0.002, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
-try:
-    tok.encode_batch_flat(texts)
-    print("finished", flush=True)
-except KeyboardInterrupt:
+# How a child that may be interrupted ends: KeyboardInterrupt is
+# "interrupted"; CPython itself wraps one raised while it creates a class
+# (stdlib class bodies run during an import) in a RuntimeError whose cause
+# is the KeyboardInterrupt, and the interrupt still arrived.
+CHILD_ENDS = """except KeyboardInterrupt:
     print("interrupted", flush=True)
 except BaseException as e:
-    # CPython itself wraps an interrupt raised while it creates a class
-    # (stdlib class bodies run during the import) in a RuntimeError whose
-    # cause is the KeyboardInterrupt: the interrupt still arrived.
     cause = e
     while cause is not None and not isinstance(cause, KeyboardInterrupt):
         cause = cause.__cause__
@@ -206,6 +198,21 @@ except BaseException as e:
     else:
         print("wrong:", type(e).__name__, e, flush=True)
 """
+
+
+# Ctrl-C during the first call of a process that makes a numpy array.
+FIRST_ARRAY_CHILD = (
+    """
+import os, signal, threading, wpiece
+tok = wpiece.Tokenizer.from_file({vocab!r})
+texts = ["Ça été très élégant, naïveté façade coöperation " * 40] * 110
+threading.Timer(0.002, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+try:
+    tok.encode_batch_flat(texts)
+    print("finished", flush=True)
+"""
+    + CHILD_ENDS
+)
 
 
 def test_ctrl_c_in_the_first_array_call_is_a_keyboard_interrupt() -> None:
@@ -226,25 +233,15 @@ def test_ctrl_c_in_the_first_array_call_is_a_keyboard_interrupt() -> None:
         assert "Panic" not in run.stdout + run.stderr, (delay, run.stdout, run.stderr)
 
 
-IMPORT_CHILD = """
+IMPORT_CHILD = (
+    """
 import sys
 try:
     import wpiece
     print("imported", flush=True)
-except KeyboardInterrupt:
-    print("interrupted", flush=True)
-except BaseException as e:
-    # CPython itself wraps an interrupt raised while it creates a class
-    # (stdlib class bodies run during the import) in a RuntimeError whose
-    # cause is the KeyboardInterrupt: the interrupt still arrived.
-    cause = e
-    while cause is not None and not isinstance(cause, KeyboardInterrupt):
-        cause = cause.__cause__
-    if cause is not None:
-        print("interrupted", flush=True)
-    else:
-        print("wrong:", type(e).__name__, e, flush=True)
 """
+    + CHILD_ENDS
+)
 
 
 def test_ctrl_c_while_importing_is_a_keyboard_interrupt() -> None:
