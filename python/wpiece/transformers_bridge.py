@@ -140,13 +140,13 @@ def per_call(
     tok: Any, padding: Any, truncation: Any, max_length: Optional[int]
 ) -> tuple[Optional[dict[str, Any]], Any, Any]:
     """What the transformers tokenizer or folder the tokenizer ``tok`` came
-    from (its call settings) applies to a call that asks for
-    padding or truncation: its sides, its pad token, and its
-    ``model_max_length`` for a call that gives no ``max_length``
-    (transformers' "no limit", ``int(1e30)``, is none); None if it said
-    none of them. With the call's ``padding`` and ``truncation``: asked to
-    pad to or cut at a length that neither the call, ``model_max_length``
-    nor the tokenizer gives, transformers warns and does not."""
+    from (its call settings) applies to a call that asks for padding or
+    truncation: its sides, its pad token, and its ``model_max_length`` for
+    a call that gives no ``max_length`` (transformers' "no limit",
+    ``int(1e30)``, is none); None if it said none of them. With the call's
+    ``padding`` and ``truncation``: asked to pad to or cut at a length that
+    neither the call, ``model_max_length`` nor the tokenizer gives,
+    transformers warns and does not."""
     kept, core = tok._transformers_settings, tok._core
     if not any(key in kept for key in _PER_CALL):
         return None, padding, truncation
@@ -158,7 +158,8 @@ def per_call(
         if truncation is True and core.truncation is None:
             warnings.warn(_NO_LENGTH.format("truncate"), UserWarning, stacklevel=3)
             truncation = None
-        if padding == "max_length" and core.padding is None:
+        # Padding to max_length takes the truncation's length too.
+        if padding == "max_length" and core.padding is None and core.truncation is None:
             warnings.warn(_NO_LENGTH.format("pad"), UserWarning, stacklevel=3)
             padding = False
     pad = kept.get("pad_token")

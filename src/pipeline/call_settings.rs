@@ -131,11 +131,10 @@ impl Tokenizer {
             Some(side) if on_call_side => side,
             _ => set,
         };
-        // transformers' own pad token, for padding on its side, unless the
-        // tokenizer sets its own.
+        // transformers' own pad token, unless the tokenizer sets its own.
         let carried = per_call
             .pad_id
-            .filter(|_| on_call_side && self.padding.is_none())
+            .filter(|_| self.padding.is_none())
             .and_then(|id| Some((id, self.id_to_token(id)?)));
         let base = match &self.padding {
             Some(p) => p.clone(),
