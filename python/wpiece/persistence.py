@@ -134,10 +134,10 @@ def save(
                 template = own.get("chat_template")
                 if template is not None:
                     stale_too.extend(_named_template_files(p))
-                if isinstance(template, str):
-                    files.append((CHAT_TEMPLATE_FILE, template.encode()))
-                elif template is not None:
-                    stale_too.append(CHAT_TEMPLATE_FILE)
+                    if isinstance(template, str):
+                        files.append((CHAT_TEMPLATE_FILE, template.encode()))
+                    else:
+                        stale_too.append(CHAT_TEMPLATE_FILE)
             files.append(("tokenizer.json", tokenizer_json.encode()))
         else:
             # Whole, the vocabulary included: read once, it is one set.

@@ -116,7 +116,7 @@ def checked_chat_template(value: Any, where: str) -> Any:
         isinstance(k, str) and isinstance(t, str) for k, t in value.items()
     )
     if value is None or isinstance(value, str) or strings:
-        return dict(value) if strings else value
+        return value
     raise ValueError(
         f"{where}: chat_template must be a string, a list of {{'name', 'template'}} "
         f"objects or an object of strings, got {value!r:.80}"
@@ -148,7 +148,7 @@ def per_call(
     neither the call, ``model_max_length`` nor the tokenizer gives,
     transformers warns and does not."""
     kept, core = tok._transformers_settings, tok._core
-    if not any(key in kept for key in _PER_CALL):
+    if not kept or not any(key in kept for key in _PER_CALL):
         return None, padding, truncation
     length = kept.get("model_max_length")
     usable = type(length) is int and 0 < length <= 0xFFFF_FFFF

@@ -260,8 +260,9 @@ def own_settings(folder: Path, paired: Optional[dict[str, Any]], core: Any) -> d
     call left when it was saved, not the tokenizer's; it only takes the
     sides and pad token from it where the config names none. A config a
     wpiece folder save wrote keeps the tokenizer's own settings (a pad token
-    of None: the config's ``pad_token``). Without a config, or for a wpiece
-    settings file (``paired`` None), the tokenizer's settings stand."""
+    of None: the config's ``pad_token``). Without a config, or outside a
+    folder or for a wpiece settings file (``paired`` None), the tokenizer's
+    settings stand."""
     from ._args import _padding_spec, _truncation_spec
 
     if paired is None or (not paired and not (folder / CONFIG_FILE).is_file()):

@@ -131,33 +131,32 @@ impl Tokenizer {
             Some(side) if on_call_side => side,
             _ => set,
         };
-        // transformers' own pad token, unless the tokenizer sets its own.
-        let carried = per_call
-            .pad_id
-            .filter(|_| self.padding.is_none())
-            .and_then(|id| Some((id, self.id_to_token(id)?)));
         let base = match &self.padding {
             Some(p) => p.clone(),
             None => {
-                let pad_token = ["[PAD]", "<pad>"]
+                // transformers' own pad token, else the one to_transformers names.
+                let named = ["[PAD]", "<pad>"]
                     .into_iter()
                     .find(|t| self.encoder.added.is_special_token(t))
                     .unwrap_or("[PAD]");
-                let pad_id = match self.token_to_id(pad_token) {
-                    Some(id) => id,
-                    None if carried.is_some() => 0, // replaced below
-                    None if rectangular => {
-                        let id_0 = self.id_to_token(0).unwrap_or_default();
-                        let id_0 = Padding::longest_with_id_0(id_0);
-                        return Ok(Some(Padding {
-                            length,
-                            pad_to_multiple_of: call.pad_to_multiple_of.filter(|&m| m > 0),
-                            direction: side(id_0.direction),
-                            ..id_0
-                        }));
-                    }
-                    None => return Err(missing_pad_token(pad_token)),
-                };
+                let carried = per_call
+                    .pad_id
+                    .and_then(|id| Some((id, self.id_to_token(id)?)));
+                let (pad_id, pad_token) =
+                    match carried.or_else(|| Some((self.token_to_id(named)?, named))) {
+                        Some(found) => found,
+                        None if rectangular => {
+                            let id_0 = self.id_to_token(0).unwrap_or_default();
+                            let id_0 = Padding::longest_with_id_0(id_0);
+                            return Ok(Some(Padding {
+                                length,
+                                pad_to_multiple_of: call.pad_to_multiple_of.filter(|&m| m > 0),
+                                direction: side(id_0.direction),
+                                ..id_0
+                            }));
+                        }
+                        None => return Err(missing_pad_token(named)),
+                    };
                 Padding {
                     length: PadLength::Longest,
                     direction: Side::Right,
@@ -173,16 +172,10 @@ impl Tokenizer {
             Some(m) => Some(m),
             None => base.pad_to_multiple_of,
         };
-        let (pad_id, pad_token) = match carried {
-            Some((id, token)) => (id, token.to_string()),
-            None => (base.pad_id, base.pad_token),
-        };
         Ok(Some(Padding {
             length,
             pad_to_multiple_of,
             direction: side(base.direction),
-            pad_id,
-            pad_token,
             ..base
         }))
     }
@@ -317,13 +310,14 @@ mod tests {
         let p = tok.call_padding(&asked, false).unwrap().unwrap();
         assert_eq!((p.direction, p.pad_id), (Side::Left, 3));
         // The tokenizer's own pad token stands over transformers'.
-        let own_pad = CallSettings {
+        let padded_with = |pad_id: u32| CallSettings {
             transformers: PerCall {
-                pad_id: Some(2),
+                pad_id: Some(pad_id),
                 ..transformers
             },
             ..asked
         };
+        let own_pad = padded_with(2);
         let p = tok.call_padding(&own_pad, false).unwrap().unwrap();
         assert_eq!((p.pad_id, p.pad_token.as_str()), (3, "<p>"));
         tok.padding = None;
@@ -331,14 +325,7 @@ mod tests {
         assert_eq!((p.pad_id, p.pad_token.as_str()), (2, "a"));
         // With no [PAD] to fall back on, transformers' pad token pads.
         let bare = tokenizer(&["[UNK]", "a"]);
-        let own_a = CallSettings {
-            transformers: PerCall {
-                pad_id: Some(1),
-                ..transformers
-            },
-            ..asked
-        };
-        let p = bare.call_padding(&own_a, false).unwrap().unwrap();
+        let p = bare.call_padding(&padded_with(1), false).unwrap().unwrap();
         assert_eq!((p.pad_id, p.pad_token.as_str()), (1, "a"));
     }
 
