@@ -354,6 +354,22 @@ def test_batch_calls_pad_and_truncate_a_folder_as_transformers_does(tmp_path: Pa
             rows = tok.encode_batch_numpy(texts, padding=True, truncation=True)
             expected = want(texts, padding=True, truncation=True)
             assert rows["input_ids"].tolist() == expected["input_ids"], folder
+            # A multiple that does not divide the length cut at: refused
+            # (it padded past the length, as HF tokenizers' objects do).
+            for refused in (
+                {"padding": True, "truncation": True, "pad_to_multiple_of": 4},
+                {
+                    "padding": "max_length",
+                    "truncation": True,
+                    "max_length": 9,
+                    "pad_to_multiple_of": 2,
+                },
+            ):
+                with pytest.raises(ValueError, match="not a multiple of pad_to_multiple_of"):
+                    want(texts, **refused)
+                for call in (tok.encode_batch, tok.encode_batch_numpy):
+                    with pytest.raises(ValueError, match="not a multiple of pad_to_multiple_of"):
+                        call(texts, **refused)
     # Settings made here replace the folder's.
     tok = wpiece.Tokenizer.from_file(fast)
     tok.enable_padding()
@@ -639,6 +655,8 @@ def test_chat_templates_saved_over_another_set_leave_none_of_its_files(tmp_path:
         for folder in (source, old):
             assert AutoTokenizer.from_pretrained(folder).chat_template == value, folder
             assert wpiece.Tokenizer.from_file(folder).to_transformers().chat_template == value
+            # Named ones live in the config: no folder of old files is left.
+            assert not (folder / "additional_chat_templates").exists(), folder
     # Read in text mode, as transformers reads it.
     crlf = _transformers_folder(tmp_path / "crlf", chat_template="x")
     (crlf / "chat_template.jinja").write_bytes(b"a\r\nb\rc")

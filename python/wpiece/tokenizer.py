@@ -304,10 +304,9 @@ class Tokenizer(Decoding):
         return transformers_bridge.to_transformers(self, options)
 
     def __getstate__(self) -> dict[str, Any]:
-        record, clean_up = self.training_record, self.clean_up_tokenization_spaces
-        calls = self._transformers_settings
-        state = {"training_record": record, "clean_up": clean_up, "transformers_settings": calls}
-        return {**persistence.state(self._core), **state}
+        calls, record = self._transformers_settings, self.training_record
+        state = {"training_record": record, "clean_up": self.clean_up_tokenization_spaces}
+        return {**persistence.state(self._core), **state, "transformers_settings": calls}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self._init_from_core(persistence.core_from_state(state))
@@ -360,9 +359,8 @@ class Tokenizer(Decoding):
 
     def _forget_transformers(self, *keys: str) -> None:
         """Settings set here since replace those of the folder it came from."""
-        self._transformers_settings = {
-            k: v for k, v in self._transformers_settings.items() if k not in keys
-        }
+        kept = self._transformers_settings
+        self._transformers_settings = {k: v for k, v in kept.items() if k not in keys}
 
     @property
     def truncation(self) -> Optional[dict[str, Any]]:
@@ -493,7 +491,8 @@ class Tokenizer(Decoding):
         """
         _check_call(truncation, max_length, num_threads, pad_to_multiple_of)
         add = _flag(add_special_tokens, "add_special_tokens")
-        carried, padding, truncation = _per_call(self, padding, truncation, max_length)
+        asked = (padding, truncation, max_length, pad_to_multiple_of)
+        carried, padding, truncation = _per_call(self, *asked)
         settings = (padding, truncation, max_length, num_threads, pad_to_multiple_of)
         if _flag(is_pretokenized, "is_pretokenized"):
             words, pair_words = _batch_words(texts, pairs)
@@ -531,7 +530,8 @@ class Tokenizer(Decoding):
         _check_call(truncation, max_length, num_threads, pad_to_multiple_of)
         add = _flag(add_special_tokens, "add_special_tokens")
         words = _flag(return_word_ids, "return_word_ids")
-        carried, padding, truncation = _per_call(self, padding, truncation, max_length)
+        asked = (padding, truncation, max_length, pad_to_multiple_of)
+        carried, padding, truncation = _per_call(self, *asked)
         settings = (padding, truncation, max_length, num_threads, words, pad_to_multiple_of)
         return self._core.encode_batch_numpy(text_list, pair_list, add, *settings, carried)
 

@@ -137,7 +137,7 @@ _PER_CALL = ("padding_side", "truncation_side", "model_max_length", "pad_token")
 
 
 def per_call(
-    tok: Any, padding: Any, truncation: Any, max_length: Optional[int]
+    tok: Any, padding: Any, truncation: Any, max_length: Optional[int], multiple: Optional[int]
 ) -> tuple[Optional[dict[str, Any]], Any, Any]:
     """What the transformers tokenizer or folder the tokenizer ``tok`` came
     from (its call settings) applies to a call that asks for padding or
@@ -146,12 +146,20 @@ def per_call(
     ``int(1e30)``, is none); None if it said none of them. With the call's
     ``padding`` and ``truncation``: asked to pad to or cut at a length that
     neither the call, ``model_max_length`` nor the tokenizer gives,
-    transformers warns and does not."""
+    transformers warns and does not; asked to cut at a length that the
+    ``pad_to_multiple_of`` asked too does not divide, it refuses."""
     kept, core = tok._transformers_settings, tok._core
     if not kept or not any(key in kept for key in _PER_CALL):
         return None, padding, truncation
     length = kept.get("model_max_length")
     usable = type(length) is int and 0 < length <= 0xFFFF_FFFF
+    cut_at = max_length if max_length is not None else length if usable else None
+    pads = padding is True or padding in ("longest", "max_length")
+    if truncation is True and pads and multiple and cut_at and cut_at % multiple:
+        raise ValueError(
+            f"truncation and padding are both asked, but the truncation length ({cut_at}) is "
+            f"not a multiple of pad_to_multiple_of ({multiple}), which transformers refuses"
+        )
     # transformers' "no limit" (a config without one gets it too; one
     # wpiece saved names a length only when the tokenizer truncates).
     if max_length is None and not usable and "model_max_length" in kept:

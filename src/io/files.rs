@@ -274,7 +274,17 @@ pub fn write_set_atomic(
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
                 return Err(Error::io(&dir.join(name), e))
             }
-            _ => {}
+            Err(_) => {}
+            // A subfolder of the set that held only stale files goes too
+            // (it fails, harmlessly, while anything is left in it).
+            Ok(()) => {
+                if let Some(sub) = Path::new(name)
+                    .parent()
+                    .filter(|p| !p.as_os_str().is_empty())
+                {
+                    let _ = std::fs::remove_dir(dir.join(sub));
+                }
+            }
         }
     }
     Ok(())
