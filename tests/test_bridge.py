@@ -456,6 +456,40 @@ def test_a_saved_folder_loads_in_transformers_as_to_transformers_gives(tmp_path:
     assert not (tmp_path / "plain" / "tokenizer_config.json").exists()
 
 
+def test_a_folder_save_of_what_tokenizer_json_cannot_express_keeps_what_transformers_set(
+    tmp_path: Path,
+) -> None:
+    # Per-character unknowns: saved as a settings file, which dropped the
+    # sides, pad token and chat template of the folder it came from (a
+    # pickle kept them): padded right with [PAD] after the save.
+    import pickle
+
+    attrs = {"padding_side": "left", "truncation_side": "left", "model_max_length": 7}
+    source = _transformers_folder(
+        tmp_path / "source", chat_template="T", pad_token="[MASK]", **attrs
+    )
+    char = wpiece.Tokenizer.from_file(source, unknown="char")
+    char.save(tmp_path / "char")
+    assert not (tmp_path / "char" / "tokenizer_config.json").exists()
+    for back in (wpiece.Tokenizer.from_file(tmp_path / "char"), pickle.loads(pickle.dumps(char))):
+        assert back._transformers_settings == char._transformers_settings
+        assert back._transformers_settings["chat_template"] == "T"
+        got = back.encode_batch(["a b c d e f g h", "a"], padding=True, truncation=True)
+        assert [e.ids for e in got] == [
+            e.ids
+            for e in char.encode_batch(["a b c d e f g h", "a"], padding=True, truncation=True)
+        ]
+        mask = back.token_to_id("[MASK]")
+        assert got[1].ids[0] == mask and len(got[0].ids) == 7  # padded left, cut at 7
+    # What the file says is checked as a config's would be.
+    path = tmp_path / "char" / "wpiece_tokenizer.json"
+    saved = json.loads(path.read_text(encoding="utf-8"))
+    for bad in ([1], {"padding_side": "middle"}, {"chat_template": 5}):
+        path.write_text(json.dumps({**saved, "transformers_settings": bad}), encoding="utf-8")
+        with pytest.raises(ValueError, match="wpiece_tokenizer.json"):
+            wpiece.Tokenizer.from_file(tmp_path / "char")
+
+
 def test_a_folder_save_keeps_what_transformers_cannot_take_and_the_models_chat_template(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, en_lines: list[str]
 ) -> None:

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Optional, TextIO, Union
 
-from . import Tokenizer, persistence, sample_text_path, sample_vocab_path, transformers_bridge
+from . import Tokenizer, persistence, sample_text_path, sample_vocab_path
 from ._cli_checks import (
     TRAIN_OUTPUTS,
     CliError,
@@ -232,8 +232,7 @@ def _train_with(args: argparse.Namespace, options: dict[str, Any]) -> int:
         # Ctrl-C while drawing leaves the old set whole, its report included.
         report = report_files(tok)
     # Without --report, an older report in the folder is removed as stale.
-    config, clean_up = transformers_bridge.config_of(tok), tok.clean_up_tokenization_spaces
-    persistence.save(tok._core, tok.training_record, out, report, config, clean_up)
+    persistence.save_tokenizer(tok, out, report)
     record = tok.training_record
     assert record is not None
     curve = record.tokens_per_word()

@@ -23,7 +23,7 @@ from typing import Any, Optional, Union
 from . import _core
 from ._args import _padding_spec, _truncation_spec
 from .training_record import TrainingRecord
-from .transformers_bridge import _SETTINGS_KEY
+from .transformers_bridge import _SETTINGS_KEY, config_of
 
 __all__ = ["core_from_state", "load", "save", "state"]
 
@@ -41,6 +41,9 @@ CHAT_TEMPLATE_FILE = "chat_template.jinja"
 CHAT_TEMPLATE_DIR = "additional_chat_templates"
 # Whether decoding cleans up spaces, in a settings file (transformers' key).
 CLEAN_UP_KEY = "clean_up_tokenization_spaces"
+# What a tokenizer from transformers carries (sides, pad token, chat
+# template...), in a settings file, which has no config to hold it.
+CARRIED_KEY = "transformers_settings"
 # The digest of the tokenizer.json a folder save's config was written with
 # (in its wpiece_settings): the two are renamed one after the other, and a
 # reader pairs them only if it matches.
@@ -83,6 +86,15 @@ def _check_vocab_txt_holds_all(core: _core.Tokenizer) -> None:
         )
 
 
+def save_tokenizer(tok: Any, p: Path, extra: Sequence[tuple[str, bytes]] = ()) -> None:
+    """Saves the :class:`wpiece.Tokenizer` ``tok`` (see its ``save``) with
+    what it holds besides its core: its training record, its config for
+    transformers, and the settings it carries from transformers."""
+    config, clean_up = config_of(tok), tok.clean_up_tokenization_spaces
+    carried = tok._transformers_settings
+    save(tok._core, tok.training_record, p, extra, config, clean_up, carried)
+
+
 def save(
     core: _core.Tokenizer,
     record: Optional[TrainingRecord],
@@ -90,12 +102,15 @@ def save(
     extra: Sequence[tuple[str, bytes]] = (),
     config: Optional[Callable[[str], dict[str, Any]]] = None,
     clean_up: bool = False,
+    carried: Optional[dict[str, Any]] = None,
 ) -> None:
     """See :meth:`wpiece.Tokenizer.save`. ``extra``: more files of a folder
     save's set (a training report's), as (name, contents); ``config``: the
     ``tokenizer_config.json`` a folder holds beside ``tokenizer.json``
-    (transformers' settings), made from its text only if written; ``clean_up``: whether
-    decoding cleans up spaces, kept in a settings file (which has no config)."""
+    (transformers' settings), made from its text only if written. A settings
+    file, which has no config, keeps ``clean_up`` (whether decoding cleans up
+    spaces) and ``carried`` (the call settings and chat template the tokenizer
+    carries from transformers, as a pickle keeps them)."""
     folder = p.is_dir() or not p.suffix
     if folder and os.path.lexists(p) and not p.is_dir():
         # A path without a suffix is a folder save; creating it failed with
@@ -143,6 +158,7 @@ def save(
             # Whole, the vocabulary included: read once, it is one set.
             settings = {"format": _SETTINGS_FORMAT, "version": 1, **state(core)}
             settings[CLEAN_UP_KEY] = clean_up
+            settings[CARRIED_KEY] = carried or {}
             text = json.dumps(settings, ensure_ascii=False, indent=1)
             files.append((SETTINGS_FILE, text.encode()))
         written = {name for name, _ in files}

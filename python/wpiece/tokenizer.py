@@ -275,8 +275,7 @@ class Tokenizer(Decoding):
         >>> Tokenizer.from_file(os.path.join(d, "tokenizer.json")).tokenize("ab")
         ['a', '##b']
         """
-        config, cleans = transformers_bridge.config_of(self), self.clean_up_tokenization_spaces
-        persistence.save(self._core, self.training_record, _path(path), (), config, cleans)
+        persistence.save_tokenizer(self, _path(path))
 
     def to_json(self) -> str:
         """The HF ``tokenizer.json`` text of this tokenizer (raises

@@ -31,6 +31,7 @@ from typing import Any, Optional
 
 from . import _core
 from .persistence import (
+    CARRIED_KEY,
     CHAT_TEMPLATE_DIR,
     CHAT_TEMPLATE_FILE,
     CLEAN_UP_KEY,
@@ -322,16 +323,19 @@ def call_settings(
     (:func:`chat_template`), as :meth:`wpiece.Tokenizer.to_transformers`
     gives them back; the sides and pad token the config does not name, as
     its tokenizer.json implies them (``implied``, see :func:`own_settings`),
-    as transformers takes them."""
-    path = folder / CONFIG_FILE
+    as transformers takes them. A folder save's wpiece settings file (a
+    tokenizer tokenizer.json cannot express) holds them itself."""
+    path, saved = folder / CONFIG_FILE, folder / SETTINGS_FILE
     config: dict[str, Any] = {}
-    if paired is not None or path.is_file():
+    if paired is None and saved.is_file():
+        config, path = _carried_in(saved), saved  # a config there is another set's
+    elif paired is not None or path.is_file():
         config = paired if paired is not None else read_json_object(path)
     keys = (*CALL_SETTINGS, "tokenizer_class")  # the class, for its model_input_names
     found = {key: config[key] for key in keys if config.get(key) is not None}
     for key in ("padding_side", "truncation_side"):
         # As transformers refuses them when it loads the folder.
-        checked_side(found.get(key), key, str(folder / CONFIG_FILE))
+        checked_side(found.get(key), key, str(path))
     # The pad token transformers pads a call with (the config's, or its
     # special_tokens_map.json's).
     pad = _token_text(_with_special_tokens_map(config, folder).get("pad_token"))
@@ -339,8 +343,19 @@ def call_settings(
         found["pad_token"] = pad
     for key, value in (implied or {}).items():
         found.setdefault(key, value)
-    template = chat_template(folder, config)
+    if path == saved:
+        template = checked_chat_template(config.get("chat_template"), str(saved))
+    else:
+        template = chat_template(folder, config)
     return found if template is None else {**found, "chat_template": template}
+
+
+def _carried_in(saved: Path) -> dict[str, Any]:
+    """What a wpiece settings file says the tokenizer carries from transformers."""
+    carried = read_json_object(saved).get(CARRIED_KEY, {})
+    if not isinstance(carried, dict):
+        raise ValueError(f"{saved}: {CARRIED_KEY} must be an object, got {carried!r:.80}")
+    return carried
 
 
 def chat_template(folder: Path, config: dict[str, Any]) -> Any:
