@@ -183,7 +183,8 @@ def train_reference(
     """WordPiece training by the book: recompute every statistic at every step.
     Words counted 0 are left out; `suffix` is appended to every word. With
     `initial_vocab` (extending it): words start as its longest-match pieces,
-    a character where none matches, and its tokens come first."""
+    a character where none matches, and its tokens come first; every character
+    of the words alone, as it stands, is in the alphabet."""
     word_counts = [(w + suffix, c) for w, c in word_counts if c > 0]
     char_freq: dict[str, int] = {}
     for w, c in word_counts:
@@ -206,6 +207,11 @@ def train_reference(
         known = set(initial_vocab)
         splits = [initial_split(w, known, prefix, kept) for w, _ in word_counts]
     symbols = {s for split in splits for s in split if s is not None}
+    if initial_vocab is not None:
+        # Each character alone too, as it stands, so that longest match finds
+        # a token at every position of a training word whatever is merged.
+        for w, _ in word_counts:
+            symbols |= {ch if k == 0 else prefix + ch for k, ch in enumerate(w) if ch in kept}
     for ch in initial_alphabet:
         symbols.add(ch)
         if prefix:

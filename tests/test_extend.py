@@ -72,6 +72,25 @@ def test_extending_matches_the_reference(counts, starts, continuations, extra, s
     assert vocab_list(got) == expected
     assert vocab_list(got)[: len(before)] == before
     assert got.training_record.added_ids == len(expected) - len(before)
+    # Longest match over the new vocabulary finds a token at every position
+    # of every training word (a merge never leaves it stuck inside an old one).
+    for word, count in counts.items():
+        if count:
+            assert "[UNK]" not in wordpiece_word(word, set(expected), prefix=prefix), word
+
+
+def test_a_new_token_never_makes_a_word_the_old_vocabulary_encoded_unknown() -> None:
+    # The old vocabulary has "##bc" but no "##c": merging (a, ##b) into "ab"
+    # made longest match read "abc" as "ab" and then find nothing, [UNK].
+    base = small_base("##", ["a", "##bc", "##d"])
+    assert base.tokenize("abc") == ["a", "##bc"]
+    for score in ("frequency", "wordpiece", "likelihood"):
+        for size in (6, 7, 8):
+            got = wpiece.train_from_counts({"abc": 1, "abd": 10}, size, initial=base, score=score)
+            assert "[UNK]" not in got.tokenize("abc abd"), (score, size)
+            assert "##c" in got.get_vocab()
+            if (score, size) == ("frequency", 7):
+                assert got.tokenize("abc") == ["ab", "##c"]  # [UNK] without "##c"
 
 
 def test_a_word_the_old_vocabulary_cannot_encode_still_trains() -> None:

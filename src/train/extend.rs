@@ -3,7 +3,11 @@
 //! the encoder would split it, and merges then add tokens after it. Where no
 //! token matches, the word takes that one character (a new alphabet entry),
 //! and the match goes on after it, so a word the old vocabulary could not
-//! encode at all still trains.
+//! encode at all still trains. Every character of the words also joins the
+//! alphabet alone, as it stands (first, or a continuation), where the old
+//! vocabulary lacks it (`trainer.rs`): otherwise a new token could make
+//! longest match stop inside an old one and find nothing after it, and a
+//! word the old vocabulary encoded would become unknown.
 
 use super::longest_match::LongestMatch;
 use crate::error::{Error, Result};

@@ -55,7 +55,8 @@ pub fn train<W: AsRef<str>>(
 }
 
 /// Trains on from `initial` (see `extend.rs`): its tokens keep their ids,
-/// the characters it lacks come next (by code point), then the merges, each
+/// the single characters it lacks (as first or continuing pieces, where
+/// the words hold them) come next (by code point), then the merges, each
 /// chosen as in [`train`] from the words as `initial` splits them, until
 /// the vocabulary (`initial` included) reaches `config.vocab_size`.
 pub fn train_extending<W: AsRef<str>>(
@@ -192,6 +193,9 @@ fn train_from<W: AsRef<str>>(
     // alphabet; ASCII characters in arrays (index 0: first in its word).
     let mut unit_of: FxHashMap<(char, bool), Option<u32>> = FxHashMap::default();
     let mut ascii_unit_of: [[Option<Option<u32>>; 128]; 2] = [[None; 128]; 2];
+    // Extending: the (character, not first) whose single unit is interned.
+    let mut single_seen: FxHashSet<(char, bool)> = FxHashSet::default();
+    let mut ascii_single_seen = [[false; 128]; 2];
     for (word, &count) in words.iter().zip(&counts) {
         // By characters, not words: 4096 long words took a tenth of a second.
         if since_check >= CANCEL_STRIDE {
@@ -248,6 +252,25 @@ fn train_from<W: AsRef<str>>(
                 for unit in units.drain(..) {
                     let unit = unit.map(|s| state.intern(s));
                     push(&mut state, unit);
+                }
+                // Every character alone, where it stands, joins the alphabet
+                // even if the old tokens cover it: a merge can make longest
+                // match stop inside an old token ("ab" before "##bc"), and
+                // only a token at every position keeps the word encodable.
+                for (k, ch) in word.chars().enumerate() {
+                    let seen = match ascii_index(ch) {
+                        Some(b) => {
+                            std::mem::replace(&mut ascii_single_seen[usize::from(k > 0)][b], true)
+                        }
+                        None => !single_seen.insert((ch, k > 0)),
+                    };
+                    if !seen && kept.contains(&ch) {
+                        state.intern(if k == 0 {
+                            ch.to_string()
+                        } else {
+                            format!("{prefix}{ch}")
+                        });
+                    }
                 }
             }
         }
