@@ -371,3 +371,41 @@ def test_ctrl_c_seen_after_an_update_finished_changes_nothing() -> None:
     assert run.stdout.startswith("interrupted"), (run.stdout, run.stderr)
     assert float(lines["merge_s"]) > 0.1, "the merge ended before the first look for signals"
     assert lines["unchanged"] == "True", run.stdout
+
+
+# Ctrl-C at points through a counts save: each trial says what it raised and
+# which file it left.
+COUNTS_SAVE_CHILD = """
+import hashlib, os, signal, threading, time, wpiece
+small = wpiece.count_words(["hello world"])
+big = wpiece.count_words(["w%d" % i for i in range(1_000_000)])
+path = os.path.join({folder!r}, "counts.wpc")
+start = time.perf_counter(); big.save(path); took = time.perf_counter() - start
+digest = lambda: hashlib.md5(open(path, "rb").read()).hexdigest()
+for k in range(12):
+    small.save(path); old = digest()
+    timer = threading.Timer(took * k / 12, lambda: os.kill(os.getpid(), signal.SIGINT))
+    try:
+        timer.start(); big.save(path); raised = "none"
+    except KeyboardInterrupt:
+        raised = "interrupt"
+    try:
+        time.sleep(max(0.2, 2 * took))  # a Ctrl-C after the save lands here
+    except KeyboardInterrupt:
+        pass
+    timer.join()
+    print(raised, "old" if digest() == old else "new", flush=True)
+"""
+
+
+def test_a_counts_save_interrupted_as_it_finishes_leaves_the_old_file(tmp_path: Path) -> None:
+    # The write ran on a worker and renamed its file before the watcher's
+    # next look for signals (every 50 ms): KeyboardInterrupt came with the
+    # new file in place (7 of 10 trials).
+    child = COUNTS_SAVE_CHILD.format(folder=str(tmp_path))
+    run = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, timeout=300)
+    trials = [tuple(line.split()) for line in run.stdout.splitlines()]
+    assert len(trials) == 12, (run.stdout, run.stderr)
+    assert ("interrupt", "new") not in trials, trials
+    assert ("interrupt", "old") in trials, trials  # the test reaches the save
+    assert [p.name for p in tmp_path.iterdir()] == ["counts.wpc"]

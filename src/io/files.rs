@@ -225,6 +225,48 @@ pub fn write_atomic_watched(path: &Path, data: &[u8], keep_going: KeepGoing<'_>)
     renamed
 }
 
+/// A file written under a temporary name beside its target and not yet
+/// renamed over it: [`Staged::commit`] renames it, dropping it removes it.
+/// For work written on a worker thread whose caller decides, after a last
+/// look for Ctrl-C, whether it lands.
+#[derive(Debug)]
+pub struct Staged {
+    tmp: Option<std::path::PathBuf>,
+    target: std::path::PathBuf,
+    path: std::path::PathBuf,
+}
+
+impl Staged {
+    /// Writes `data` for `path` (see [`write_atomic`]), asking `keep_going`
+    /// between chunks.
+    pub fn write(path: &Path, data: &[u8], keep_going: KeepGoing<'_>) -> Result<Self> {
+        let target = write_target(path)?;
+        let tmp = stage(&target, data, keep_going)?;
+        Ok(Self {
+            tmp: Some(tmp),
+            target,
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// Renames the file over its target.
+    pub fn commit(mut self) -> Result<()> {
+        let tmp = self.tmp.take().expect("staged once, committed once");
+        std::fs::rename(&tmp, &self.target).map_err(|e| {
+            let _ = std::fs::remove_file(&tmp);
+            Error::io(&self.path, e)
+        })
+    }
+}
+
+impl Drop for Staged {
+    fn drop(&mut self) {
+        if let Some(tmp) = self.tmp.take() {
+            let _ = std::fs::remove_file(tmp);
+        }
+    }
+}
+
 /// Replaces a set of files in folder `dir` (made if missing): every new file
 /// is written and synced under a temporary name first, so a failure (a full
 /// disk, Ctrl-C seen by `keep_going`) leaves the old set untouched. Then they

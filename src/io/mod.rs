@@ -19,7 +19,7 @@ pub use byte_range::ByteRange;
 pub use documents::{read_bytes, read_documents, DocSource, Documents, FileBytes};
 pub use files::{
     open_regular, read_text, write_atomic, write_atomic_watched, write_set_atomic, KeepGoing,
-    MAX_TOKENIZER_FILE,
+    Staged, MAX_TOKENIZER_FILE,
 };
 pub use line_pieces::{LinePieces, Plan};
 pub use stream::{

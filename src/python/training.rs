@@ -367,12 +367,16 @@ impl PyWordCounter {
         })
     }
 
-    /// Writes the counts to `path` atomically (temp file + rename).
+    /// Writes the counts to `path` atomically (temp file + rename). The
+    /// rename waits for a last look for Ctrl-C here: one that came as the
+    /// write finished, before the watcher saw it, leaves the old file too.
     fn save(&self, py: Python<'_>, path: std::path::PathBuf) -> PyResult<()> {
         let (counts, splitting) = (&self.counts, &self.splitting);
-        run(py, Run::serial(counts.len().saturating_mul(16)), |cancel| {
-            counts_file::save(&path, counts, splitting, cancel)
-        })
+        let staged = run(py, Run::serial(counts.len().saturating_mul(16)), |cancel| {
+            counts_file::stage(&path, counts, splitting, cancel)
+        })?;
+        py.check_signals()?;
+        guard(|| staged.commit())
     }
 
     /// Reads counts that `save` wrote.

@@ -235,8 +235,19 @@ pub fn save(
     splitting: &WordSplitting,
     cancel: &Cancel,
 ) -> Result<()> {
+    stage(path, counts, splitting, cancel)?.commit()
+}
+
+/// [`save`] up to the rename, which the caller makes (or not: dropped, the
+/// file goes) once it has looked for Ctrl-C a last time.
+pub fn stage(
+    path: &Path,
+    counts: &WordCounts,
+    splitting: &WordSplitting,
+    cancel: &Cancel,
+) -> Result<crate::io::Staged> {
     let data = to_bytes(counts, splitting, cancel)?;
-    crate::io::write_atomic_watched(path, &data, &mut || cancel.check())
+    crate::io::Staged::write(path, &data, &mut || cancel.check())
 }
 
 /// Reads the counts file at `path` (a regular file that fits in memory).
