@@ -339,6 +339,10 @@ def test_batch_calls_pad_and_truncate_a_folder_as_transformers_does(tmp_path: Pa
         {"padding": "max_length"},
         {"padding": "max_length", "max_length": 9},
         {"padding": True, "truncation": True, "pad_to_multiple_of": 3},
+        # A max_length alone truncates; a multiple with nothing to pad is ignored.
+        {"max_length": 4},
+        {"max_length": 5, "pad_to_multiple_of": 3},
+        {"pad_to_multiple_of": 4},
     )
     for folder in (fast, slow):
         want = AutoTokenizer.from_pretrained(folder)

@@ -491,7 +491,7 @@ class Tokenizer(Decoding):
         _check_call(truncation, max_length, num_threads, pad_to_multiple_of)
         add = _flag(add_special_tokens, "add_special_tokens")
         asked = (padding, truncation, max_length, pad_to_multiple_of)
-        carried, padding, truncation = _per_call(self, *asked)
+        carried, padding, truncation, pad_to_multiple_of = _per_call(self, *asked)
         settings = (padding, truncation, max_length, num_threads, pad_to_multiple_of)
         if _flag(is_pretokenized, "is_pretokenized"):
             words, pair_words = _batch_words(texts, pairs)
@@ -530,7 +530,7 @@ class Tokenizer(Decoding):
         add = _flag(add_special_tokens, "add_special_tokens")
         words = _flag(return_word_ids, "return_word_ids")
         asked = (padding, truncation, max_length, pad_to_multiple_of)
-        carried, padding, truncation = _per_call(self, *asked)
+        carried, padding, truncation, pad_to_multiple_of = _per_call(self, *asked)
         settings = (padding, truncation, max_length, num_threads, words, pad_to_multiple_of)
         return self._core.encode_batch_numpy(text_list, pair_list, add, *settings, carried)
 

@@ -138,19 +138,23 @@ _PER_CALL = ("padding_side", "truncation_side", "model_max_length", "pad_token")
 
 def per_call(
     tok: Any, padding: Any, truncation: Any, max_length: Optional[int], multiple: Optional[int]
-) -> tuple[Optional[dict[str, Any]], Any, Any]:
+) -> tuple[Optional[dict[str, Any]], Any, Any, Optional[int]]:
     """What the transformers tokenizer or folder the tokenizer ``tok`` came
     from (its call settings) applies to a call that asks for padding or
     truncation: its sides, its pad token, and its ``model_max_length`` for
     a call that gives no ``max_length`` (transformers' "no limit",
     ``int(1e30)``, is none); None if it said none of them. With the call's
-    ``padding`` and ``truncation``: asked to pad to or cut at a length that
-    neither the call, ``model_max_length`` nor the tokenizer gives,
-    transformers warns and does not; asked to cut at a length that the
-    ``pad_to_multiple_of`` asked too does not divide, it refuses."""
+    ``padding``, ``truncation`` and ``pad_to_multiple_of`` (``multiple``),
+    as transformers takes them: a ``max_length`` alone (no padding,
+    truncation not said) truncates; asked to pad to or cut at a length that
+    neither the call, ``model_max_length`` nor the tokenizer gives, it warns
+    and does not; a multiple is ignored when nothing pads, and refused when
+    it does not divide the length a call both pads and cuts at."""
     kept, core = tok._transformers_settings, tok._core
-    if not kept or not any(key in kept for key in _PER_CALL):
-        return None, padding, truncation
+    if not kept:
+        return None, padding, truncation, multiple
+    if max_length is not None and padding is False and truncation is None:
+        truncation = True
     length = kept.get("model_max_length")
     usable = type(length) is int and 0 < length <= 0xFFFF_FFFF
     cut_at = max_length if max_length is not None else length if usable else None
@@ -170,6 +174,10 @@ def per_call(
         if padding == "max_length" and core.padding is None and core.truncation is None:
             warnings.warn(_NO_LENGTH.format("pad"), UserWarning, stacklevel=3)
             padding = False
+    if padding is False and core.padding is None:
+        multiple = None
+    if not any(key in kept for key in _PER_CALL):
+        return None, padding, truncation, multiple
     pad = kept.get("pad_token")
     settings = {
         "padding_side": kept.get("padding_side"),
@@ -177,7 +185,7 @@ def per_call(
         "model_max_length": length if usable else None,
         "pad_id": core.token_to_id(pad) if isinstance(pad, str) else None,
     }
-    return settings, padding, truncation
+    return settings, padding, truncation, multiple
 
 
 _NO_LENGTH = (
