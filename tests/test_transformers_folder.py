@@ -210,10 +210,58 @@ def test_a_list_of_tokens_given_as_a_string_is_refused(tmp_path: Path, key: str)
         wpiece.Tokenizer.from_file(folder)
 
 
-def test_a_special_token_without_an_id_is_refused(tmp_path: Path) -> None:
-    config = {"tokenizer_class": "BertTokenizer", "additional_special_tokens": ["<new>"]}
-    folder = _folder(tmp_path, "no-id", config)
-    with pytest.raises(wpiece.UnsupportedComponentError, match="'<new>' has no id"):
+@pytest.mark.parametrize(
+    ("lacked", "config"),
+    [
+        (["[MASK]"], {}),
+        (["[PAD]"], {}),
+        (["[CLS]", "[SEP]", "[UNK]"], {}),
+        (["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"], {}),
+        (["[MASK]"], {"additional_special_tokens": ["<new>", "<two>", "[unused1]"]}),
+        (["[MASK]"], {"bos_token": "<b>", "additional_special_tokens": ["<new>"]}),
+        ([], {"unk_token": "<unk>", "extra_special_tokens": ["<new>"]}),
+        (["bom"], {}),  # a byte-order mark: its first line is "\ufeff[PAD]", not [PAD]
+    ],
+)
+def test_special_tokens_vocab_txt_lacks_are_added_as_transformers_adds_them(
+    tmp_path: Path, lacked: list[str], config: dict[str, Any]
+) -> None:
+    # wpiece left them out: "[MASK]" encoded as [, mask, ], padding was a
+    # ValueError, and without [CLS] no input was framed.
+    from transformers import AutoTokenizer
+
+    folder = _folder(tmp_path, "lacking", {"tokenizer_class": "BertTokenizer", **config})
+    lines = [t for t in _vocab() if t not in lacked]
+    if lacked == ["bom"]:
+        lines[0] = "\ufeff" + lines[0]
+    (folder / "vocab.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    hf, tok = AutoTokenizer.from_pretrained(folder), wpiece.Tokenizer.from_file(folder)
+    assert len(tok) == len(hf)
+    texts = ["Turn [MASK] on <new> [PAD]x <b> [CLS] <unk>", "short", *AIMED]
+    unk = hf.unk_token
+    if unk not in lines:
+        # HF's WordPiece then raises at an unknown word (its unknown token is
+        # no vocab entry), where wpiece gives the one transformers added.
+        assert tok.encode("Turn ☃").tokens[-2] == unk
+        with pytest.raises(Exception, match="Missing .* token from the vocabulary"):
+            hf("Turn ☃")
+        texts = [t for t in texts if unk not in tok.encode(t).tokens]
+    for text in texts:
+        assert tok.encode(text).ids == hf(text)["input_ids"], text
+    assert [e.ids for e in tok.encode_batch(texts, texts[::-1], padding=True)] == hf(
+        texts, texts[::-1], padding=True
+    )["input_ids"]
+
+
+def test_a_lacked_special_token_beside_added_ids_past_vocab_txt_is_refused(tmp_path: Path) -> None:
+    # Its id would follow the decoder's, which come after vocab.txt's.
+    lines = [t for t in _vocab() if t != "[MASK]"]
+    new = {str(len(lines)): {"content": "<new>", **SPECIAL, "special": True}}
+    folder = _folder(
+        tmp_path, "past", {"tokenizer_class": "BertTokenizer", "added_tokens_decoder": new}
+    )
+    (folder / "vocab.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(wpiece.UnsupportedComponentError, match="lack ids"):
         wpiece.Tokenizer.from_file(folder)
 
 

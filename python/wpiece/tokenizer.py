@@ -164,9 +164,8 @@ class Tokenizer(Decoding):
             if flags is not None:
                 tok.encode_special_tokens, tok.clean_up_tokenization_spaces = flags
         else:
-            config = transformers_folder.folder_config(found.parent, given_folder=folder)
-            # Lines as HF reads them: split at "\n" only, trailing whitespace dropped.
-            tok = cls(_core.read_vocab_txt(found), **{**config.options, **options})
+            config = transformers_folder.folder_config(found, given_folder=folder)
+            tok = cls(config.vocab, **{**config.options, **options})
             tok._core.add_tokens(config.added)
             _warn_shared_patterns(tok._core, known=[])
             tok.clean_up_tokenization_spaces = config.clean_up

@@ -17,7 +17,8 @@ refused by name, never dropped.
 >>> d = tempfile.mkdtemp()
 >>> with open(os.path.join(d, "tokenizer_config.json"), "w") as f:
 ...     json.dump({"tokenizer_class": "BertTokenizer", "do_lower_case": False}, f)
->>> folder_config(Path(d)).options["lowercase"]
+>>> _ = open(os.path.join(d, "vocab.txt"), "w").write("[UNK]\\na\\n")
+>>> folder_config(Path(d) / "vocab.txt").options["lowercase"]
 False
 >>> call_flags(Path(d))
 (False, False)
@@ -90,11 +91,14 @@ _FRAMING = {
 
 @dataclass(frozen=True)
 class FolderConfig:
-    """``from_file`` options, added tokens in id order as ``(content,
-    single_word, lstrip, rstrip, normalized, special)``, whether decoding
-    cleans up spaces as transformers does, and whether special tokens typed
-    in a text are encoded as text (``split_special_tokens``)."""
+    """The vocabulary (vocab.txt's lines, then the special tokens they lack,
+    as transformers adds them), ``from_file`` options, added tokens in id
+    order as ``(content, single_word, lstrip, rstrip, normalized, special)``,
+    whether decoding cleans up spaces as transformers does, and whether
+    special tokens typed in a text are encoded as text
+    (``split_special_tokens``)."""
 
+    vocab: list[str]
     options: dict[str, Any] = field(default_factory=dict)
     added: list[tuple[str, bool, bool, bool, bool, bool]] = field(default_factory=list)
     clean_up: bool = False
@@ -194,13 +198,16 @@ def _with_special_tokens_map(config: dict[str, Any], folder: Path) -> dict[str, 
     return merged
 
 
-def folder_config(folder: Path, given_folder: bool = True) -> FolderConfig:
-    """What ``folder``'s tokenizer config (and ``special_tokens_map.json``
-    over it, as transformers reads them) says of the tokenizer its
-    ``vocab.txt`` makes: nothing without a config, or when the vocab.txt
-    itself was named (``given_folder`` False: that file alone is meant)."""
+def folder_config(vocab_txt: Path, given_folder: bool = True) -> FolderConfig:
+    """What the tokenizer config in the folder of ``vocab_txt`` (and
+    ``special_tokens_map.json`` over it, as transformers reads them) says of
+    the tokenizer that ``vocab.txt`` makes: nothing without a config, or when
+    the vocab.txt itself was named (``given_folder`` False: that file alone
+    is meant)."""
+    # Lines as HF reads them: split at "\n" only, trailing whitespace dropped.
+    vocab, folder = list(_core.read_vocab_txt(vocab_txt)), vocab_txt.parent
     if not given_folder:
-        return FolderConfig()
+        return FolderConfig(vocab)
     path = folder / CONFIG_FILE
     if (folder / "added_tokens.json").exists():
         raise _refuse(folder, "added_tokens.json beside it is not read")
@@ -210,7 +217,7 @@ def folder_config(folder: Path, given_folder: bool = True) -> FolderConfig:
         # A config wpiece's folder save wrote goes with a tokenizer.json;
         # without one (a save replacing the set, or removed since) the
         # vocab.txt alone is what the folder holds.
-        return FolderConfig()
+        return FolderConfig(vocab)
     kind = config.get("tokenizer_class")
     if kind is not None and kind not in _CLASSES:
         raise _refuse(folder, f"tokenizer_class {kind!r} is not a BERT-like WordPiece tokenizer")
@@ -235,21 +242,35 @@ def folder_config(folder: Path, given_folder: bool = True) -> FolderConfig:
     # elsewhere (with flags of their own, or beyond the framing ones) follow.
     added = _decoder_specs(config, path)
     listed = {spec[0] for spec in added}
-    vocab: set[str] = set()
+    extra = _extra_specials(config, path)
+    first = [config.get("bos_token"), config.get("eos_token")]
+    lacked = _lacked(set(vocab) | listed, unk, first, extra)
+    if lacked and not listed <= set(vocab):
+        # Their ids would follow those added_tokens_decoder gives past vocab.txt.
+        raise _refuse(folder, f"special tokens {lacked} lack ids, beside added_tokens_decoder's")
+    vocab += lacked
     by_role = [(config.get(name), True) for name in (*_FRAMING, "unk_token")]
-    for value, is_role in [*by_role, *((t, False) for t in _extra_specials(config, path))]:
+    for value, is_role in [*by_role, *((t, False) for t in extra)]:
         if value is None or (isinstance(value, str) and value in options["special_tokens"]):
             continue
         spec = _special_spec(value, path, is_role)
         if spec[0] in listed:
             continue
-        vocab = vocab or set(_core.read_vocab_txt(folder / "vocab.txt"))
-        if spec[0] not in vocab:
-            raise _refuse(folder, f"special token {spec[0]!r} has no id (not in vocab.txt)")
         added.append(spec)
         listed.add(spec[0])
     clean_up = bool(config.get("clean_up_tokenization_spaces", False))
-    return FolderConfig(options, added, clean_up, bool(config.get("split_special_tokens", False)))
+    split = bool(config.get("split_special_tokens", False))
+    return FolderConfig(vocab, options, added, clean_up, split)
+
+
+def _lacked(held: set[str], unk: str, first: list[Any], extra: list[Any]) -> list[str]:
+    """The special tokens that neither vocab.txt nor ``added_tokens_decoder``
+    holds (``held``), which transformers adds after the vocabulary in the
+    order of its roles (``first``: bos, eos; then unk, sep, pad, cls, mask),
+    then the others (``extra``)."""
+    framing = [_FRAMING[role] for role in ("sep_token", "pad_token", "cls_token", "mask_token")]
+    named = [_token_text(t) for t in [*first, unk, *framing, *extra]]
+    return [t for t in dict.fromkeys(named) if isinstance(t, str) and t and t not in held]
 
 
 def own_settings(folder: Path, paired: Optional[dict[str, Any]], core: Any) -> dict[str, Any]:
