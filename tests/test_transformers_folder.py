@@ -353,3 +353,48 @@ def test_added_tokens_matching_the_same_text_in_a_slow_folder_are_warned_of(
     with pytest.warns(UserWarning, match=r"'Zork', 'zork' match the same text 'zork'"):
         tok = wpiece.Tokenizer.from_file(folder)
     assert tok.encode("ZORK", add_special_tokens=False).ids == [len(_vocab())]
+
+
+@pytest.mark.parametrize(
+    "flags",
+    [
+        {},
+        {"do_lower_case": True},
+        {"do_lower_case": False},
+        {"do_lower_case": False, "strip_accents": True},
+        {"tokenize_chinese_chars": False, "strip_accents": False},
+    ],
+)
+def test_a_bert_class_sets_the_bert_normalizer_of_its_tokenizer_json(
+    tmp_path: Path, flags: dict[str, Any]
+) -> None:
+    # transformers sets a BERT-like class's BertNormalizer from the config's
+    # flags (BERT's defaults where absent), over tokenizer.json's: a cased
+    # tokenizer saved through BertTokenizerFast (do_lower_case true by
+    # default) is lowercased; wpiece followed tokenizer.json.
+    from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, processors
+    from transformers import AutoTokenizer
+
+    vocab = _vocab()
+    ids = {t: i for i, t in enumerate(vocab)}
+    hf = Tokenizer(models.WordPiece(ids, unk_token="[UNK]"))
+    hf.normalizer = normalizers.BertNormalizer(lowercase=False, strip_accents=False)
+    hf.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+    hf.post_processor = processors.BertProcessing(("[SEP]", ids["[SEP]"]), ("[CLS]", ids["[CLS]"]))
+    hf.decoder = decoders.WordPiece()
+    hf.add_special_tokens(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"])
+    folder = _folder(tmp_path, "cased", {"tokenizer_class": "BertTokenizer", **flags})
+    hf.save(str(folder / "tokenizer.json"))
+    want, tok = AutoTokenizer.from_pretrained(folder), wpiece.Tokenizer.from_file(folder)
+    for text in [*TEXTS[:40], *AIMED]:
+        assert tok.encode(text).ids == want(text)["input_ids"], (flags, text)
+    # Another normalizer is kept (as transformers 4 keeps it; 5 rebuilds
+    # the whole BERT pipeline from the class).
+    hf.normalizer = normalizers.Sequence([normalizers.NFC()])
+    hf.save(str(folder / "tokenizer.json"))
+    assert wpiece.Tokenizer.from_file(folder).tokenize("Über") == ["Über"]
+    (folder / "tokenizer_config.json").write_text(
+        json.dumps({"tokenizer_class": "BertTokenizer", "do_lower_case": "yes"}), encoding="utf-8"
+    )
+    with pytest.raises(ValueError, match="do_lower_case must be true or false"):
+        wpiece.Tokenizer.from_file(folder)

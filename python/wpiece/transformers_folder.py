@@ -26,6 +26,7 @@ False
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
@@ -52,6 +53,7 @@ __all__ = [
     "call_flags",
     "call_settings",
     "chat_template",
+    "class_normalizer",
     "folder_config",
     "own_settings",
 ]
@@ -271,6 +273,41 @@ def _lacked(held: set[str], unk: str, first: list[Any], extra: list[Any]) -> lis
     framing = [_FRAMING[role] for role in ("sep_token", "pad_token", "cls_token", "mask_token")]
     named = [_token_text(t) for t in [*first, unk, *framing, *extra]]
     return [t for t in dict.fromkeys(named) if isinstance(t, str) and t and t not in held]
+
+
+def class_normalizer(folder: Path, paired: Optional[dict[str, Any]], core: Any) -> Any:
+    """``core``, the tokenizer.json of ``folder`` read with its config
+    ``paired``, with the flags a BERT-like ``tokenizer_class`` gives its
+    ``BertNormalizer``: transformers (4 and 5 alike) lowercases, strips
+    accents and splits Chinese characters as the config's
+    ``do_lower_case``, ``strip_accents`` and ``tokenize_chinese_chars`` say
+    (BERT's defaults where it names none), over what tokenizer.json holds (a
+    cased tokenizer saved through ``BertTokenizerFast`` with the default
+    ``do_lower_case`` is lowercased)."""
+    if not paired or paired.get("tokenizer_class") not in _CLASSES:
+        return core
+    wanted = {"lowercase": True, "strip_accents": None, "handle_chinese_chars": True}
+    for theirs, ours in _OPTIONS.items():
+        value = paired.get(theirs, wanted[ours])
+        if not isinstance(value, bool) and (value is not None or ours != "strip_accents"):
+            raise ValueError(
+                f"{folder / CONFIG_FILE}: {theirs} must be true or false, got {value!r:.80}"
+            )
+        wanted[ours] = value
+    settings = core.settings()
+    if settings["pipeline"] == "bert":
+        if all(settings[key] == value for key, value in wanted.items()):
+            return core
+        return core.with_options(**wanted, set_strip_accents=True)
+    # Other components around it: its fields in the tokenizer.json form.
+    data = json.loads(core.to_json())
+    normalizer = data.get("normalizer") or {}
+    if normalizer.get("type") != "BertNormalizer":  # another one: transformers 4 keeps it
+        return core
+    if all(normalizer.get(key) == value for key, value in wanted.items()):
+        return core
+    data["normalizer"] = {**normalizer, **wanted}
+    return _core.Tokenizer.from_json(json.dumps(data))
 
 
 def own_settings(folder: Path, paired: Optional[dict[str, Any]], core: Any) -> dict[str, Any]:
