@@ -103,6 +103,25 @@ def test_counts_split_otherwise_are_refused_naming_the_difference() -> None:
         wpiece.train_from_counts(bert_options, 600, tokenizer=seq)
 
 
+def test_special_tokens_kept_as_text_are_part_of_the_pipeline(tmp_path: Path) -> None:
+    # encode_special_tokens counts "[CLS]" typed in a text as words: counts
+    # made so were merged with, and trained, a tokenizer that cuts it out.
+    cuts = wpiece.Tokenizer.from_file(TOKENIZER_JSON)
+    as_text = wpiece.Tokenizer.from_file(TOKENIZER_JSON)
+    as_text.encode_special_tokens = True
+    text = ["hello [CLS] world"]
+    kept = wpiece.count_words(text, tokenizer=as_text)
+    assert dict(kept.items()) == {"hello": 1, "[": 1, "cls": 1, "]": 1, "world": 1}
+    with pytest.raises(ValueError, match="encode_special_tokens: these none, the other's true"):
+        wpiece.count_words(text, tokenizer=cuts).update(kept)
+    kept.save(tmp_path / "kept.wpc")
+    loaded = wpiece.WordCounts.load(tmp_path / "kept.wpc")
+    with pytest.raises(ValueError, match="encode_special_tokens"):
+        wpiece.train_from_counts(loaded, len(cuts) + 10, initial=cuts)
+    loaded.add_texts(text)  # counted as the counts file's pipeline counts
+    assert dict(loaded.items()) == {"hello": 2, "[": 2, "cls": 2, "]": 2, "world": 2}
+
+
 def test_every_training_function_takes_a_pipeline(tmp_path: Path) -> None:
     hf = hf_pipeline("regex")
     path = tmp_path / "tokenizer.json"

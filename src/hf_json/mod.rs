@@ -330,11 +330,17 @@ pub fn pipeline_to_json(tok: &Tokenizer) -> Value {
             })
         })
         .collect();
-    serde_json::json!({
+    let mut json = serde_json::json!({
         "normalizer": normalizer_json(tok),
         "pre_tokenizer": pre_tokenizer_json(tok),
         "added_tokens": added,
-    })
+    });
+    // Only when on: it keeps special tokens typed in a text as words (and
+    // counts files written before it was recorded still match).
+    if tok.added_tokens().encode_special() {
+        json["encode_special_tokens"] = Value::Bool(true);
+    }
+    json
 }
 
 /// A tokenizer with the pipeline `pipeline_to_json` wrote, over a vocab of
@@ -363,9 +369,21 @@ pub fn pipeline_from_json(value: &Value) -> Result<Tokenizer> {
             .map_err(|e| bad(format!("added token {k} of a pipeline: {e}")))?;
         added.push(read_added_token(t));
     }
+    let encode_special = match map.get("encode_special_tokens") {
+        None => false,
+        Some(Value::Bool(on)) => *on,
+        Some(_) => {
+            return Err(bad(
+                "a pipeline's encode_special_tokens should be true or false",
+            ))
+        }
+    };
     let config = WordPieceConfig::default();
     let vocab = Vocab::new(vec![config.unk_token.clone()])?;
-    Tokenizer::with_splitter(vocab, config, splitter, added, None, Decoder::default())
+    let mut tok =
+        Tokenizer::with_splitter(vocab, config, splitter, added, None, Decoder::default())?;
+    tok.set_encode_special_tokens(encode_special);
+    Ok(tok)
 }
 
 // ----- writing -------------------------------------------------------------

@@ -84,7 +84,12 @@ impl WordSplitting {
                 format!("their options differ: {}", differ.join("; "))
             }),
             (Self::Pipeline(_, a), Self::Pipeline(_, b)) => {
-                let parts = ["normalizer", "pre_tokenizer", "added_tokens"];
+                let parts = [
+                    "normalizer",
+                    "pre_tokenizer",
+                    "added_tokens",
+                    "encode_special_tokens",
+                ];
                 let differ: Vec<String> = parts
                     .iter()
                     .filter(|p| a.get(**p) != b.get(**p))
