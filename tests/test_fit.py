@@ -114,7 +114,22 @@ def test_fitted_vocabularies_encode_held_out_text_in_fewer_tokens(
     assert f.whole_word_rate >= p.whole_word_rate
 
 
-def test_the_cli_fits_too(tmp_path: Path) -> None:
+def test_the_record_gives_what_the_fitted_vocabulary_does_to_the_training_text(
+    split_fixture,
+) -> None:
+    # Its curve ends where the merges went, twice the size: the CLI said
+    # "1.598 tokens/word at 1,200" for a 600-token vocabulary (1.740).
+    train, _ = split_fixture
+    fitted = wpiece.train_from_iterator(train, 600, fit=True)
+    record = fitted.training_record
+    stats = fitted.stats(train)
+    assert record.fitted_tokens_per_word() == pytest.approx(stats.tokens / stats.words, rel=1e-12)
+    assert record.tokens_per_word()[-1][0] > len(fitted)  # the merges grew past it
+    assert wpiece.train_from_iterator(train, 600).training_record.fitted_tokens_per_word() is None
+    assert wpiece.TrainingRecord.from_dict(record.to_dict()) == record
+
+
+def test_the_cli_fits_too(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from wpiece.cli import main
 
     out = tmp_path / "tok"
@@ -124,6 +139,12 @@ def test_the_cli_fits_too(tmp_path: Path) -> None:
     assert vocab_list(saved) == vocab_list(wpiece.train(FIXTURE, 3000, fit=True))
     record = wpiece.TrainingRecord.load(out / "training_record.json")
     assert len(record.removed) > 0
+    fitted = record.fitted_tokens_per_word()
+    assert fitted is not None
+    assert (
+        f"fitted: {fitted:.3f} tokens/word by longest match at 3,000 tokens"
+        in capsys.readouterr().out
+    )
 
 
 def test_fitting_an_extension_keeps_every_old_id(split_fixture) -> None:

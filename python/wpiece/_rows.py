@@ -80,3 +80,4 @@ class TrainRow(TypedDict):
     initial_tokens: int
     total_words: int
     removed: list[tuple[str, int]]
+    fitted_tokens: int

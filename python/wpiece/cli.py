@@ -244,10 +244,14 @@ def _train_with(args: argparse.Namespace, options: dict[str, Any]) -> int:
             f"(model.resize_token_embeddings({len(tok)}) makes room for them)"
         )
     print(f"corpus: {record.total_words:,} words")
+    fitted = record.fitted_tokens_per_word()
     print(
         f"training splits: {curve[0][1]:.3f} tokens/word with the alphabet "
         f"({curve[0][0]:,} tokens) -> {curve[-1][1]:.3f} tokens/word at {curve[-1][0]:,}"
+        + ("" if fitted is None else " (the merges, grown past the size to fit)")
     )
+    if fitted is not None:
+        print(f"fitted: {fitted:.3f} tokens/word by longest match at {len(tok):,} tokens")
     if record.held_out:
         last = record.held_out[-1]
         print(

@@ -34,6 +34,10 @@ def _figure(tok: Tokenizer, record: TrainingRecord) -> Any:  # a matplotlib Figu
 
     ax = axes[0][0]
     ax.plot([c[0] for c in curve], [c[1] for c in curve], color="tab:blue", label="training splits")
+    fitted = record.fitted_tokens_per_word()
+    if fitted is not None:
+        label = "fitted vocabulary, training text by longest match"
+        ax.plot([len(tok)], [fitted], color="tab:green", marker="*", linestyle="", label=label)
     held = record.held_out_tokens_per_word()
     if held:
         ax.plot(
@@ -164,6 +168,13 @@ def report_files(tok: Tokenizer) -> list[tuple[str, bytes]]:
         else "<p>Train with <code>held_out=0.01</code> (<code>--held-out 1%</code>) to see "
         "how the vocabulary encodes text it was not trained on.</p>"
     )
+    fitted = record.fitted_tokens_per_word()
+    fitted_line = (
+        ""
+        if fitted is None
+        else f"<p>Fitted to longest match ({len(tok):,} tokens, from the {curve[-1][0]:,} the "
+        f"merges reached): {fitted:.3f} tokens per word of the training text.</p>"
+    )
     longest = sorted(tok.get_vocab(), key=len, reverse=True)[:15]
     page = f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>wpiece training report</title>
@@ -177,7 +188,7 @@ Corpus: {record.total_words:,} words, {record.initial_tokens:,} characters in wo
 <img src="data:image/png;base64,{base64.b64encode(png).decode()}" alt="training report plots">
 {held_section}
 <h2>Tokens per word in the training splits, by vocabulary size</h2>
-<table><tr><th>vocabulary size</th><th>tokens per word</th></tr>{rows}</table>
+<table><tr><th>vocabulary size</th><th>tokens per word</th></tr>{rows}</table>{fitted_line}
 <h2>Longest tokens</h2><p>{", ".join(f"<code>{html.escape(t)}</code>" for t in longest)}</p>
 </body></html>
 """

@@ -89,6 +89,7 @@ def run_training(
         merges=MergeList(run["merges"]),
         extended_from=through.get_vocab_size(True) if extend and through is not None else 0,
         removed=[(token, cost) for token, cost in run["removed"]],
+        fitted_tokens=run["fitted_tokens"],
     )
     if not extend and record.base_vocab_size > opts.vocab_size:
         import warnings

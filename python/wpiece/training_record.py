@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any, Union, overload
+from typing import Any, Optional, Union, overload
 
 from . import _core
 from ._args import _path
@@ -159,6 +159,9 @@ class TrainingRecord:
     extended_from: int = 0
     """The ids of the tokenizer this run extended (``initial=``), which kept
     them; 0 for a vocabulary trained afresh."""
+    fitted_tokens: int = 0
+    """With ``fit``: the training words' tokens, each word encoded by longest
+    match with the fitted vocabulary (0 otherwise)."""
 
     @property
     def added_ids(self) -> int:
@@ -167,9 +170,11 @@ class TrainingRecord:
         return self.vocab_size - self.extended_from
 
     def tokens_per_word(self) -> list[tuple[int, float]]:
-        """``(vocab size, tokens per word)`` from the alphabet to the final
-        vocab, in the training splits (the corpus trained on, as the merges
-        left it; see ``held_out_tokens_per_word`` for unseen text)."""
+        """``(vocab size, tokens per word)`` from the alphabet to the vocab
+        the merges reached, in the training splits (the corpus trained on, as
+        the merges left it; see ``held_out_tokens_per_word`` for unseen
+        text). With ``fit`` the merges grew past the final size, which
+        :meth:`fitted_tokens_per_word` describes."""
         size = self.base_vocab_size
         out = [(size, self.initial_tokens / self.total_words)]
         for m in self.merges:
@@ -177,6 +182,12 @@ class TrainingRecord:
                 size += 1
             out.append((size, m.tokens_after / self.total_words))
         return out
+
+    def fitted_tokens_per_word(self) -> Optional[float]:
+        """With ``fit``: tokens per word of the corpus trained on, encoded by
+        longest match with the fitted vocabulary, the objective the fit
+        lowered; None otherwise."""
+        return self.fitted_tokens / self.total_words if self.fitted_tokens else None
 
     def held_out_tokens_per_word(self) -> list[tuple[int, float]]:
         """``(vocab size, tokens per word)`` on the held-out text, encoded."""

@@ -65,6 +65,10 @@ struct TrainRow {
     /// Tokens fitting removed, each with its cost then (empty unless fit).
     #[pyo3(item)]
     removed: Vec<(String, i64)>,
+    /// The training words' tokens, encoded by longest match with the fitted
+    /// vocabulary (0 unless fit).
+    #[pyo3(item)]
+    fitted_tokens: u64,
 }
 
 impl PyWordCounter {
@@ -472,7 +476,7 @@ impl PyWordCounter {
         if fit {
             config.vocab_size = vocab_size.saturating_mul(2).saturating_sub(start);
         }
-        let (out, removed) = run(py, how, |cancel| {
+        let (out, removed, fitted_tokens) = run(py, how, |cancel| {
             let (words, counts): (Vec<&str>, Vec<u64>) = self.counts.iter().unzip();
             let mut progress = |done, len| cancel.report(done, len);
             let mut out = match &initial {
@@ -480,7 +484,7 @@ impl PyWordCounter {
                 Some(v) => train::train_extending(&words, &counts, &config, v, &mut progress)?,
             };
             if !fit {
-                return Ok((out, Vec::new()));
+                return Ok((out, Vec::new(), 0));
             }
             let suffixed: Vec<String>;
             let words = if config.end_of_word_suffix.is_empty() {
@@ -500,7 +504,7 @@ impl PyWordCounter {
             let fitted =
                 fit::fit_to_longest_match(&fit_words, tokens, keep, vocab_size, prefix, cancel)?;
             out.vocab = fitted.vocab;
-            Ok((out, fitted.removed))
+            Ok((out, fitted.removed, fitted.tokens))
         })?;
         let tok = match (pipeline, tokenizer) {
             (Some(p), _) => p.with_vocab(Vocab::new(out.vocab)?)?,
@@ -514,6 +518,7 @@ impl PyWordCounter {
             initial_tokens: out.initial_tokens,
             total_words: out.total_words,
             removed,
+            fitted_tokens,
         };
         Ok((PyTokenizer::of(tok), row))
     }

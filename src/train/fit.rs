@@ -46,6 +46,9 @@ use crate::error::Result;
 pub struct Fitted {
     pub vocab: Vec<String>,
     pub removed: Vec<(String, i64)>,
+    /// Σ count × tokens over the training words, each encoded by longest
+    /// match with `vocab` (a word longer than the encoder takes: one token).
+    pub tokens: u64,
 }
 
 /// The words to fit to: each once, with its count.
@@ -180,7 +183,14 @@ pub fn fit_to_longest_match(
         prefix,
         cancel,
     };
-    let (first, objective) = fit.prune(tokens, 32)?;
+    // Words longest match cannot take encode as one unknown token each.
+    let unknown: u128 = (0..words.words.len())
+        .filter(|&w| words.counts[w] > 0 && words.words[w].chars().count() > words.max_chars)
+        .map(|w| u128::from(words.counts[w]))
+        .sum();
+    let total = |objective: u128| u64::try_from(objective + unknown).unwrap_or(u64::MAX);
+    let (mut first, objective) = fit.prune(tokens, 32)?;
+    first.tokens = total(objective);
     let offered = fit.joined_pairs(&first.vocab, &first.removed, target.div_ceil(GROWTH_SHARE))?;
     if offered.is_empty() {
         return Ok(first);
@@ -209,6 +219,7 @@ pub fn fit_to_longest_match(
     Ok(Fitted {
         vocab: second.vocab,
         removed,
+        tokens: total(grown_objective),
     })
 }
 
@@ -357,7 +368,12 @@ impl Fit<'_> {
             .zip(&matcher.alive)
             .filter_map(|(t, &alive)| alive.then_some(t))
             .collect();
-        Ok((Fitted { vocab, removed }, objective))
+        let fitted = Fitted {
+            vocab,
+            removed,
+            tokens: 0, // set by the caller, which knows the words left out
+        };
+        Ok((fitted, objective))
     }
 }
 
