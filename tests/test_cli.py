@@ -6,6 +6,7 @@ import gzip
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -173,3 +174,24 @@ def test_progress_bar_only_when_asked(corpus, tmp_path) -> None:
         base + ["-o", str(tmp_path / "l"), "--progress"], capture_output=True, text=True
     )
     assert loud.returncode == 0 and "merging" in loud.stderr and "counting" in loud.stderr
+
+
+def test_a_ctrl_c_after_the_output_is_written_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Ctrl-C while the summary printed: exit 130 said "nothing was written"
+    # over a complete new tokenizer folder.
+    import io
+
+    class CtrlCAtTheSummary(io.StringIO):
+        def write(self, text: str) -> int:
+            if text.startswith("trained"):
+                raise KeyboardInterrupt
+            return super().write(text)
+
+    out = tmp_path / "tok"
+    monkeypatch.setattr(sys, "stdout", CtrlCAtTheSummary())
+    args = ["train", str(wpiece.sample_text_path()), "--vocab-size", "300", "--no-progress"]
+    assert main([*args, "-o", str(out)]) == 130
+    assert f"interrupted; after writing {out}" in capsys.readouterr().err
+    assert wpiece.Tokenizer.from_file(out).get_vocab_size() == 300

@@ -81,6 +81,11 @@ def _read_docs(
         raise _needs_field(e.path, has_field) from None
 
 
+# What this run's command has written in place (a Ctrl-C after it: the
+# message must not say that nothing was).
+_WRITTEN: list[str] = []
+
+
 @contextlib.contextmanager
 def _atomic_output(path: str) -> Iterator[IO[str]]:
     """A text file written under a temporary name beside `path` and renamed
@@ -103,6 +108,7 @@ def _atomic_output(path: str) -> Iterator[IO[str]]:
         else:
             os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, target)
+        _WRITTEN.append(str(path))
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
@@ -233,6 +239,7 @@ def _train_with(args: argparse.Namespace, options: dict[str, Any]) -> int:
         report = report_files(tok)
     # Without --report, an older report in the folder is removed as stale.
     persistence.save_tokenizer(tok, out, report)
+    _WRITTEN.append(str(out))
     record = tok.training_record
     assert record is not None
     curve = record.tokens_per_word()
@@ -308,6 +315,7 @@ def _encode(args: argparse.Namespace) -> int:
             (ids_path.name, _npy_bytes(ids_arr)),
         ]
         _core.write_set_atomic(target.parent if str(target.parent) else Path("."), files, [])
+        _WRITTEN.append(f"{ids_path} and {rows_path}")
         print(
             f"wrote {ids_arr.size:,} ids of {len(docs):,} documents to "
             f"{ids_path} (row offsets in {rows_path.name})",
@@ -770,6 +778,7 @@ def _show_warning(
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    _WRITTEN.clear()
     try:
         with warnings.catch_warnings():
             warnings.showwarning = _show_warning
@@ -791,5 +800,6 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(f"wpiece: error: {e or type(e).__name__}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("wpiece: interrupted; nothing was written", file=sys.stderr)
+        done = f"after writing {', '.join(_WRITTEN)}" if _WRITTEN else "nothing was written"
+        print(f"wpiece: interrupted; {done}", file=sys.stderr)
         return 130
