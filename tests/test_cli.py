@@ -195,3 +195,12 @@ def test_a_ctrl_c_after_the_output_is_written_says_so(
     assert main([*args, "-o", str(out)]) == 130
     assert f"interrupted; after writing {out}" in capsys.readouterr().err
     assert wpiece.Tokenizer.from_file(out).get_vocab_size() == 300
+
+
+def test_empty_special_tokens_leave_the_unknown_token_alone(tmp_path: Path) -> None:
+    # "" took the five BERT defaults.
+    out = tmp_path / "tok"
+    args = ["train", str(wpiece.sample_text_path()), "--vocab-size", "200", "--no-progress"]
+    assert main([*args, "--special-tokens", "", "-o", str(out)]) == 0
+    tok = wpiece.Tokenizer.from_file(out)
+    assert tok.id_to_token(0) == "[UNK]" and tok.token_to_id("[CLS]") is None

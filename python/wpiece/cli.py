@@ -183,8 +183,9 @@ def _through_options(args: argparse.Namespace) -> dict[str, Any]:
 def _train(args: argparse.Namespace) -> int:
     if args.extend is not None or args.pipeline is not None:
         return _train_with(args, _through_options(args))
+    given = args.special_tokens
     specials = (
-        args.special_tokens.split(",") if args.special_tokens else list(_DEFAULTS.special_tokens)
+        list(_DEFAULTS.special_tokens) if given is None else [t for t in given.split(",") if t]
     )
     if args.unk_token not in specials:
         specials.insert(0, args.unk_token)
@@ -652,7 +653,8 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--limit-alphabet", type=int, default=_DEFAULTS.limit_alphabet)
     t.add_argument(
         "--special-tokens",
-        help=f"comma-separated (default: {','.join(_DEFAULTS.special_tokens)})",
+        help=f"comma-separated (default: {','.join(_DEFAULTS.special_tokens)}; "
+        "'' for the unknown token alone)",
     )
     t.add_argument("--unk-token", default=_DEFAULTS.unk_token)
     t.add_argument(

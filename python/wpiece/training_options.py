@@ -51,7 +51,9 @@ class TrainingOptions:
     """The first tokens of the vocabulary, in order; must hold ``unk_token``."""
     limit_alphabet: Optional[int] = None
     """Keep at most this many characters (the most frequent) in the alphabet;
-    the others become unknown."""
+    the others become unknown. The characters of ``initial_alphabet`` are
+    always kept, and count toward the limit: more of them than the limit
+    leaves only them."""
     initial_alphabet: Iterable[str] = ()
     """Characters to put in the alphabet even if the corpus lacks them."""
     continuing_subword_prefix: str = "##"
