@@ -782,3 +782,11 @@ def test_batches_of_pairs_in_hfs_form() -> None:
         wp.encode_batch([items[0], "a single text"])
     with pytest.raises(TypeError, match="item 1 of texts is list"):
         wp.encode_batch([words[0], ["single", "words"]], is_pretokenized=True)
+
+
+@pytest.mark.parametrize("item", [("a",), ("a", "b", "c"), ["a"]])
+def test_a_first_item_that_is_no_pair_is_named_as_such(item: Any) -> None:
+    # It was "item 0 of texts is tuple, where item 0 is a (text, pair) tuple".
+    _, wp = bert()
+    with pytest.raises(TypeError, match=r"item 0 of texts is a \w+ of \d items: give a str, or"):
+        wp.encode_batch([item, ("x", "y")])

@@ -157,6 +157,11 @@ def _split_pairs(items: list[Any], words: bool) -> tuple[list[Any], list[Any]]:
     for k, item in enumerate(items):
         is_pair = isinstance(item, (tuple, list)) and len(item) == 2
         if not (_is_word_pair(item) if words else is_pair):
+            if k == 0:  # the first one made it a batch of pairs
+                raise TypeError(
+                    f"item 0 of texts is a {type(item).__name__} of {len(item)} items: give a "
+                    "str, or a (text, pair) tuple of two"
+                )
             raise TypeError(
                 f"item {k} of texts is {_kind(item)}, where item 0 is a (text, pair) tuple: a "
                 "batch of pairs holds one in every item (encode single texts in another call)"
