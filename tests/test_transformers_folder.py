@@ -398,3 +398,38 @@ def test_a_bert_class_sets_the_bert_normalizer_of_its_tokenizer_json(
     )
     with pytest.raises(ValueError, match="do_lower_case must be true or false"):
         wpiece.Tokenizer.from_file(folder)
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        {"tokenizer_class": "BertTokenizer"},
+        {"mask_token": "[MASK]", "additional_special_tokens": ["<new>", "<two>", "[unused1]"]},
+        {"tokenizer_class": "BertTokenizer", "bos_token": "<b>", "extra_special_tokens": ["<new>"]},
+        {"eos_token": "</e>", "pad_token": "[PAD]"},
+    ],
+)
+def test_special_tokens_a_config_names_beside_tokenizer_json_are_added(
+    tmp_path: Path, config: dict[str, Any]
+) -> None:
+    # transformers adds the special tokens its config names (a BERT class's
+    # own by default) that tokenizer.json's added tokens lack: "[MASK]" was
+    # encoded as [, mask, ] and "<new>" as text.
+    from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, processors
+    from transformers import AutoTokenizer
+
+    ids = {t: i for i, t in enumerate(_vocab())}
+    hf = Tokenizer(models.WordPiece(ids, unk_token="[UNK]"))
+    hf.normalizer = normalizers.BertNormalizer()
+    hf.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+    hf.post_processor = processors.BertProcessing(("[SEP]", ids["[SEP]"]), ("[CLS]", ids["[CLS]"]))
+    hf.decoder = decoders.WordPiece()
+    folder = _folder(tmp_path, "named", config)
+    hf.save(str(folder / "tokenizer.json"))
+    want, tok = AutoTokenizer.from_pretrained(folder), wpiece.Tokenizer.from_file(folder)
+    assert len(tok) == len(want)
+    texts = ["a [MASK] b<new>c [PAD] <b>x </e> y [unused1] [SEP]", *AIMED, *TEXTS[:20]]
+    for text in texts:
+        got = tok.encode(text).ids
+        assert got == want(text)["input_ids"], (config, text)
+        assert tok.decode(got) == want.decode(got, skip_special_tokens=True), text

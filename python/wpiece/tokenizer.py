@@ -158,7 +158,7 @@ class Tokenizer(Decoding):
         (found, paired), folder = persistence.load(where, options), where.is_dir()
         implied: dict[str, Any] = {}  # by its tokenizer.json: see own_settings
         if not isinstance(found, Path):
-            found = transformers_folder.class_normalizer(where, paired, found)
+            found = transformers_folder.over_tokenizer_json(where, paired, found)
             implied = transformers_folder.own_settings(where, paired, found)
             tok = cls._from_core(found)
             flags = transformers_folder.call_flags(where, paired) if folder else None

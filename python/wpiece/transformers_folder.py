@@ -53,7 +53,7 @@ __all__ = [
     "call_flags",
     "call_settings",
     "chat_template",
-    "class_normalizer",
+    "over_tokenizer_json",
     "folder_config",
     "own_settings",
 ]
@@ -275,7 +275,42 @@ def _lacked(held: set[str], unk: str, first: list[Any], extra: list[Any]) -> lis
     return [t for t in dict.fromkeys(named) if isinstance(t, str) and t and t not in held]
 
 
-def class_normalizer(folder: Path, paired: Optional[dict[str, Any]], core: Any) -> Any:
+def over_tokenizer_json(folder: Path, paired: Optional[dict[str, Any]], core: Any) -> Any:
+    """``core``, the tokenizer.json of ``folder`` read with its config
+    ``paired``, as transformers changes it when it loads the folder (see
+    :func:`_class_normalizer` and :func:`_config_specials`)."""
+    return _config_specials(folder, paired, _class_normalizer(folder, paired, core))
+
+
+def _config_specials(folder: Path, paired: Optional[dict[str, Any]], core: Any) -> Any:
+    """``core`` with the special tokens the config names (a BERT-like
+    class's own where it names none) that tokenizer.json's added tokens
+    lack, added as transformers 4 and 5 add them: special, matched in raw
+    text, one outside the vocabulary at the next id, in transformers' order
+    (bos, eos, unk, sep, pad, cls, mask, then the others). A config a
+    wpiece save wrote goes with its tokenizer.json as it is."""
+    if not paired or _SETTINGS_KEY in paired:
+        return core
+    config, path = _with_special_tokens_map(paired, folder), folder / CONFIG_FILE
+    bert = config.get("tokenizer_class") in _CLASSES
+    defaults: dict[str, str] = {**_FRAMING, "unk_token": "[UNK]"} if bert else {}
+    roles = ("bos_token", "eos_token", "unk_token", "sep_token", "pad_token", "cls_token")
+    named = [config.get(role, defaults.get(role)) for role in (*roles, "mask_token")]
+    given = [(v, True) for v in named if v is not None]
+    given += [(v, False) for v in _extra_specials(config, path)]
+    held = {spec[0] for _, spec in core.added_tokens()}
+    specs = []
+    for value, role in given:
+        spec = _special_spec(value, path, role)
+        if spec[0] not in held:
+            specs.append(spec)
+            held.add(spec[0])
+    if specs:
+        core.add_tokens(specs)
+    return core
+
+
+def _class_normalizer(folder: Path, paired: Optional[dict[str, Any]], core: Any) -> Any:
     """``core``, the tokenizer.json of ``folder`` read with its config
     ``paired``, with the flags a BERT-like ``tokenizer_class`` gives its
     ``BertNormalizer``: transformers (4 and 5 alike) lowercases, strips
