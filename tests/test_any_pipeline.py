@@ -149,15 +149,8 @@ def test_wrong_combinations_are_refused_by_name() -> None:
     tok = wpiece.Tokenizer.from_file(TOKENIZER_JSON)
     with pytest.raises(TypeError, match="takes 'lowercase' from the tokenizer it splits as"):
         wpiece.WordCounts(tokenizer=tok, lowercase=False)
-    with pytest.raises(
-        TypeError, match="tokenizer must be a wpiece.Tokenizer or its path, not int"
-    ):
-        wpiece.WordCounts(tokenizer=7)
-    with pytest.raises(FileNotFoundError):
-        wpiece.WordCounts(tokenizer="no-such-tok.json")
-    # A path, as the training functions take it.
-    by_path = wpiece.count_words(LINES[:50], tokenizer=str(TOKENIZER_JSON))
-    assert by_path.items() == wpiece.count_words(LINES[:50], tokenizer=tok).items()
+    with pytest.raises(TypeError, match=r"a wpiece.Tokenizer \(load a path with .*from_file"):
+        wpiece.WordCounts(tokenizer="tok.json")
     with pytest.raises(TypeError, match="not both"):
         wpiece.train_from_iterator(LINES, 30_600, initial=tok, tokenizer=tok)
     with pytest.raises(TypeError, match="takes 'lowercase' from the tokenizer it trains through"):

@@ -469,22 +469,18 @@ def test_a_folder_save_of_what_tokenizer_json_cannot_express_keeps_what_transfor
     import pickle
 
     attrs = {"padding_side": "left", "truncation_side": "left", "model_max_length": 7}
-    source = _transformers_folder(
-        tmp_path / "source", chat_template="T", pad_token="[MASK]", **attrs
-    )
+    source = _transformers_folder(tmp_path / "s", chat_template="T", pad_token="[MASK]", **attrs)
     char = wpiece.Tokenizer.from_file(source, unknown="char")
     char.save(tmp_path / "char")
     assert not (tmp_path / "char" / "tokenizer_config.json").exists()
+    call = {"texts": ["a b c d e f g h", "a"], "padding": True, "truncation": True}
     for back in (wpiece.Tokenizer.from_file(tmp_path / "char"), pickle.loads(pickle.dumps(char))):
         assert back._transformers_settings == char._transformers_settings
         assert back._transformers_settings["chat_template"] == "T"
-        got = back.encode_batch(["a b c d e f g h", "a"], padding=True, truncation=True)
-        assert [e.ids for e in got] == [
-            e.ids
-            for e in char.encode_batch(["a b c d e f g h", "a"], padding=True, truncation=True)
-        ]
-        mask = back.token_to_id("[MASK]")
-        assert got[1].ids[0] == mask and len(got[0].ids) == 7  # padded left, cut at 7
+        got = back.encode_batch(**call)
+        assert [e.ids for e in got] == [e.ids for e in char.encode_batch(**call)]
+        # Padded left with [MASK], cut at 7.
+        assert got[1].ids[0] == back.token_to_id("[MASK]") and len(got[0].ids) == 7
     # What the file says is checked as a config's would be.
     path = tmp_path / "char" / "wpiece_tokenizer.json"
     saved = json.loads(path.read_text(encoding="utf-8"))

@@ -2,7 +2,8 @@
 
 Why this file is long: six subcommands (train, encode, decode, stats, bench,
 demo), each an argparse definition with its help text and a short handler
-that calls the library; exit codes and atomic outputs are shared helpers.
+that calls the library; exit codes are shared here, output checks and atomic
+outputs in `_cli_checks` and `_cli_outputs`.
 """
 
 from __future__ import annotations
@@ -12,9 +13,7 @@ import contextlib
 import json
 import os
 import re
-import shutil
 import sys
-import tempfile
 import time
 import warnings
 from collections import Counter
@@ -32,6 +31,7 @@ from ._cli_checks import (
     refuse_overwriting,
     tokenizer_files,
 )
+from ._cli_outputs import WRITTEN, atomic_output
 from .documents import FieldRequiredError, check_input_file, is_jsonl, read_documents
 from .training import train, train_from_iterator
 from .training_options import PRE_TOKENIZERS, SCORES, UNKNOWN_MODES, TrainingOptions
@@ -79,49 +79,6 @@ def _read_docs(
         yield from read_documents(sources, field)
     except FieldRequiredError as e:
         raise _needs_field(e.path, has_field) from None
-
-
-# What this run's command has written in place (a Ctrl-C after it: the
-# message must not say that nothing was).
-_WRITTEN: list[str] = []
-
-
-@contextlib.contextmanager
-def _atomic_output(path: str) -> Iterator[IO[str]]:
-    """A text file written under a temporary name beside `path` and renamed
-    to it when the block ends; on an error or Ctrl-C the temporary file is
-    removed and `path` is left as it was."""
-    target = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
-    # Missing folders are made, as the .npy output's set writer makes them
-    # (the temporary file's name was the error otherwise), and removed again
-    # if the output is not written.
-    made = [p for p in [target.parent, *target.parent.parents] if not p.exists()]
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            yield f
-            f.flush()
-            os.fsync(f.fileno())
-        if target.exists():
-            shutil.copymode(target, tmp)
-        else:
-            os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, target)
-        _WRITTEN.append(str(path))
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        for folder in made:  # deepest first; one another process filled stays
-            with contextlib.suppress(OSError):
-                folder.rmdir()
-        raise
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def _load(path: str, lowercase: Optional[bool] = None) -> Tokenizer:
@@ -240,7 +197,7 @@ def _train_with(args: argparse.Namespace, options: dict[str, Any]) -> int:
         report = report_files(tok)
     # Without --report, an older report in the folder is removed as stale.
     persistence.save_tokenizer(tok, out, report)
-    _WRITTEN.append(str(out))
+    WRITTEN.append(str(out))
     record = tok.training_record
     assert record is not None
     curve = record.tokens_per_word()
@@ -298,7 +255,7 @@ def _encode(args: argparse.Namespace) -> int:
     all_rows = [0]
     with contextlib.ExitStack() as stack:
         out = (
-            stack.enter_context(_atomic_output(out_path))
+            stack.enter_context(atomic_output(out_path))
             if out_path and fmt == "jsonl"
             else sys.stdout
         )
@@ -316,7 +273,7 @@ def _encode(args: argparse.Namespace) -> int:
             (ids_path.name, _npy_bytes(ids_arr)),
         ]
         _core.write_set_atomic(target.parent if str(target.parent) else Path("."), files, [])
-        _WRITTEN.append(f"{ids_path} and {rows_path}")
+        WRITTEN.append(f"{ids_path} and {rows_path}")
         print(
             f"wrote {ids_arr.size:,} ids of {len(docs):,} documents to "
             f"{ids_path} (row offsets in {rows_path.name})",
@@ -780,7 +737,7 @@ def _show_warning(
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    _WRITTEN.clear()
+    WRITTEN.clear()
     try:
         with warnings.catch_warnings():
             warnings.showwarning = _show_warning
@@ -802,6 +759,6 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(f"wpiece: error: {e or type(e).__name__}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        done = f"after writing {', '.join(_WRITTEN)}" if _WRITTEN else "nothing was written"
+        done = f"after writing {', '.join(WRITTEN)}" if WRITTEN else "nothing was written"
         print(f"wpiece: interrupted; {done}", file=sys.stderr)
         return 130

@@ -58,17 +58,15 @@ def check_counting_options(caller: str, options: Mapping[str, Any]) -> None:
 
 
 def pipeline_of(tokenizer: object) -> _core.Tokenizer:
-    """The core of a :class:`wpiece.Tokenizer` given as ``tokenizer``, or
-    of the one its path (a tokenizer.json, vocab.txt or folder) holds, as
-    the training functions take it."""
-    if isinstance(tokenizer, (str, os.PathLike)):
-        from .tokenizer import Tokenizer
-
-        tokenizer = Tokenizer.from_file(tokenizer)
+    """The core of a :class:`wpiece.Tokenizer` given as ``tokenizer``."""
     core = getattr(tokenizer, "_core", None)
     if not isinstance(core, _core.Tokenizer):
+        # A path is for the training functions, which load it themselves.
+        hint = (
+            " (load a path with wpiece.Tokenizer.from_file)" if isinstance(tokenizer, str) else ""
+        )
         raise TypeError(
-            f"tokenizer must be a wpiece.Tokenizer or its path, not {type(tokenizer).__name__}"
+            f"tokenizer must be a wpiece.Tokenizer{hint}, not {type(tokenizer).__name__}"
         )
     return core
 

@@ -272,6 +272,15 @@ pub(crate) fn watched_strings(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Ve
     Ok(out)
 }
 
+/// Renames the file a call's work staged (`io::Staged`, written on a
+/// worker by [`run`]) after a last look for Ctrl-C here: one that came as
+/// the work finished, before the watcher's next look, leaves the old file
+/// (the staged one goes) and is raised.
+pub(crate) fn commit_staged(py: Python<'_>, staged: crate::io::Staged) -> PyResult<()> {
+    py.check_signals()?;
+    guard(|| staged.commit())
+}
+
 /// Runs a write on this thread with the GIL held (its data is Python's),
 /// giving it a `keep_going` that runs Python's signal handlers: the error
 /// they raise (KeyboardInterrupt) stops the write and is raised.

@@ -9,7 +9,7 @@ use pyo3::types::{PyBytes, PyList};
 use super::arrow::ArrowChunk;
 use super::errors::guard;
 use super::merge_rows::PyMergeRows;
-use super::run::{run, run_in_place, watched_list, Run};
+use super::run::{commit_staged, run, run_in_place, watched_list, Run};
 use super::specs::BertOptions;
 use super::text::{text_bytes, TextList};
 use super::tokenizer::PyTokenizer;
@@ -371,16 +371,14 @@ impl PyWordCounter {
         })
     }
 
-    /// Writes the counts to `path` atomically (temp file + rename). The
-    /// rename waits for a last look for Ctrl-C here: one that came as the
-    /// write finished, before the watcher saw it, leaves the old file too.
+    /// Writes the counts to `path` atomically (temp file + rename, the
+    /// rename after a last look for Ctrl-C: see `commit_staged`).
     fn save(&self, py: Python<'_>, path: std::path::PathBuf) -> PyResult<()> {
         let (counts, splitting) = (&self.counts, &self.splitting);
         let staged = run(py, Run::serial(counts.len().saturating_mul(16)), |cancel| {
             counts_file::stage(&path, counts, splitting, cancel)
         })?;
-        py.check_signals()?;
-        guard(|| staged.commit())
+        commit_staged(py, staged)
     }
 
     /// Reads counts that `save` wrote.
