@@ -53,8 +53,8 @@ __all__ = [
     "call_flags",
     "call_settings",
     "chat_template",
-    "over_tokenizer_json",
     "folder_config",
+    "over_tokenizer_json",
     "own_settings",
 ]
 
