@@ -433,3 +433,36 @@ def test_special_tokens_a_config_names_beside_tokenizer_json_are_added(
         got = tok.encode(text).ids
         assert got == want(text)["input_ids"], (config, text)
         assert tok.decode(got) == want.decode(got, skip_special_tokens=True), text
+
+
+@pytest.mark.parametrize(
+    "kind",
+    [
+        "ConvBertTokenizer",  # keeps tokenizer.json's normalizer, adds BERT's special tokens
+        "DPRQuestionEncoderTokenizerFast",  # always lowercases, whatever the config says
+        "DPRReaderTokenizer",
+        "RetriBertTokenizer",  # gone from transformers 5: a plain backend
+        "LxmertTokenizer",  # BERT's, from the config
+    ],
+)
+@pytest.mark.parametrize("lower", [True, False])
+def test_each_bert_like_class_builds_over_tokenizer_json_as_transformers_does(
+    tmp_path: Path, kind: str, lower: bool
+) -> None:
+    # Every BERT-like class had BERT's normalizer and special tokens set
+    # over tokenizer.json's: ConvBert, DPR and RetriBert differed.
+    from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, processors
+    from transformers import AutoTokenizer
+
+    ids = {t: i for i, t in enumerate(_vocab())}
+    hf = Tokenizer(models.WordPiece(ids, unk_token="[UNK]"))
+    hf.normalizer = normalizers.BertNormalizer(lowercase=False, strip_accents=False)
+    hf.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+    hf.post_processor = processors.BertProcessing(("[SEP]", ids["[SEP]"]), ("[CLS]", ids["[CLS]"]))
+    hf.decoder = decoders.WordPiece()
+    folder = _folder(tmp_path, "kind", {"tokenizer_class": kind, "do_lower_case": lower})
+    hf.save(str(folder / "tokenizer.json"))
+    want, tok = AutoTokenizer.from_pretrained(folder), wpiece.Tokenizer.from_file(folder)
+    assert len(tok) == len(want)
+    for text in ["Hello [MASK] Über Café", *AIMED, *TEXTS[:20]]:
+        assert tok.encode(text).ids == want(text)["input_ids"], (kind, text)

@@ -75,6 +75,23 @@ _BERT_LIKE = {
     "DPRReader",
 }
 _CLASSES = {f"{name}Tokenizer{fast}" for name in _BERT_LIKE for fast in ("", "Fast")}
+# How transformers 5 builds these classes over a tokenizer.json (either name
+# of each gives the slow class): most rebuild BERT's normalizer from the
+# config's flags, DPR's always lowercasing (its own __init__ takes
+# do_lower_case and drops it); ConvBert keeps tokenizer.json's; RetriBert,
+# gone from transformers 5, is a plain backend that adds no BERT special
+# tokens either.
+_NORMALIZER_FROM_CONFIG = _BERT_LIKE - {"ConvBert", "RetriBert"}
+_ALWAYS_LOWERCASED = {"DPRContextEncoder", "DPRQuestionEncoder", "DPRReader"}
+
+
+def _bert_like(config: dict[str, Any]) -> Optional[str]:
+    """The BERT-like model a config's ``tokenizer_class`` names, if any."""
+    kind = config.get("tokenizer_class")
+    if kind not in _CLASSES:
+        return None
+    return str(kind).removesuffix("Fast").removesuffix("Tokenizer")
+
 
 # The config's keys for the BERT pipeline, and from_file's names for them.
 _OPTIONS = {
@@ -292,7 +309,7 @@ def _config_specials(folder: Path, paired: Optional[dict[str, Any]], core: Any) 
     if not paired or _SETTINGS_KEY in paired:
         return core
     config, path = _with_special_tokens_map(paired, folder), folder / CONFIG_FILE
-    bert = config.get("tokenizer_class") in _CLASSES
+    bert = _bert_like(config) not in (None, "RetriBert")
     defaults: dict[str, str] = {**_FRAMING, "unk_token": "[UNK]"} if bert else {}
     roles = ("bos_token", "eos_token", "unk_token", "sep_token", "pad_token", "cls_token")
     named = [config.get(role, defaults.get(role)) for role in (*roles, "mask_token")]
@@ -313,22 +330,25 @@ def _config_specials(folder: Path, paired: Optional[dict[str, Any]], core: Any) 
 def _class_normalizer(folder: Path, paired: Optional[dict[str, Any]], core: Any) -> Any:
     """``core``, the tokenizer.json of ``folder`` read with its config
     ``paired``, with the flags a BERT-like ``tokenizer_class`` gives its
-    ``BertNormalizer``: transformers (4 and 5 alike) lowercases, strips
-    accents and splits Chinese characters as the config's
-    ``do_lower_case``, ``strip_accents`` and ``tokenize_chinese_chars`` say
-    (BERT's defaults where it names none), over what tokenizer.json holds (a
-    cased tokenizer saved through ``BertTokenizerFast`` with the default
-    ``do_lower_case`` is lowercased)."""
-    if not paired or paired.get("tokenizer_class") not in _CLASSES:
+    ``BertNormalizer``: transformers lowercases, strips accents and splits
+    Chinese characters as the config's ``do_lower_case``, ``strip_accents``
+    and ``tokenize_chinese_chars`` say (BERT's defaults where it names
+    none), over what tokenizer.json holds (a cased tokenizer saved through
+    ``BertTokenizerFast`` with the default ``do_lower_case`` is lowercased),
+    for the classes ``_NORMALIZER_FROM_CONFIG`` names."""
+    name = _bert_like(paired) if paired else None
+    if name not in _NORMALIZER_FROM_CONFIG:
         return core
     wanted = {"lowercase": True, "strip_accents": None, "handle_chinese_chars": True}
     for theirs, ours in _OPTIONS.items():
-        value = paired.get(theirs, wanted[ours])
+        value = paired.get(theirs, wanted[ours]) if paired else None
         if not isinstance(value, bool) and (value is not None or ours != "strip_accents"):
             raise ValueError(
                 f"{folder / CONFIG_FILE}: {theirs} must be true or false, got {value!r:.80}"
             )
         wanted[ours] = value
+    if name in _ALWAYS_LOWERCASED:
+        wanted["lowercase"] = True
     settings = core.settings()
     if settings["pipeline"] == "bert":
         if all(settings[key] == value for key, value in wanted.items()):
