@@ -466,3 +466,29 @@ def test_each_bert_like_class_builds_over_tokenizer_json_as_transformers_does(
     assert len(tok) == len(want)
     for text in ["Hello [MASK] Über Café", *AIMED, *TEXTS[:20]]:
         assert tok.encode(text).ids == want(text)["input_ids"], (kind, text)
+
+
+@pytest.mark.filterwarnings("ignore:asked to truncate to max_length")
+def test_a_config_naming_no_length_gets_transformers_per_call_rules(tmp_path: Path) -> None:
+    # The Hub's bert-base-uncased config is {"do_lower_case": true}: with no
+    # setting wpiece keeps, its calls got HF tokenizers' rules (max_length
+    # alone did not cut, a multiple with nothing to pad raised, truncation
+    # without a length raised where transformers does nothing).
+    from transformers import AutoTokenizer
+
+    from conftest import TOKENIZER_JSON
+
+    data = json.loads(TOKENIZER_JSON.read_text(encoding="utf-8"))
+    data["truncation"] = data["padding"] = None
+    folder = tmp_path / "hub"
+    folder.mkdir()
+    (folder / "tokenizer.json").write_text(json.dumps(data), encoding="utf-8")
+    (folder / "tokenizer_config.json").write_text('{"do_lower_case": true}', encoding="utf-8")
+    (folder / "config.json").write_text('{"model_type": "bert"}', encoding="utf-8")
+    want, tok = AutoTokenizer.from_pretrained(folder), wpiece.Tokenizer.from_file(folder)
+    texts = ["The simplest possible SQL function has no arguments", "a b"]
+    for call in ({"max_length": 6}, {"pad_to_multiple_of": 8}, {"truncation": True}):
+        assert [e.ids for e in tok.encode_batch(texts, **call)] == want(texts, **call)["input_ids"]
+    refused = {"padding": True, "truncation": True, "max_length": 10, "pad_to_multiple_of": 4}
+    with pytest.raises(ValueError, match="not a multiple of pad_to_multiple_of"):
+        tok.encode_batch(texts, **refused)

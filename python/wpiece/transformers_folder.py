@@ -85,6 +85,10 @@ _NORMALIZER_FROM_CONFIG = _BERT_LIKE - {"ConvBert", "RetriBert"}
 _ALWAYS_LOWERCASED = {"DPRContextEncoder", "DPRQuestionEncoder", "DPRReader"}
 
 
+# transformers' model_max_length when a config names none (VERY_LARGE_INTEGER).
+_NO_LIMIT = int(1e30)
+
+
 def _bert_like(config: dict[str, Any]) -> Optional[str]:
     """The BERT-like model a config's ``tokenizer_class`` names, if any."""
     kind = config.get("tokenizer_class")
@@ -446,6 +450,9 @@ def call_settings(
         config = paired if paired is not None else read_json_object(path)
     keys = (*CALL_SETTINGS, "tokenizer_class")  # the class, for its model_input_names
     found = {key: config[key] for key in keys if config.get(key) is not None}
+    if path != saved and _SETTINGS_KEY not in config and (paired is not None or path.is_file()):
+        # A transformers config that names no length: transformers' "no limit".
+        found.setdefault("model_max_length", _NO_LIMIT)
     for key in ("padding_side", "truncation_side"):
         # As transformers refuses them when it loads the folder.
         checked_side(found.get(key), key, str(path))
