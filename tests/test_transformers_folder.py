@@ -492,3 +492,29 @@ def test_a_config_naming_no_length_gets_transformers_per_call_rules(tmp_path: Pa
     refused = {"padding": True, "truncation": True, "max_length": 10, "pad_to_multiple_of": 4}
     with pytest.raises(ValueError, match="not a multiple of pad_to_multiple_of"):
         tok.encode_batch(texts, **refused)
+
+
+@pytest.mark.parametrize("model_type", ["bert", "convbert", "dpr", "lxmert"])
+@pytest.mark.parametrize("config", [{}, {"do_lower_case": False}])
+def test_a_config_naming_no_class_takes_the_model_types(
+    tmp_path: Path, model_type: str, config: dict[str, Any]
+) -> None:
+    # AutoTokenizer takes the class from config.json's model_type (bert's is
+    # BertTokenizer, lowercasing by default): a cased tokenizer.json beside a
+    # config naming no class was read cased, "[MASK]" as text.
+    from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, processors
+    from transformers import AutoTokenizer
+
+    ids = {t: i for i, t in enumerate(_vocab())}
+    hf = Tokenizer(models.WordPiece(ids, unk_token="[UNK]"))
+    hf.normalizer = normalizers.BertNormalizer(lowercase=False, strip_accents=False)
+    hf.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+    hf.post_processor = processors.BertProcessing(("[SEP]", ids["[SEP]"]), ("[CLS]", ids["[CLS]"]))
+    hf.decoder = decoders.WordPiece()
+    folder = _folder(tmp_path, "typed", config)
+    hf.save(str(folder / "tokenizer.json"))
+    (folder / "config.json").write_text(json.dumps({"model_type": model_type}), encoding="utf-8")
+    want, tok = AutoTokenizer.from_pretrained(folder), wpiece.Tokenizer.from_file(folder)
+    assert len(tok) == len(want)
+    for text in ["Hello [MASK] Über Café", *AIMED, *TEXTS[:20]]:
+        assert tok.encode(text).ids == want(text)["input_ids"], (model_type, text)

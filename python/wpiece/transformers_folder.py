@@ -299,8 +299,35 @@ def _lacked(held: set[str], unk: str, first: list[Any], extra: list[Any]) -> lis
 def over_tokenizer_json(folder: Path, paired: Optional[dict[str, Any]], core: Any) -> Any:
     """``core``, the tokenizer.json of ``folder`` read with its config
     ``paired``, as transformers changes it when it loads the folder (see
-    :func:`_class_normalizer` and :func:`_config_specials`)."""
+    :func:`_class_normalizer` and :func:`_config_specials`); a config that
+    names no class takes the one AutoTokenizer takes for the model's type."""
+    if paired is not None and "tokenizer_class" not in paired and _SETTINGS_KEY not in paired:
+        kind = _MODEL_TYPES.get(_model_type(folder) or "")
+        paired = paired if kind is None else {**paired, "tokenizer_class": kind}
     return _config_specials(folder, paired, _class_normalizer(folder, paired, core))
+
+
+# The BERT-like tokenizer classes AutoTokenizer (transformers 5) takes for a
+# model's config.json model_type when the tokenizer config names none.
+_MODEL_TYPES = {
+    **dict.fromkeys(
+        ("bert", "distilbert", "electra", "squeezebert", "layoutlm", "convbert", "retribert"),
+        "BertTokenizer",
+    ),
+    "mobilebert": "MobileBertTokenizer",
+    "lxmert": "LxmertTokenizer",
+    "dpr": "DPRQuestionEncoderTokenizer",
+}
+
+
+def _model_type(folder: Path) -> Optional[str]:
+    """The ``model_type`` of the folder's ``config.json`` (None without a
+    readable one: its tokenizer.json alone then says how to tokenize)."""
+    try:
+        value = read_json_object(folder / "config.json").get("model_type")
+    except (OSError, ValueError):
+        return None
+    return value if isinstance(value, str) else None
 
 
 def _config_specials(folder: Path, paired: Optional[dict[str, Any]], core: Any) -> Any:
