@@ -46,6 +46,21 @@ def _folder(tmp_path: Path, name: str, config: dict[str, Any] | None) -> Path:
     return folder
 
 
+def _hf_bert(cased: bool) -> Any:
+    """An HF tokenizer of BERT's pipeline over the test vocabulary, with no
+    added tokens; ``cased``: its BertNormalizer keeps case and accents."""
+    from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, processors
+
+    ids = {t: i for i, t in enumerate(_vocab())}
+    hf = Tokenizer(models.WordPiece(ids, unk_token="[UNK]"))
+    flags = {"lowercase": False, "strip_accents": False} if cased else {}
+    hf.normalizer = normalizers.BertNormalizer(**flags)
+    hf.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+    hf.post_processor = processors.BertProcessing(("[SEP]", ids["[SEP]"]), ("[CLS]", ids["[CLS]"]))
+    hf.decoder = decoders.WordPiece()
+    return hf
+
+
 def _decoder(**extra: dict[str, Any]) -> dict[str, Any]:
     tokens = {k: {"content": v, **SPECIAL, "special": True} for k, v in BERT_SPECIALS.items()}
     return {**tokens, **extra}
@@ -372,16 +387,10 @@ def test_a_bert_class_sets_the_bert_normalizer_of_its_tokenizer_json(
     # flags (BERT's defaults where absent), over tokenizer.json's: a cased
     # tokenizer saved through BertTokenizerFast (do_lower_case true by
     # default) is lowercased; wpiece followed tokenizer.json.
-    from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, processors
+    from tokenizers import normalizers
     from transformers import AutoTokenizer
 
-    vocab = _vocab()
-    ids = {t: i for i, t in enumerate(vocab)}
-    hf = Tokenizer(models.WordPiece(ids, unk_token="[UNK]"))
-    hf.normalizer = normalizers.BertNormalizer(lowercase=False, strip_accents=False)
-    hf.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
-    hf.post_processor = processors.BertProcessing(("[SEP]", ids["[SEP]"]), ("[CLS]", ids["[CLS]"]))
-    hf.decoder = decoders.WordPiece()
+    hf = _hf_bert(cased=True)
     hf.add_special_tokens(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"])
     folder = _folder(tmp_path, "cased", {"tokenizer_class": "BertTokenizer", **flags})
     hf.save(str(folder / "tokenizer.json"))
@@ -415,15 +424,9 @@ def test_special_tokens_a_config_names_beside_tokenizer_json_are_added(
     # transformers adds the special tokens its config names (a BERT class's
     # own by default) that tokenizer.json's added tokens lack: "[MASK]" was
     # encoded as [, mask, ] and "<new>" as text.
-    from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, processors
     from transformers import AutoTokenizer
 
-    ids = {t: i for i, t in enumerate(_vocab())}
-    hf = Tokenizer(models.WordPiece(ids, unk_token="[UNK]"))
-    hf.normalizer = normalizers.BertNormalizer()
-    hf.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
-    hf.post_processor = processors.BertProcessing(("[SEP]", ids["[SEP]"]), ("[CLS]", ids["[CLS]"]))
-    hf.decoder = decoders.WordPiece()
+    hf = _hf_bert(cased=False)
     folder = _folder(tmp_path, "named", config)
     hf.save(str(folder / "tokenizer.json"))
     want, tok = AutoTokenizer.from_pretrained(folder), wpiece.Tokenizer.from_file(folder)
@@ -451,15 +454,9 @@ def test_each_bert_like_class_builds_over_tokenizer_json_as_transformers_does(
 ) -> None:
     # Every BERT-like class had BERT's normalizer and special tokens set
     # over tokenizer.json's: ConvBert, DPR and RetriBert differed.
-    from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, processors
     from transformers import AutoTokenizer
 
-    ids = {t: i for i, t in enumerate(_vocab())}
-    hf = Tokenizer(models.WordPiece(ids, unk_token="[UNK]"))
-    hf.normalizer = normalizers.BertNormalizer(lowercase=False, strip_accents=False)
-    hf.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
-    hf.post_processor = processors.BertProcessing(("[SEP]", ids["[SEP]"]), ("[CLS]", ids["[CLS]"]))
-    hf.decoder = decoders.WordPiece()
+    hf = _hf_bert(cased=True)
     folder = _folder(tmp_path, "kind", {"tokenizer_class": kind, "do_lower_case": lower})
     hf.save(str(folder / "tokenizer.json"))
     want, tok = AutoTokenizer.from_pretrained(folder), wpiece.Tokenizer.from_file(folder)
@@ -502,15 +499,9 @@ def test_a_config_naming_no_class_takes_the_model_types(
     # AutoTokenizer takes the class from config.json's model_type (bert's is
     # BertTokenizer, lowercasing by default): a cased tokenizer.json beside a
     # config naming no class was read cased, "[MASK]" as text.
-    from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, processors
     from transformers import AutoTokenizer
 
-    ids = {t: i for i, t in enumerate(_vocab())}
-    hf = Tokenizer(models.WordPiece(ids, unk_token="[UNK]"))
-    hf.normalizer = normalizers.BertNormalizer(lowercase=False, strip_accents=False)
-    hf.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
-    hf.post_processor = processors.BertProcessing(("[SEP]", ids["[SEP]"]), ("[CLS]", ids["[CLS]"]))
-    hf.decoder = decoders.WordPiece()
+    hf = _hf_bert(cased=True)
     folder = _folder(tmp_path, "typed", config)
     hf.save(str(folder / "tokenizer.json"))
     (folder / "config.json").write_text(json.dumps({"model_type": model_type}), encoding="utf-8")
