@@ -266,8 +266,8 @@ def folder_config(vocab_txt: Path, given_folder: bool = True) -> FolderConfig:
     added = _decoder_specs(config, path)
     listed = {spec[0] for spec in added}
     extra = _extra_specials(config, path)
-    first = [config.get("bos_token"), config.get("eos_token")]
-    lacked = _lacked(set(vocab) | listed, unk, first, extra)
+    named = _named_specials(config, path, {**_FRAMING, "unk_token": unk})
+    lacked = _lacked(set(vocab) | listed, named)
     if lacked and not listed <= set(vocab):
         # Their ids would follow those added_tokens_decoder gives past vocab.txt.
         raise _refuse(folder, f"special tokens {lacked} lack ids, beside added_tokens_decoder's")
@@ -286,14 +286,35 @@ def folder_config(vocab_txt: Path, given_folder: bool = True) -> FolderConfig:
     return FolderConfig(vocab, options, added, clean_up, split)
 
 
-def _lacked(held: set[str], unk: str, first: list[Any], extra: list[Any]) -> list[str]:
-    """The special tokens that neither vocab.txt nor ``added_tokens_decoder``
-    holds (``held``), which transformers adds after the vocabulary in the
-    order of its roles (``first``: bos, eos; then unk, sep, pad, cls, mask),
-    then the others (``extra``)."""
-    framing = [_FRAMING[role] for role in ("sep_token", "pad_token", "cls_token", "mask_token")]
-    named = [_token_text(t) for t in [*first, unk, *framing, *extra]]
-    return [t for t in dict.fromkeys(named) if isinstance(t, str) and t and t not in held]
+# transformers' special-token roles, in the order it adds their tokens.
+_ROLES = (
+    "bos_token",
+    "eos_token",
+    "unk_token",
+    "sep_token",
+    "pad_token",
+    "cls_token",
+    "mask_token",
+)
+
+
+def _named_specials(
+    config: dict[str, Any], path: Path, defaults: dict[str, str]
+) -> list[tuple[Any, bool]]:
+    """The special tokens a config names, each with whether a role names it,
+    in the order transformers adds them: its roles (``defaults`` where it
+    names none), then the others."""
+    roles = [(config.get(role, defaults.get(role)), True) for role in _ROLES]
+    others = [(t, False) for t in _extra_specials(config, path)]
+    return [(value, role) for value, role in roles if value is not None] + others
+
+
+def _lacked(held: set[str], named: list[tuple[Any, bool]]) -> list[str]:
+    """The ``named`` special tokens (see :func:`_named_specials`) that
+    neither vocab.txt nor ``added_tokens_decoder`` holds (``held``), which
+    transformers adds after the vocabulary, in that order."""
+    texts = [_token_text(value) for value, _ in named]
+    return [t for t in dict.fromkeys(texts) if isinstance(t, str) and t and t not in held]
 
 
 def over_tokenizer_json(folder: Path, paired: Optional[dict[str, Any]], core: Any) -> Any:
@@ -342,13 +363,9 @@ def _config_specials(folder: Path, paired: Optional[dict[str, Any]], core: Any) 
     config, path = _with_special_tokens_map(paired, folder), folder / CONFIG_FILE
     bert = _bert_like(config) not in (None, "RetriBert")
     defaults: dict[str, str] = {**_FRAMING, "unk_token": "[UNK]"} if bert else {}
-    roles = ("bos_token", "eos_token", "unk_token", "sep_token", "pad_token", "cls_token")
-    named = [config.get(role, defaults.get(role)) for role in (*roles, "mask_token")]
-    given = [(v, True) for v in named if v is not None]
-    given += [(v, False) for v in _extra_specials(config, path)]
     held = {spec[0] for _, spec in core.added_tokens()}
     specs = []
-    for value, role in given:
+    for value, role in _named_specials(config, path, defaults):
         spec = _special_spec(value, path, role)
         if spec[0] not in held:
             specs.append(spec)
@@ -471,14 +488,16 @@ def call_settings(
     tokenizer tokenizer.json cannot express) holds them itself."""
     path, saved = folder / CONFIG_FILE, folder / SETTINGS_FILE
     config: dict[str, Any] = {}
+    transformers_config = False
     if paired is None and saved.is_file():
         config, path = _carried_in(saved), saved  # a config there is another set's
     elif paired is not None or path.is_file():
         config = paired if paired is not None else read_json_object(path)
+        transformers_config = _SETTINGS_KEY not in config
     keys = (*CALL_SETTINGS, "tokenizer_class")  # the class, for its model_input_names
     found = {key: config[key] for key in keys if config.get(key) is not None}
-    if path != saved and _SETTINGS_KEY not in config and (paired is not None or path.is_file()):
-        # A transformers config that names no length: transformers' "no limit".
+    if transformers_config:
+        # One that names no length: transformers' "no limit".
         found.setdefault("model_max_length", _NO_LIMIT)
     for key in ("padding_side", "truncation_side"):
         # As transformers refuses them when it loads the folder.
